@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError } from './event-store.errors';
+import { EventStore, RecordedEvent } from './event-store.port';
+
+export interface EventStoreHarness {
+  /** Opens the store; calling it again opens the same underlying storage anew (a restart). */
+  open(): Promise<EventStore>;
+  cleanup?(): Promise<void>;
+}
+
+const until = async (check: () => boolean, timeoutMs = 5000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+/**
+ * The behaviour every event store adapter must share. Stream names carry a random
+ * prefix so the suite can run against a store that already holds other events.
+ */
+export function eventStoreContract(name: string, harness: EventStoreHarness) {
+  describe(`${name} event store contract`, () => {
+    let store: EventStore;
+    let prefix: string;
+    const opened: EventStore[] = [];
+    const open = async () => {
+      const s = await harness.open();
+      opened.push(s);
+      return s;
+    };
+    const ours = (events: RecordedEvent[]) => events.filter((e) => e.stream.startsWith(prefix));
+
+    beforeEach(async () => {
+      store = await open();
+      prefix = `t${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    });
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close().catch(() => undefined);
+    });
+    afterAll(async () => harness.cleanup?.());
+
+    describe('append and read a stream', () => {
+      it('gives a new stream revision 0 for its first event and counts on from there', async () => {
+        const first = await store.append(`${prefix}-a`, [{ type: 'Opened', data: { n: 1 } }], 'no_stream');
+        expect(first.revision).toBe(0);
+        const next = await store.append(
+          `${prefix}-a`,
+          [
+            { type: 'Changed', data: { n: 2 } },
+            { type: 'Changed', data: { n: 3 } },
+          ],
+          0,
+        );
+        expect(next.revision).toBe(2);
+        expect(next.position).toBeGreaterThan(first.position);
+      });
+
+      it('reads back type, data, schema version, metadata and revisions in order', async () => {
+        await store.append(
+          `${prefix}-a`,
+          [
+            { type: 'Opened', data: { name: 'x', tags: ['a'] }, schemaVersion: 2, metadata: { user_id: 7, occurred_at: '2025-01-31T12:00:00.000Z' } },
+            { type: 'Closed', data: {} },
+          ],
+          'no_stream',
+        );
+        const events = await store.readStream(`${prefix}-a`);
+        expect(events.map((e) => [e.type, e.revision])).toEqual([
+          ['Opened', 0],
+          ['Closed', 1],
+        ]);
+        expect(events[0].data).toEqual({ name: 'x', tags: ['a'] });
+        expect(events[0].schemaVersion).toBe(2);
+        expect(events[1].schemaVersion).toBe(1);
+        expect(events[0].metadata.user_id).toBe(7);
+        expect(events[0].occurredAt).toBe('2025-01-31T12:00:00.000Z');
+        expect(events[0].stream).toBe(`${prefix}-a`);
+        expect(events[0].id).not.toEqual(events[1].id);
+      });
+
+      it('reads from a revision on', async () => {
+        await store.append(`${prefix}-a`, [1, 2, 3].map((n) => ({ type: 'N', data: { n } })), 'no_stream');
+        const events = await store.readStream(`${prefix}-a`, 1);
+        expect(events.map((e) => e.data.n)).toEqual([2, 3]);
+      });
+
+      it('reads an unknown stream as empty', async () => {
+        expect(await store.readStream(`${prefix}-missing`)).toEqual([]);
+      });
+
+      it('accepts any revision when told so', async () => {
+        await store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'any');
+        const r = await store.append(`${prefix}-a`, [{ type: 'B', data: {} }], 'any');
+        expect(r.revision).toBe(1);
+      });
+    });
+
+    describe('expected revision conflicts', () => {
+      it('refuses no_stream when the stream exists', async () => {
+        await store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream');
+        await expect(store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream')).rejects.toBeInstanceOf(ConcurrencyError);
+      });
+
+      it('refuses a revision when the stream does not exist', async () => {
+        await expect(store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 0)).rejects.toBeInstanceOf(ConcurrencyError);
+      });
+
+      it('refuses a stale revision and writes nothing of the refused batch', async () => {
+        await store.append(`${prefix}-a`, [{ type: 'A', data: {} }, { type: 'B', data: {} }], 'no_stream');
+        const error = await store
+          .append(`${prefix}-a`, [{ type: 'C', data: {} }, { type: 'D', data: {} }], 0)
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ConcurrencyError);
+        expect((error as ConcurrencyError).actual).toBe(1);
+        expect((await store.readStream(`${prefix}-a`)).map((e) => e.type)).toEqual(['A', 'B']);
+      });
+
+      it('lets exactly one of many concurrent writers at the same revision win', async () => {
+        await store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream');
+        const other = await open();
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).append(`${prefix}-a`, [{ type: 'Claim', data: { i } }], 0)),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results.filter((r) => r.status === 'rejected')) {
+          expect((r as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+        }
+        expect(await store.readStream(`${prefix}-a`)).toHaveLength(2);
+      });
+    });
+
+    describe('read all', () => {
+      it('returns events of every stream in append order after a position', async () => {
+        const start = await store.headPosition();
+        await store.append(`${prefix}-a`, [{ type: 'A1', data: {} }], 'no_stream');
+        await store.append(`${prefix}-b`, [{ type: 'B1', data: {} }], 'no_stream');
+        await store.append(`${prefix}-a`, [{ type: 'A2', data: {} }, { type: 'A3', data: {} }], 0);
+        const all = ours(await store.readAll(start, 1000));
+        expect(all.map((e) => e.type)).toEqual(['A1', 'B1', 'A2', 'A3']);
+        const positions = all.map((e) => e.position);
+        expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+        expect(new Set(positions).size).toBe(positions.length);
+
+        const after = ours(await store.readAll(all[1].position, 1000));
+        expect(after.map((e) => e.type)).toEqual(['A2', 'A3']);
+        expect(await store.headPosition()).toBe(all[3].position);
+      });
+
+      it('pages with maxCount', async () => {
+        const start = await store.headPosition();
+        await store.append(`${prefix}-a`, [1, 2, 3, 4, 5].map((n) => ({ type: 'N', data: { n } })), 'no_stream');
+        const page1 = await store.readAll(start, 2);
+        expect(page1).toHaveLength(2);
+        const page2 = await store.readAll(page1[1].position, 2);
+        expect(ours([...page1, ...page2]).map((e) => e.data.n)).toEqual([1, 2, 3, 4]);
+      });
+    });
+
+    describe('subscriptions', () => {
+      it('catches up from a checkpoint, then follows new events one at a time', async () => {
+        await store.append(`${prefix}-a`, [{ type: 'Before', data: {} }], 'no_stream');
+        const checkpoint = await store.headPosition();
+        await store.append(`${prefix}-a`, [{ type: 'Missed1', data: {} }, { type: 'Missed2', data: {} }], 0);
+        const seen: string[] = [];
+        let inHandler = 0;
+        let maxInHandler = 0;
+        const sub = store.subscribeToAll(checkpoint, async (e) => {
+          inHandler += 1;
+          maxInHandler = Math.max(maxInHandler, inHandler);
+          await new Promise((r) => setTimeout(r, 2));
+          if (e.stream.startsWith(prefix)) seen.push(e.type);
+          inHandler -= 1;
+        });
+        await until(() => seen.length === 2);
+        await store.append(`${prefix}-b`, [{ type: 'Live', data: {} }], 'no_stream');
+        await until(() => seen.length === 3);
+        await sub.stop();
+        expect(seen).toEqual(['Missed1', 'Missed2', 'Live']);
+        expect(maxInHandler).toBe(1);
+      });
+
+      it('resumes after a stop from the position it reached, losing and repeating nothing', async () => {
+        const start = await store.headPosition();
+        const seen: string[] = [];
+        const collect = (e: RecordedEvent) => {
+          if (e.stream.startsWith(prefix)) seen.push(e.type);
+        };
+        const first = store.subscribeToAll(start, collect);
+        await store.append(`${prefix}-a`, [{ type: 'One', data: {} }], 'no_stream');
+        await until(() => seen.length === 1);
+        await first.stop();
+        const checkpoint = first.position;
+        await store.append(`${prefix}-a`, [{ type: 'Two', data: {} }], 0);
+        const second = store.subscribeToAll(checkpoint, collect);
+        await until(() => seen.length === 2);
+        await second.stop();
+        expect(seen).toEqual(['One', 'Two']);
+      });
+
+      it('offers an event again when the handler fails, and does not move past it', async () => {
+        const start = await store.headPosition();
+        let failures = 0;
+        const seen: string[] = [];
+        const sub = store.subscribeToAll(
+          start,
+          (e) => {
+            if (!e.stream.startsWith(prefix)) return;
+            if (e.type === 'Flaky' && failures < 2) {
+              failures += 1;
+              throw new Error('not yet');
+            }
+            seen.push(e.type);
+          },
+          { retryDelayMs: 10 },
+        );
+        await store.append(`${prefix}-a`, [{ type: 'Flaky', data: {} }, { type: 'After', data: {} }], 'no_stream');
+        await until(() => seen.length === 2);
+        await sub.stop();
+        expect(failures).toBe(2);
+        expect(seen).toEqual(['Flaky', 'After']);
+      });
+
+      it('notices events appended through another connection to the same store', async () => {
+        const start = await store.headPosition();
+        const seen: string[] = [];
+        const sub = store.subscribeToAll(start, (e) => {
+          if (e.stream.startsWith(prefix)) seen.push(e.type);
+        });
+        const other = await open();
+        await other.append(`${prefix}-x`, [{ type: 'FromElsewhere', data: {} }], 'no_stream');
+        await until(() => seen.length === 1);
+        await sub.stop();
+        expect(seen).toEqual(['FromElsewhere']);
+      });
+    });
+
+    describe('id sequences', () => {
+      it('hands out increasing unique integers per sequence, also to concurrent writers', async () => {
+        const other = await open();
+        const seq = `${prefix}seq`;
+        const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? other : store).nextId(seq)));
+        expect(new Set(ids).size).toBe(40);
+        expect(Math.min(...ids)).toBe(1);
+        expect(Math.max(...ids)).toBe(40);
+        expect(await store.nextId(`${prefix}other`)).toBe(1);
+      });
+    });
+
+    describe('durability', () => {
+      it('keeps every event and sequence across a restart', async () => {
+        await store.append(`${prefix}-a`, [{ type: 'A', data: { v: 1 } }, { type: 'B', data: { v: 2 } }], 'no_stream');
+        const id = await store.nextId(`${prefix}seq`);
+        const head = await store.headPosition();
+        await store.close();
+        opened.splice(opened.indexOf(store), 1);
+
+        const reopened = await open();
+        expect((await reopened.readStream(`${prefix}-a`)).map((e) => e.data.v)).toEqual([1, 2]);
+        expect(await reopened.headPosition()).toBeGreaterThanOrEqual(head);
+        expect(await reopened.nextId(`${prefix}seq`)).toBe(id + 1);
+        await expect(reopened.append(`${prefix}-a`, [{ type: 'C', data: {} }], 0)).rejects.toBeInstanceOf(ConcurrencyError);
+        expect((await reopened.append(`${prefix}-a`, [{ type: 'C', data: {} }], 1)).revision).toBe(2);
+      });
+    });
+  });
+}

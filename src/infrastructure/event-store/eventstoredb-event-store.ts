@@ -1,0 +1,192 @@
+import {
+  ANY,
+  AllStreamResolvedEvent,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  ResolvedEvent,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+} from '@eventstore/db-client';
+import { EventEmitter } from 'node:events';
+import { ConcurrencyError } from './event-store.errors';
+import {
+  AppendResult,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.port';
+import { pullSubscription } from './pull-subscription';
+
+/**
+ * EventStoreDB adapter. Global positions are the events' prepare positions in the
+ * transaction log: unique per event and growing in `$all` order. Reading "after" a
+ * position starts at that log position and drops what is not past it.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  private readonly client: EventStoreDBClient;
+  private readonly signals = new EventEmitter();
+  private liveFeed?: ReturnType<EventStoreDBClient['subscribeToAll']>;
+
+  constructor(connectionString: string) {
+    this.client = EventStoreDBClient.connectionString(connectionString);
+    this.signals.setMaxListeners(0);
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const now = new Date().toISOString();
+    try {
+      const result = await this.client.appendToStream(
+        stream,
+        events.map((event) =>
+          jsonEvent({
+            type: event.type,
+            data: (event.data ?? {}) as Record<string, unknown>,
+            metadata: {
+              ...event.metadata,
+              occurred_at: event.metadata?.occurred_at ?? now,
+              schema_version: event.schemaVersion ?? 1,
+            },
+          }),
+        ),
+        { expectedRevision: expected === 'no_stream' ? NO_STREAM : expected === 'any' ? ANY : BigInt(expected) },
+      );
+      return {
+        revision: Number(result.nextExpectedRevision),
+        position: Number(result.position?.commit ?? 0n),
+      };
+    } catch (error) {
+      if (error instanceof WrongExpectedVersionError) {
+        const actual = typeof error.actualVersion === 'bigint' ? Number(error.actualVersion) : 'no_stream';
+        throw new ConcurrencyError(stream, expected, actual);
+      }
+      throw error;
+    }
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(stream, {
+        fromRevision: fromRevision === 0 ? START : BigInt(fromRevision),
+        direction: FORWARDS,
+      })) {
+        const recorded = toRecorded(resolved);
+        if (recorded) out.push(recorded);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return out;
+  }
+
+  async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
+    const out: RecordedEvent[] = [];
+    // One more than asked: the event at `afterPosition` itself may come back first.
+    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: maxCount + 1, direction: FORWARDS })) {
+      const recorded = toRecorded(resolved);
+      if (recorded && recorded.position > afterPosition && !recorded.stream.startsWith('$')) out.push(recorded);
+      if (out.length === maxCount) break;
+    }
+    return out;
+  }
+
+  async headPosition(): Promise<number> {
+    for await (const resolved of this.client.readAll({ fromPosition: END, direction: 'backwards', maxCount: 50 })) {
+      const recorded = toRecorded(resolved);
+      if (recorded && !recorded.stream.startsWith('$')) return recorded.position;
+    }
+    return 0;
+  }
+
+  subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
+    return pullSubscription(this, afterPosition, handler, options);
+  }
+
+  watch(listener: () => void): () => void {
+    this.signals.on('appended', listener);
+    this.startLiveFeed();
+    return () => {
+      this.signals.off('appended', listener);
+    };
+  }
+
+  async nextId(sequence: string): Promise<number> {
+    const stream = `sequence-${sequence}`;
+    for (;;) {
+      const last = await this.lastRevision(stream);
+      try {
+        const { revision } = await this.append(
+          stream,
+          [{ type: 'IdAllocated', data: { sequence } }],
+          last === null ? 'no_stream' : last,
+        );
+        return revision + 1;
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+      }
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.headPosition();
+  }
+
+  async close(): Promise<void> {
+    this.signals.removeAllListeners();
+    await this.liveFeed?.unsubscribe().catch(() => undefined);
+    await this.client.dispose();
+  }
+
+  private async lastRevision(stream: string): Promise<number | null> {
+    try {
+      for await (const resolved of this.client.readStream(stream, { fromRevision: END, direction: 'backwards', maxCount: 1 })) {
+        return Number(resolved.event?.revision ?? 0n);
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+    return null;
+  }
+
+  /** A live subscription used only as a doorbell: readers then pull with `readAll`. */
+  private startLiveFeed() {
+    if (this.liveFeed) return;
+    this.liveFeed = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
+    this.liveFeed.on('data', () => this.signals.emit('appended'));
+    this.liveFeed.on('error', () => {
+      this.liveFeed = undefined;
+      setTimeout(() => this.signals.listenerCount('appended') > 0 && this.startLiveFeed(), 1000).unref();
+    });
+  }
+}
+
+function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
+  const event = resolved.event;
+  if (!event || !event.isJson) return null;
+  const metadata = (event.metadata ?? {}) as Record<string, unknown>;
+  const { schema_version, ...rest } = metadata;
+  return {
+    id: event.id,
+    stream: event.streamId,
+    revision: Number(event.revision),
+    position: Number(event.position?.prepare ?? 0n),
+    type: event.type,
+    schemaVersion: typeof schema_version === 'number' ? schema_version : 1,
+    data: event.data,
+    metadata: rest,
+    occurredAt: typeof rest.occurred_at === 'string' ? rest.occurred_at : event.created.toISOString(),
+  };
+}

@@ -1,0 +1,197 @@
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { ConcurrencyError } from './event-store.errors';
+import {
+  AppendResult,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.port';
+import { pullSubscription } from './pull-subscription';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  schema_version: number;
+  data: string;
+  metadata: string;
+  occurred_at: string;
+}
+
+export interface SqliteEventStoreOptions {
+  /** How often to look for events appended by other processes sharing the file. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * The embedded event store: one SQLite file in WAL mode. An append is one IMMEDIATE
+ * transaction, so writers in several processes sharing the file are serialised by
+ * SQLite's write lock and the (stream, revision) key.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly signals = new EventEmitter();
+  private pollTimer?: NodeJS.Timeout;
+  private lastSeenHead = 0;
+  private readonly pollIntervalMs: number;
+  private readonly statements;
+  private readonly appendTx;
+
+  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 50;
+    this.signals.setMaxListeners(0);
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS events (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        stream TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        schema_version INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        occurred_at TEXT NOT NULL,
+        UNIQUE (stream, revision)
+      );
+      CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    `);
+    this.statements = {
+      streamRevision: this.db.prepare<[string], { revision: number | null }>(
+        'SELECT max(revision) AS revision FROM events WHERE stream = ?',
+      ),
+      insert: this.db.prepare(
+        `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at)
+         VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at)`,
+      ),
+      readStream: this.db.prepare<[string, number], EventRow>(
+        'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision',
+      ),
+      readAll: this.db.prepare<[number, number], EventRow>(
+        'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      ),
+      head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+      nextId: this.db.prepare<[string], { value: number }>(
+        `INSERT INTO sequences (name, value) VALUES (?, 1)
+         ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
+      ),
+    };
+    this.appendTx = this.db.transaction((stream: string, events: NewEvent[], expected: ExpectedRevision) => {
+      const current = this.statements.streamRevision.get(stream)?.revision ?? null;
+      if (expected !== 'any') {
+        const matches = expected === 'no_stream' ? current === null : current === expected;
+        if (!matches) throw new ConcurrencyError(stream, expected, current ?? 'no_stream');
+      }
+      let revision = current ?? -1;
+      let position = 0;
+      const now = new Date().toISOString();
+      for (const event of events) {
+        revision += 1;
+        const occurredAt = event.metadata?.occurred_at ?? now;
+        const info = this.statements.insert.run({
+          id: randomUUID(),
+          stream,
+          revision,
+          type: event.type,
+          schema_version: event.schemaVersion ?? 1,
+          data: JSON.stringify(event.data ?? {}),
+          metadata: JSON.stringify({ ...event.metadata, occurred_at: occurredAt }),
+          occurred_at: occurredAt,
+        });
+        position = Number(info.lastInsertRowid);
+      }
+      return { revision, position };
+    });
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const result = this.appendTx.immediate(stream, events, expected);
+    this.signals.emit('appended');
+    return result;
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
+    return this.statements.readStream.all(stream, fromRevision).map(toRecorded);
+  }
+
+  async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.statements.head.get()?.head ?? 0;
+  }
+
+  subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
+    return pullSubscription(this, afterPosition, handler, options);
+  }
+
+  watch(listener: () => void): () => void {
+    this.signals.on('appended', listener);
+    this.startPolling();
+    return () => {
+      this.signals.off('appended', listener);
+      if (this.signals.listenerCount('appended') === 0) this.stopPolling();
+    };
+  }
+
+  async nextId(sequence: string): Promise<number> {
+    return this.statements.nextId.get(sequence)!.value;
+  }
+
+  async ping(): Promise<void> {
+    this.statements.head.get();
+  }
+
+  async close(): Promise<void> {
+    this.stopPolling();
+    this.signals.removeAllListeners();
+    if (this.db.open) this.db.close();
+  }
+
+  /** Other processes append to the same file; noticing them needs a look at the head now and then. */
+  private startPolling() {
+    if (this.pollTimer) return;
+    this.lastSeenHead = this.statements.head.get()?.head ?? 0;
+    this.pollTimer = setInterval(() => {
+      if (!this.db.open) return;
+      const head = this.statements.head.get()?.head ?? 0;
+      if (head !== this.lastSeenHead) {
+        this.lastSeenHead = head;
+        this.signals.emit('appended');
+      }
+    }, this.pollIntervalMs);
+    this.pollTimer.unref();
+  }
+
+  private stopPolling() {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    occurredAt: row.occurred_at,
+  };
+}
