@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { DocumentStore } from './document-store.port';
+
+export interface DocumentStoreHarness {
+  /** Opens the store; calling it again opens the same storage anew (a restart). */
+  open(): Promise<DocumentStore>;
+  cleanup?(): Promise<void>;
+}
+
+interface Person {
+  id: number;
+  name: string;
+  age: number | null;
+  active: boolean;
+  team: { id: number };
+  joined: string;
+}
+
+const people: Person[] = [
+  { id: 1, name: 'ann', age: 31, active: true, team: { id: 1 }, joined: '2025-01-01 10:00:00' },
+  { id: 2, name: 'bob', age: 25, active: false, team: { id: 1 }, joined: '2025-01-02 10:00:00' },
+  { id: 3, name: 'cid', age: null, active: true, team: { id: 2 }, joined: '2025-01-03 10:00:00' },
+  { id: 4, name: 'dee', age: 40, active: true, team: { id: 2 }, joined: '2025-01-03 23:59:59' },
+  { id: 5, name: 'eve', age: 25, active: false, team: { id: 3 }, joined: '2025-01-04 00:00:00' },
+];
+
+/** The behaviour every read-model store adapter must share. */
+export function documentStoreContract(name: string, harness: DocumentStoreHarness) {
+  describe(`${name} document store contract`, () => {
+    let store: DocumentStore;
+    let coll: string;
+    const opened: DocumentStore[] = [];
+    const open = async () => {
+      const s = await harness.open();
+      opened.push(s);
+      return s;
+    };
+    const seeded = async () => {
+      const c = store.collection<Person>(coll, [{ fields: ['team.id', 'id'] }, { fields: ['active', 'age'] }]);
+      for (const p of people) await c.upsert(p.id, p, p.id);
+      return c;
+    };
+
+    beforeEach(async () => {
+      store = await open();
+      coll = `c${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    });
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close().catch(() => undefined);
+    });
+    afterAll(async () => harness.cleanup?.());
+
+    describe('upsert with a position guard', () => {
+      it('stores and gets a document by id, numeric or string', async () => {
+        const c = store.collection<{ id: string; v: number }>(coll);
+        expect(await c.upsert('a', { id: 'a', v: 1 }, 10)).toBe(true);
+        expect(await c.get('a')).toEqual({ id: 'a', v: 1 });
+        expect(await c.get('missing')).toBeNull();
+        await c.upsert(7, { id: '7', v: 2 }, 11);
+        expect(await c.get(7)).toEqual({ id: '7', v: 2 });
+      });
+
+      it('replaces a document only from a later position', async () => {
+        const c = store.collection<{ v: number }>(coll);
+        await c.upsert(1, { v: 1 }, 10);
+        expect(await c.upsert(1, { v: 2 }, 10)).toBe(false);
+        expect(await c.upsert(1, { v: 3 }, 9)).toBe(false);
+        expect(await c.get(1)).toEqual({ v: 1 });
+        expect(await c.upsert(1, { v: 4 }, 11)).toBe(true);
+        expect(await c.get(1)).toEqual({ v: 4 });
+      });
+
+      it('deletes', async () => {
+        const c = store.collection<{ v: number }>(coll);
+        await c.upsert(1, { v: 1 }, 1);
+        expect(await c.delete(1)).toBe(true);
+        expect(await c.delete(1)).toBe(false);
+        expect(await c.get(1)).toBeNull();
+      });
+    });
+
+    describe('find and count', () => {
+      const ids = (list: Person[]) => list.map((p) => p.id);
+
+      it('filters on equality, nested fields, booleans and null', async () => {
+        const c = await seeded();
+        expect(ids(await c.find({ 'team.id': 2 }, { sort: [['id', 'asc']] }))).toEqual([3, 4]);
+        expect(ids(await c.find({ active: false }, { sort: [['id', 'asc']] }))).toEqual([2, 5]);
+        expect(ids(await c.find({ age: null }))).toEqual([3]);
+        expect(ids(await c.find({ name: 'eve', active: false }))).toEqual([5]);
+        expect(await c.find({ name: 'nobody' })).toEqual([]);
+        expect(ids(await c.find({ name: undefined }, { sort: [['id', 'asc']] }))).toEqual([1, 2, 3, 4, 5]);
+      });
+
+      it('filters on ranges, inclusive and exclusive, on numbers and strings', async () => {
+        const c = await seeded();
+        const sort = { sort: [['id', 'asc']] as Array<[string, 'asc']> };
+        expect(ids(await c.find({ age: { gte: 25, lt: 40 } }, sort))).toEqual([1, 2, 5]);
+        expect(ids(await c.find({ age: { gt: 25, lte: 40 } }, sort))).toEqual([1, 4]);
+        expect(ids(await c.find({ joined: { gte: '2025-01-03 00:00:00', lte: '2025-01-03 23:59:59' } }, sort))).toEqual([3, 4]);
+        expect(ids(await c.find({ 'team.id': { in: [1, 3] } }, sort))).toEqual([1, 2, 5]);
+        expect(ids(await c.find({ 'team.id': { in: [] } }, sort))).toEqual([]);
+        expect(ids(await c.find({ name: { ne: 'ann' } }, sort))).toEqual([2, 3, 4, 5]);
+      });
+
+      it('sorts on several keys both ways and pages with skip and limit', async () => {
+        const c = await seeded();
+        expect(ids(await c.find({}, { sort: [['team.id', 'desc'], ['id', 'asc']] }))).toEqual([5, 3, 4, 1, 2]);
+        expect(ids(await c.find({}, { sort: [['id', 'desc']], skip: 1, limit: 2 }))).toEqual([4, 3]);
+        expect(ids(await c.find({}, { sort: [['id', 'asc']], skip: 4, limit: 10 }))).toEqual([5]);
+        expect(ids(await c.find({}, { sort: [['id', 'asc']], skip: 5, limit: 10 }))).toEqual([]);
+        expect(ids(await c.find({}, { sort: [['id', 'asc']], limit: 0 }))).toEqual([]);
+      });
+
+      it('counts what a filter matches', async () => {
+        const c = await seeded();
+        expect(await c.count()).toBe(5);
+        expect(await c.count({ active: true })).toBe(3);
+        expect(await c.count({ age: { gte: 30 }, active: true })).toBe(2);
+      });
+
+      it('refuses field names that are not plain identifiers', async () => {
+        const c = store.collection(coll);
+        await expect(c.find({ "x') OR 1=1 --": 1 })).rejects.toThrow('Invalid field name');
+      });
+    });
+
+    describe('checkpoints and batches', () => {
+      it('starts a checkpoint at 0 and keeps what was set, across a restart', async () => {
+        const name = `cp-${coll}`;
+        expect(await store.getCheckpoint(name)).toBe(0);
+        await store.setCheckpoint(name, 42);
+        await store.setCheckpoint(name, 43);
+        const c = store.collection<{ v: number }>(coll);
+        await c.upsert(1, { v: 1 }, 43);
+        await store.close();
+        opened.splice(opened.indexOf(store), 1);
+        const reopened = await open();
+        expect(await reopened.getCheckpoint(name)).toBe(43);
+        expect(await reopened.collection<{ v: number }>(coll).get(1)).toEqual({ v: 1 });
+      });
+
+      it('runs exclusive work and returns its result', async () => {
+        const outcome = await store.exclusive(`lock-${coll}`, async () => {
+          await store.setCheckpoint(`cp-${coll}`, 5);
+          return 'done';
+        });
+        expect(outcome).toEqual({ ran: true, result: 'done' });
+        // The same holder takes its own lock again.
+        expect((await store.exclusive(`lock-${coll}`, async () => 1)).ran).toBe(true);
+      });
+
+      it('drops a collection', async () => {
+        const c = await seeded();
+        await store.dropCollection(coll);
+        expect(await store.collection<Person>(coll).count()).toBe(0);
+        expect(await c.count()).toBe(0);
+      });
+    });
+  });
+}
+
+/** Only for adapters whose exclusive batches are transactions. */
+export function atomicBatchContract(name: string, harness: DocumentStoreHarness) {
+  describe(`${name} atomic batches`, () => {
+    it('rolls back the documents and the checkpoint together when the work fails', async () => {
+      const store = await harness.open();
+      const c = store.collection<{ v: number }>('atomic');
+      await store
+        .exclusive('projections', async () => {
+          await c.upsert(1, { v: 1 }, 1);
+          await store.setCheckpoint('atomic', 1);
+          throw new Error('crash mid-batch');
+        })
+        .catch(() => undefined);
+      expect(await c.get(1)).toBeNull();
+      expect(await store.getCheckpoint('atomic')).toBe(0);
+      await store.close();
+    });
+
+  });
+}

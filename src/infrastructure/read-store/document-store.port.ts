@@ -1,0 +1,62 @@
+/**
+ * The read-model port: a small document store that every projection and query is
+ * written against once, and that runs on SQLite (embedded) and on MongoDB.
+ *
+ * Writes carry the global position of the event that caused them: a document is only
+ * replaced by a write from a later position, so re-applying events is harmless.
+ */
+export const READ_STORE = Symbol('READ_STORE');
+
+export type Scalar = string | number | boolean | null;
+export interface Range {
+  gt?: Scalar;
+  gte?: Scalar;
+  lt?: Scalar;
+  lte?: Scalar;
+  ne?: Scalar;
+  in?: Scalar[];
+}
+/** Field names may be dotted paths into nested objects. Undefined conditions are ignored. */
+export type Filter = Record<string, Scalar | Range | undefined>;
+export type SortOrder = Array<[field: string, direction: 'asc' | 'desc']>;
+
+export interface FindOptions {
+  sort?: SortOrder;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  fields: string[];
+  unique?: boolean;
+}
+
+export type DocId = string | number;
+
+export interface Collection<T extends object> {
+  get(id: DocId): Promise<T | null>;
+  find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+  /** Stores the document unless the stored one came from the same or a later position. */
+  upsert(id: DocId, doc: T, position: number): Promise<boolean>;
+  delete(id: DocId): Promise<boolean>;
+}
+
+export interface DocumentStore {
+  /** Opens (and on first use creates, with its indexes) a collection. */
+  collection<T extends object>(name: string, indexes?: IndexSpec[]): Collection<T>;
+  getCheckpoint(name: string): Promise<number>;
+  setCheckpoint(name: string, position: number): Promise<void>;
+  /**
+   * Runs `work` alone among every process sharing the store. Embedded: inside one write
+   * transaction, so the read-model changes and the checkpoint commit together or not at
+   * all. MongoDB: under a lease named `lock`; when another instance holds it, `work`
+   * does not run and the answer is `{ ran: false }`.
+   */
+  exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }>;
+  /** Whether `exclusive` also makes its writes atomic. */
+  readonly atomicBatches: boolean;
+  dropCollection(name: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
