@@ -150,11 +150,13 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect((await store.exclusive(`lock-${coll}`, async () => 1)).ran).toBe(true);
       });
 
-      it('drops a collection', async () => {
+      it('clears a collection, which stays usable through the handle it had', async () => {
         const c = await seeded();
-        await store.dropCollection(coll);
-        expect(await store.collection<Person>(coll).count()).toBe(0);
+        await store.clearCollection(coll);
         expect(await c.count()).toBe(0);
+        await c.upsert(9, people[0], 1);
+        expect(await store.collection<Person>(coll).count()).toBe(1);
+        await store.clearCollection('never_opened');
       });
     });
   });

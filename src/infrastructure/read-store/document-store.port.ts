@@ -56,7 +56,8 @@ export interface DocumentStore {
   exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }>;
   /** Whether `exclusive` also makes its writes atomic. */
   readonly atomicBatches: boolean;
-  dropCollection(name: string): Promise<void>;
+  /** Removes every document of a collection; the collection and its indexes stay. */
+  clearCollection(name: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -109,8 +109,8 @@ export class MongoDocumentStore implements DocumentStore {
     return { ran: true, result: await work() };
   }
 
-  async dropCollection(name: string): Promise<void> {
-    await this.connection.collection(`rm_${assertFieldName(name)}`).drop().catch(() => undefined);
+  async clearCollection(name: string): Promise<void> {
+    await this.connection.collection(`rm_${assertFieldName(name)}`).deleteMany({});
   }
 
   async ping(): Promise<void> {

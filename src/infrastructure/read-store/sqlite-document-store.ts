@@ -174,9 +174,10 @@ export class SqliteDocumentStore implements DocumentStore {
     return next;
   }
 
-  async dropCollection(name: string): Promise<void> {
-    this.db.exec(`DROP TABLE IF EXISTS ${tableName(name)}`);
-    this.collections.delete(name);
+  async clearCollection(name: string): Promise<void> {
+    const table = tableName(name);
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    if (exists) this.db.exec(`DELETE FROM ${table}`);
   }
 
   async ping(): Promise<void> {

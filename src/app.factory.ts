@@ -1,0 +1,29 @@
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { AppConfig } from './infrastructure/config/app-config';
+import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
+import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
+import { Clock } from './shared/clock';
+
+const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
+  silent: [],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  log: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+};
+
+/** Builds the HTTP application on Fastify (chosen by measurement: see bench/README.md). */
+export async function createApp(config: AppConfig, clock?: Clock): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  installJsonBodyParser(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock }), adapter, {
+    logger: LEVELS[config.logLevel],
+    bodyParser: false,
+  });
+  app.useGlobalFilters(new HttpErrorFilter());
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,31 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ScheduleModule } from '@nestjs/schedule';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { HealthController } from './health/health.controller';
+import { AppConfig } from './infrastructure/config/app-config';
+import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
+import { UsersModule } from './users/users.module';
+
+/** The features and their plumbing; the HTTP app and the CLI both start from here. */
+@Module({})
+export class AppModule {
+  static forRoot(options: InfrastructureOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfrastructureModule.forRoot(options),
+        CqrsModule.forRoot(),
+        ScheduleModule.forRoot(),
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: options.config.rateLimitPerMinute }],
+          errorMessage: 'Too Many Attempts.',
+        }),
+        UsersModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}
+
+export type { AppConfig };

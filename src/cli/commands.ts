@@ -1,0 +1,48 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { parseArgs } from 'node:util';
+import { IssueAccessToken } from '../users/commands/issue-access-token';
+import { RegisterUser } from '../users/commands/register-user';
+import { RevokeAccessToken } from '../users/commands/revoke-access-token';
+import { rebuildProjections } from './rebuild-projections';
+
+export class CliUsageError extends Error {}
+
+type CliCommand = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
+
+function options<T extends Record<string, { type: 'string' }>>(args: string[], spec: T) {
+  try {
+    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as { [K in keyof T]?: string };
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new CliUsageError(`${flag} must be a whole number`);
+  return Number(value);
+}
+
+export const commands: Record<string, CliCommand> = {
+  'users:create': async (app, args) => {
+    const { email, 'tool-limit': toolLimit } = options(args, { email: { type: 'string' }, 'tool-limit': { type: 'string' } });
+    if (!email) throw new CliUsageError('--email is required');
+    return app.get(CommandBus).execute(new RegisterUser(email, positiveInt(toolLimit, '--tool-limit')));
+  },
+  'tokens:create': async (app, args) => {
+    const { user } = options(args, { user: { type: 'string' } });
+    const userId = positiveInt(user, '--user');
+    if (!userId) throw new CliUsageError('--user is required');
+    return app.get(CommandBus).execute(new IssueAccessToken(userId));
+  },
+  'tokens:revoke': async (app, args) => {
+    const { token } = options(args, { token: { type: 'string' } });
+    if (!token) throw new CliUsageError('--token is required');
+    return app.get(CommandBus).execute(new RevokeAccessToken(token));
+  },
+  'projections:rebuild': async (app, args) => {
+    const { projection } = options(args, { projection: { type: 'string' } });
+    return rebuildProjections(app, projection);
+  },
+};

@@ -1,0 +1,116 @@
+import { resolve } from 'node:path';
+
+export type EventStoreKind = 'embedded' | 'eventstoredb';
+export type ReadStoreKind = 'embedded' | 'mongodb';
+export type DialerKind = 'simulated' | 'http';
+
+/** Settings read once from the environment at start; see README "Configuration". */
+export class AppConfig {
+  constructor(
+    readonly port: number,
+    readonly host: string,
+    readonly dataDir: string,
+    readonly eventStore: EventStoreKind,
+    readonly eventStoreDbUrl: string | undefined,
+    readonly readStore: ReadStoreKind,
+    readonly mongodbUrl: string | undefined,
+    readonly dialer: DialerKind,
+    readonly dialerUrl: string | undefined,
+    readonly telephonySecret: string,
+    readonly allowPrivateTargets: boolean,
+    readonly rateLimitPerMinute: number,
+    readonly toolPlanLimit: number,
+    readonly webhookRetryDelays: number[],
+    readonly readYourWritesTimeoutMs: number,
+    readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'silent',
+    readonly publicUrl: string,
+  ) {}
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and checks the environment; every problem is reported at once, each naming its variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!allowed.includes(raw as T)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!['true', 'false', '1', '0'].includes(raw)) {
+      problems.push(`${name} must be true or false (got "${raw}")`);
+      return fallback;
+    }
+    return raw === 'true' || raw === '1';
+  };
+  const url = (name: string, protocols: string[], requiredWhen: boolean, why: string): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      if (requiredWhen) problems.push(`${name} is required ${why}`);
+      return undefined;
+    }
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error();
+    } catch {
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL (got "${raw}")`);
+    }
+    return raw;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const eventStore = oneOf('EVENT_STORE', 'embedded', ['embedded', 'eventstoredb'] as const);
+  const readStore = oneOf('READ_STORE', 'embedded', ['embedded', 'mongodb'] as const);
+  const dialer = oneOf('DIALER', 'simulated', ['simulated', 'http'] as const);
+
+  const retryDelaysRaw = env.WEBHOOK_RETRY_DELAYS ?? '1,5,30,120';
+  const webhookRetryDelays = retryDelaysRaw.split(',').map((s) => Number(s.trim()));
+  if (webhookRetryDelays.some((n) => !Number.isFinite(n) || n < 0)) {
+    problems.push(`WEBHOOK_RETRY_DELAYS must be a comma-separated list of seconds (got "${retryDelaysRaw}")`);
+  }
+
+  const config = new AppConfig(
+    port,
+    env.HOST || '0.0.0.0',
+    resolve(env.DATA_DIR || './data'),
+    eventStore,
+    url('EVENTSTOREDB_URL', ['esdb:', 'esdb+discover:'], eventStore === 'eventstoredb', 'when EVENT_STORE=eventstoredb'),
+    readStore,
+    url('MONGODB_URL', ['mongodb:', 'mongodb+srv:'], readStore === 'mongodb', 'when READ_STORE=mongodb'),
+    dialer,
+    url('DIALER_URL', ['http:', 'https:'], dialer === 'http', 'when DIALER=http'),
+    env.TELEPHONY_SECRET || 'change-me-telephony-secret',
+    bool('ALLOW_PRIVATE_TARGETS', false),
+    int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+    int('TOOL_PLAN_LIMIT', 10, 0, 1_000_000),
+    webhookRetryDelays,
+    int('READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
+    oneOf('LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'silent'] as const),
+    env.PUBLIC_URL || `http://localhost:${port}`,
+  );
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

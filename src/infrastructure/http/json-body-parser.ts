@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * JSON bodies up to 1 MiB. An empty body reads as no body (so a DELETE sent with a JSON
+ * content type still works); anything unparsable is a 400. Prototype-poisoning keys are
+ * removed while parsing.
+ */
+export function installJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(Object.assign(new Error('Malformed JSON body.'), { statusCode: 400 }), undefined);
+    }
+  });
+}

@@ -1,0 +1,68 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Clock, SystemClock } from '../shared/clock';
+import { AppConfig } from './config/app-config';
+import { CommandRunner } from './event-sourcing/command-runner';
+import { Upcasters } from './event-sourcing/upcasters';
+import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { ProjectionRunner } from './projections/projection-runner';
+import { DocumentStore, READ_STORE } from './read-store/document-store.port';
+import { MongoDocumentStore } from './read-store/mongo-document-store';
+import { SqliteDocumentStore } from './read-store/sqlite-document-store';
+
+export function openEventStore(config: AppConfig): EventStore {
+  if (config.eventStore === 'eventstoredb') return new EventStoreDbEventStore(config.eventStoreDbUrl!);
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteEventStore(join(config.dataDir, 'events.db'));
+}
+
+export async function openReadStore(config: AppConfig): Promise<DocumentStore> {
+  if (config.readStore === 'mongodb') return MongoDocumentStore.connect(config.mongodbUrl!);
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteDocumentStore(join(config.dataDir, 'read.db'));
+}
+
+@Injectable()
+class StoreLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: DocumentStore,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.reads.close();
+    await this.events.close();
+  }
+}
+
+export interface InfrastructureOptions {
+  config: AppConfig;
+  clock?: Clock;
+}
+
+/** Storage, time, the command path and the projection runner, shared by every feature. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot({ config, clock }: InfrastructureOptions): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      imports: [DiscoveryModule],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useValue: clock ?? new SystemClock() },
+        { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
+        { provide: READ_STORE, useFactory: () => openReadStore(config) },
+        Upcasters,
+        CommandRunner,
+        ProjectionRunner,
+        StoreLifecycle,
+      ],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, Upcasters, CommandRunner, ProjectionRunner],
+    };
+  }
+}

@@ -1,0 +1,168 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { AppConfig } from '../config/app-config';
+import { Upcasters } from '../event-sourcing/upcasters';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { PROJECTION, ReadModelProjection } from './projection';
+
+const BATCH = 500;
+const LOCK = 'projections';
+
+/**
+ * Applies every event to every projection in order. Each batch runs under the read
+ * store's exclusive lock and writes the checkpoints with the read-model changes, so
+ * several processes sharing a store never apply an event twice or out of order.
+ */
+@Injectable()
+export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Projections');
+  private projections: ReadModelProjection[] = [];
+  private projectedUpTo = 0;
+  private waiters: Array<{ position: number; resolve: (ok: boolean) => void }> = [];
+  private running?: Promise<void>;
+  private pending = false;
+  private unwatch?: () => void;
+  private retryTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly readStore: DocumentStore,
+    private readonly upcasters: Upcasters,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.projections = this.discovery
+      .getProviders()
+      .filter((wrapper) => wrapper.metatype && Reflect.getMetadata(PROJECTION, wrapper.metatype) && wrapper.instance)
+      .map((wrapper) => wrapper.instance as ReadModelProjection);
+    this.unwatch = this.events.watch(() => this.trigger());
+    await this.catchUp();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.unwatch?.();
+    clearTimeout(this.retryTimer);
+    await this.running;
+    for (const waiter of this.waiters.splice(0)) waiter.resolve(false);
+  }
+
+  names(): string[] {
+    return this.projections.map((p) => p.name);
+  }
+
+  /** Resolves true once every projection has applied the event at `position`, false on timeout. */
+  waitFor(position: number | null, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
+    if (position === null || position <= this.projectedUpTo) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        position,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+      this.trigger();
+    });
+  }
+
+  /** Projects until nothing is left; concurrent callers share one run. */
+  catchUp(): Promise<void> {
+    this.trigger();
+    return this.running ?? Promise.resolve();
+  }
+
+  /** Drops the named projections' collections and checkpoints, then projects every event again. */
+  async rebuild(names: string[], onProgress?: (position: number) => void): Promise<number> {
+    const chosen = this.projections.filter((p) => names.includes(p.name));
+    await this.running;
+    await this.readStore.exclusive(LOCK, async () => {
+      for (const projection of chosen) {
+        for (const collection of projection.collections) await this.readStore.clearCollection(collection);
+        await this.readStore.setCheckpoint(projection.name, 0);
+      }
+    });
+    this.projectedUpTo = 0;
+    let applied = 0;
+    for (;;) {
+      const { count, position } = await this.runBatch();
+      applied += count;
+      onProgress?.(position);
+      if (count < BATCH) return applied;
+    }
+  }
+
+  private trigger(): void {
+    if (this.stopped) return;
+    this.pending = true;
+    if (this.running) return;
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+      if (this.pending && !this.stopped) this.trigger();
+    });
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending && !this.stopped) {
+      this.pending = false;
+      try {
+        let count: number;
+        do {
+          ({ count } = await this.runBatch());
+        } while (count === BATCH && !this.stopped);
+      } catch (error) {
+        this.logger.error(`Projection batch failed, retrying: ${(error as Error).stack ?? error}`);
+        clearTimeout(this.retryTimer);
+        this.retryTimer = setTimeout(() => this.trigger(), 1000);
+        this.retryTimer.unref();
+        return;
+      }
+    }
+  }
+
+  private async runBatch(): Promise<{ count: number; position: number }> {
+    const outcome = await this.readStore.exclusive(LOCK, async () => {
+      const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
+      const from = checkpoints.length ? Math.min(...checkpoints) : await this.events.headPosition();
+      const batch = await this.events.readAll(from, BATCH);
+      for (const recorded of batch) {
+        const event = this.upcasters.upcast(recorded);
+        for (let i = 0; i < this.projections.length; i++) {
+          if (event.position > checkpoints[i]) await this.projections[i].apply(event);
+        }
+      }
+      const last = batch.length ? batch[batch.length - 1].position : from;
+      for (let i = 0; i < this.projections.length; i++) {
+        if (last > checkpoints[i]) await this.readStore.setCheckpoint(this.projections[i].name, last);
+      }
+      // Every checkpoint is now at least `last`; the slowest projection bounds what is readable.
+      const lowest = checkpoints.length ? Math.min(...checkpoints.map((c) => Math.max(c, last))) : last;
+      return { count: batch.length, position: lowest };
+    });
+    const result = outcome.ran ? outcome.result : { count: 0, position: await this.lowestCheckpoint() };
+    this.advance(result.position);
+    return result;
+  }
+
+  private async lowestCheckpoint(): Promise<number> {
+    const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
+    return checkpoints.length ? Math.min(...checkpoints) : 0;
+  }
+
+  private advance(position: number): void {
+    if (position > this.projectedUpTo) this.projectedUpTo = position;
+    const ready = this.waiters.filter((w) => w.position <= this.projectedUpTo);
+    if (!ready.length) return;
+    this.waiters = this.waiters.filter((w) => w.position > this.projectedUpTo);
+    for (const waiter of ready) waiter.resolve(true);
+  }
+}

@@ -1,0 +1,19 @@
+import { SetMetadata } from '@nestjs/common';
+import { RecordedEvent } from '../event-store/event-store.port';
+
+export const PROJECTION = Symbol('PROJECTION');
+
+/**
+ * A read-model projection. `apply` must be deterministic and write through the document
+ * store with the event's position, so applying an event twice changes nothing.
+ */
+export interface ReadModelProjection {
+  /** Checkpoint name; also what `projections:rebuild --projection` takes. */
+  readonly name: string;
+  /** Collections it writes, dropped on a rebuild. */
+  readonly collections: string[];
+  apply(event: RecordedEvent): Promise<void>;
+}
+
+/** Marks a provider as a projection for the runner to discover. */
+export const Projection = () => SetMetadata(PROJECTION, true);

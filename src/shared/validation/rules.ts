@@ -1,0 +1,80 @@
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidationOptions,
+} from 'class-validator';
+
+/**
+ * Validation rules with Laravel's wording. `:attribute` is replaced by the field's full
+ * path with underscores read as spaces ("assistant_name" → "assistant name") when the
+ * errors are collected, so nested items read "The schema.0.name field ...".
+ */
+const m = (message: string, each = false): ValidationOptions => ({ message, each });
+
+export const Required = () =>
+  ValidateBy({
+    name: 'required',
+    validator: {
+      validate: (value) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === ''),
+      defaultMessage: () => 'The :attribute field is required.',
+    },
+  });
+
+export const Str = () => IsString(m('The :attribute field must be a string.'));
+export const MaxLen = (n: number) => MaxLength(n, m(`The :attribute field must not be greater than ${n} characters.`));
+export const LenBetween = (min: number, max: number) => [
+  MinLength(min, m(`The :attribute field must be between ${min} and ${max} characters.`)),
+  MaxLength(max, m(`The :attribute field must be between ${min} and ${max} characters.`)),
+];
+export const Int = () => IsInt(m('The :attribute field must be an integer.'));
+export const Num = () => IsNumber({ allowNaN: false, allowInfinity: false }, m('The :attribute field must be a number.'));
+export const Between = (min: number, max: number) => [
+  Min(min, m(`The :attribute field must be between ${min} and ${max}.`)),
+  Max(max, m(`The :attribute field must be between ${min} and ${max}.`)),
+];
+export const Bool = () => IsBoolean(m('The :attribute field must be true or false.'));
+export const OneOf = (values: readonly unknown[]) => IsIn(values as unknown[], m('The selected :attribute is invalid.'));
+export const Pattern = (pattern: RegExp) => Matches(pattern, m('The :attribute field format is invalid.'));
+export const Arr = () => IsArray(m('The :attribute field must be an array.'));
+
+/** A JSON object (Laravel calls it an array, and so does its message). */
+export const Obj = () =>
+  ValidateBy({
+    name: 'object',
+    validator: {
+      validate: (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+      defaultMessage: () => 'The :attribute field must be an array.',
+    },
+  });
+
+export const HttpUrl = () =>
+  ValidateBy({
+    name: 'url',
+    validator: {
+      validate: (value) => {
+        if (typeof value !== 'string' || value.length > 2048) return false;
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+        } catch {
+          return false;
+        }
+      },
+      defaultMessage: () => 'The :attribute field must be a valid URL.',
+    },
+  });
+
+/** Applies several property decorators as one. */
+export function Rules(...decorators: Array<PropertyDecorator | PropertyDecorator[]>): PropertyDecorator {
+  return (target, key) => decorators.flat().forEach((d) => d(target, key));
+}

@@ -1,0 +1,60 @@
+import { ArgumentMetadata, HttpException, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, validate } from 'class-validator';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** A 422 carrying Laravel's body: `{message, errors: {field: [messages]}}`. */
+export class ValidationFailed extends HttpException {
+  constructor(
+    readonly errors: FieldErrors,
+    message = 'Validation failed',
+  ) {
+    super({ message, errors }, 422);
+  }
+}
+
+export const attribute = (path: string) => path.replace(/_/g, ' ');
+
+/** Flattens class-validator's tree into dotted field paths, one message per failed rule. */
+export function collectErrors(errors: ValidationError[], parent = ''): FieldErrors {
+  const out: FieldErrors = {};
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    if (error.constraints) {
+      out[path] = Object.values(error.constraints).map((msg) => msg.replace(/:attribute/g, attribute(path)));
+    }
+    if (error.children?.length) Object.assign(out, collectErrors(error.children, path));
+  }
+  return out;
+}
+
+export interface AppValidationOptions {
+  /** Put the first field message in `message` (tool create, lead create) instead of "Validation failed". */
+  firstErrorAsMessage?: boolean;
+}
+
+/**
+ * Validates a body or query against its DTO class. Unknown fields are dropped; values
+ * are not coerced (a query DTO converts its own fields with @Type).
+ */
+@Injectable()
+export class AppValidationPipe implements PipeTransform {
+  constructor(private readonly options: AppValidationOptions = {}) {}
+
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const type = metadata.metatype;
+    if (!type || [String, Number, Boolean, Array, Object].includes(type as never)) return value;
+    const body = value === undefined || value === null ? {} : value;
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      throw new ValidationFailed({ body: ['The request body must be a JSON object.'] }, this.options.firstErrorAsMessage ? 'The request body must be a JSON object.' : undefined);
+    }
+    const instance = plainToInstance(type as new () => object, body, { exposeDefaultValues: true });
+    const errors = collectErrors(await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true }));
+    const fields = Object.keys(errors);
+    if (fields.length) {
+      throw new ValidationFailed(errors, this.options.firstErrorAsMessage ? errors[fields[0]][0] : 'Validation failed');
+    }
+    return instance;
+  }
+}

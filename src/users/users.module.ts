@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { AccessTokenVerifier } from '../infrastructure/auth/access-token-verifier';
+import { IssueAccessTokenHandler } from './commands/issue-access-token';
+import { RegisterUserHandler } from './commands/register-user';
+import { RevokeAccessTokenHandler } from './commands/revoke-access-token';
+import { UserDirectory } from './user-directory';
+import { MeController } from './me.controller';
+import { UsersProjection } from './users.projection';
+
+@Module({
+  controllers: [MeController],
+  providers: [
+    UsersProjection,
+    RegisterUserHandler,
+    IssueAccessTokenHandler,
+    RevokeAccessTokenHandler,
+    UserDirectory,
+    { provide: AccessTokenVerifier, useExisting: UserDirectory },
+  ],
+  exports: [AccessTokenVerifier, UsersProjection],
+})
+export class UsersModule {}
