@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, startService } from './support/processes';
+
+/** The README's way: the built service as its own process, users and tokens made by the CLI. */
+describe('service and CLI as separate processes on one data directory', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'voice-cli-'));
+    env = { DATA_DIR: dataDir };
+  });
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates a user whose token passes the running service, issues and revokes tokens', async () => {
+    const created = await cli(env, 'users:create', '--email', 'Owner@Example.com', '--tool-limit', '4');
+    expect(created.code).toBe(0);
+    expect(created.json).toEqual({ id: 1, email: 'owner@example.com', token: expect.any(String), webhook_secret: expect.any(String) });
+
+    const service = await startService(env);
+    try {
+      const me = (token: string) => fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await (await me(created.json.token)).json()).toEqual({ id: 1, email: 'owner@example.com', tool_limit: 4 });
+
+      // Written by another process while the service runs: the token works on the next request.
+      const issued = await cli(env, 'tokens:create', '--user', '1');
+      expect(issued.json).toEqual({ token: expect.any(String) });
+      expect((await me(issued.json.token)).status).toBe(200);
+
+      expect((await cli(env, 'tokens:revoke', '--token', created.json.token)).json).toEqual({ revoked: true });
+      const refused = await me(created.json.token);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ message: 'Unauthenticated.' });
+      expect((await me(issued.json.token)).status).toBe(200);
+
+      const second = await cli(env, 'users:create', '--email', 'second@example.com');
+      expect(second.json.id).toBe(2);
+      expect((await me(second.json.token)).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('refuses bad CLI input with a message and a non-zero exit', async () => {
+    expect(await cli(env, 'users:create', '--email', 'owner@example.com')).toMatchObject({
+      code: 1,
+      json: { message: 'Validation failed', errors: { email: ['The email has already been taken.'] } },
+    });
+    expect(await cli(env, 'users:create', '--email', 'not-an-email')).toMatchObject({ code: 1 });
+    expect(await cli(env, 'users:create')).toMatchObject({ code: 64 });
+    expect(await cli(env, 'tokens:create', '--user', '99')).toMatchObject({ code: 1, json: { message: 'User not found' } });
+    expect(await cli(env, 'tokens:revoke', '--token', 'nope')).toMatchObject({ code: 1, json: { message: 'Token not found' } });
+    expect(await cli(env, 'no-such-command')).toMatchObject({ code: 64 });
+  });
+
+  it('rebuilds the read models from the events and the tokens still work afterwards', async () => {
+    const rebuilt = await cli(env, 'projections:rebuild');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.json).toMatchObject({ projections: ['users'], events: expect.any(Number), events_per_second: expect.any(Number) });
+    expect(rebuilt.json.events).toBeGreaterThanOrEqual(6);
+    const again = await cli(env, 'projections:rebuild', '--projection', 'users');
+    expect(again.json.events).toBe(rebuilt.json.events);
+    expect((await cli(env, 'projections:rebuild', '--projection', 'nope')).code).toBe(64);
+
+    const service = await startService(env);
+    try {
+      const token = (await cli(env, 'tokens:create', '--user', '2')).json.token;
+      expect((await fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('refuses to start with a bad configuration, naming the variable', async () => {
+    await expect(startService({ ...env, EVENT_STORE: 'postgres' })).rejects.toThrow(
+      'EVENT_STORE must be one of embedded, eventstoredb (got "postgres")',
+    );
+  });
+});

@@ -1,0 +1,88 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { CommandBus } from '@nestjs/cqrs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/infrastructure/config/app-config';
+import { RegisterUser, RegisteredUser } from '../../src/users/commands/register-user';
+import { Clock } from '../../src/shared/clock';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  url: string;
+  config: AppConfig;
+  dataDir: string;
+  routes: Array<{ method: string; url: string }>;
+  createUser(email?: string, toolLimit?: number): Promise<RegisteredUser>;
+  request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  /** Stops the app; the data directory stays so a restart can open it. */
+  stop(): Promise<void>;
+  /** Stops the app and removes its data directory. */
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+let userCounter = 0;
+
+/** Starts the real service on a loopback port with its own data directory. */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; clock?: Clock } = {},
+): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
+  const config = loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_MINUTE: '100000', ...env, DATA_DIR: dataDir, PORT: '0' });
+  const app = await createApp(config, options.clock);
+  const routes: Array<{ method: string; url: string }> = [];
+  app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+  const request: TestApp['request'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const res = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await app.close();
+  };
+  return {
+    app,
+    url,
+    config,
+    dataDir,
+    routes,
+    request,
+    createUser: (email = `user${++userCounter}-${Date.now()}@example.com`, toolLimit?: number) =>
+      app.get(CommandBus).execute(new RegisterUser(email, toolLimit)),
+    stop,
+    close: async () => {
+      await stop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
