@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { ConcurrencyError } from '../event-store/event-store.errors';
+import { EventStore } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { CommandRunner } from './command-runner';
+import { Decider, DomainEvent } from './decider';
+import { Upcasters } from './upcasters';
+
+type Counted = DomainEvent<'Counted', { by: number }>;
+type Command = { by: number; max?: number };
+const counter: Decider<Command, { total: number }, Counted> = {
+  initialState: { total: 0 },
+  decide: (command, state) => {
+    if (command.max !== undefined && state.total + command.by > command.max) throw DomainError.validation('by', 'too much');
+    return command.by === 0 ? [] : [{ type: 'Counted', data: { by: command.by } }];
+  },
+  evolve: (state, event) => ({ total: state.total + event.data.by }),
+};
+
+describe('CommandRunner', () => {
+  let dir: string;
+  let store: EventStore;
+  let clock: ManualClock;
+  let upcasters: Upcasters;
+  let runner: CommandRunner;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'runner-'));
+    store = new SqliteEventStore(join(dir, 'events.db'));
+    clock = new ManualClock(new Date('2025-03-01T10:00:00Z'));
+    upcasters = new Upcasters();
+    runner = new CommandRunner(store, clock, upcasters);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads, folds, decides and appends with the time of the clock and the given metadata', async () => {
+    await runner.run('counter-1', counter, { by: 2 });
+    clock.advance(1000);
+    const result = await runner.run('counter-1', counter, { by: 3 }, { metadata: { user_id: 9 } });
+    expect(result.state).toEqual({ total: 5 });
+    expect(result.revision).toBe(1);
+    const events = await store.readStream('counter-1');
+    expect(events[1].occurredAt).toBe('2025-03-01T10:00:01.000Z');
+    expect(events[1].metadata.user_id).toBe(9);
+    expect(result.position).toBe(events[1].position);
+  });
+
+  it('appends nothing when the decision is empty', async () => {
+    const result = await runner.run('counter-1', counter, { by: 0 });
+    expect(result).toMatchObject({ events: [], position: null, revision: null });
+    expect(await store.readStream('counter-1')).toEqual([]);
+  });
+
+  it('lets a domain refusal through and writes nothing', async () => {
+    await expect(runner.run('counter-1', counter, { by: 5, max: 4 })).rejects.toThrow(DomainError);
+    expect(await store.headPosition()).toBe(0);
+  });
+
+  /** A store that lets another writer slip in between the read and the append, `times` times. */
+  const racing = (times: number): EventStore => {
+    let left = times;
+    return new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'append') {
+          return async (...args: Parameters<EventStore['append']>) => {
+            if (left-- > 0) await target.append(args[0], [{ type: 'Counted', data: { by: 100 } }], 'any');
+            return target.append(...args);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  };
+
+  it('decides again on the fresh state after a conflict, when retries are allowed', async () => {
+    const result = await new CommandRunner(racing(2), clock, upcasters).run('counter-1', counter, { by: 1, max: 1000 }, { retries: 3 });
+    expect(result.state.total).toBe(201);
+  });
+
+  it('refuses on the first conflict when the command allows no retry, and re-checks the rule on retry', async () => {
+    await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-1', counter, { by: 1 }, { retries: 0 })).rejects.toBeInstanceOf(
+      ConcurrencyError,
+    );
+    // The winner took the room; deciding again on the fresh state refuses the command.
+    await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-2', counter, { by: 1, max: 50 }, { retries: 1 })).rejects.toThrow(
+      DomainError,
+    );
+  });
+
+  it('folds events stored in an older shape through the upcasters', async () => {
+    await store.append('counter-1', [{ type: 'Counted', data: { amount: 4 }, schemaVersion: 1 }], 'no_stream');
+    upcasters.register('Counted', 1, (data: { amount: number }) => ({ by: data.amount }));
+    const result = await runner.run('counter-1', counter, { by: 1 });
+    expect(result.state.total).toBe(5);
+    const stored = await store.readStream('counter-1');
+    expect(stored[1].schemaVersion).toBe(2);
+  });
+});

@@ -1,0 +1,111 @@
+import { Inject, Injectable, Module } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../config/app-config';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { InfrastructureModule } from '../infrastructure.module';
+import { Collection, DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { Projection, ReadModelProjection } from './projection';
+import { ProjectionRunner } from './projection-runner';
+
+let failNext = 0;
+
+@Projection()
+@Injectable()
+class TotalsProjection implements ReadModelProjection {
+  readonly name = 'totals';
+  readonly collections = ['totals'];
+  readonly totals: Collection<{ stream: string; sum: number }>;
+  constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.totals = store.collection('totals');
+  }
+  async apply(event: RecordedEvent) {
+    if (event.type !== 'Added') return;
+    if (failNext > 0) {
+      failNext -= 1;
+      throw new Error('projection hiccup');
+    }
+    const current = await this.totals.get(event.stream);
+    await this.totals.upsert(event.stream, { stream: event.stream, sum: (current?.sum ?? 0) + event.data.n }, event.position);
+  }
+}
+
+@Module({ providers: [TotalsProjection] })
+class TotalsModule {}
+
+describe('ProjectionRunner', () => {
+  let dir: string;
+  const boot = async () => {
+    const config = loadConfig({ DATA_DIR: dir, READ_YOUR_WRITES_TIMEOUT_MS: '2000' });
+    const moduleRef = await Test.createTestingModule({ imports: [InfrastructureModule.forRoot({ config }), TotalsModule] }).compile();
+    moduleRef.enableShutdownHooks();
+    await moduleRef.init();
+    return {
+      moduleRef,
+      events: moduleRef.get<EventStore>(EVENT_STORE),
+      runner: moduleRef.get(ProjectionRunner),
+      totals: moduleRef.get(TotalsProjection).totals,
+      reads: moduleRef.get<DocumentStore>(READ_STORE),
+    };
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'projections-'));
+    failNext = 0;
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('discovers projections and answers a write only once it is projected (read-your-writes)', async () => {
+    const { moduleRef, events, runner, totals } = await boot();
+    expect(runner.names()).toEqual(['totals']);
+    const { position } = await events.append('sum-a', [{ type: 'Added', data: { n: 2 } }, { type: 'Added', data: { n: 3 } }], 'no_stream');
+    expect(await runner.waitFor(position)).toBe(true);
+    expect(await totals.get('sum-a')).toEqual({ stream: 'sum-a', sum: 5 });
+    await moduleRef.close();
+  });
+
+  it('writes the checkpoint with the changes and resumes after a restart without applying twice', async () => {
+    const first = await boot();
+    const a = await first.events.append('sum-a', [{ type: 'Added', data: { n: 1 } }], 'no_stream');
+    await first.runner.waitFor(a.position);
+    expect(await first.reads.getCheckpoint('totals')).toBe(a.position);
+    await first.moduleRef.close();
+
+    // Written while nothing was projecting.
+    const offline = await boot();
+    await offline.moduleRef.close();
+    const second = await boot();
+    const b = await second.events.append('sum-a', [{ type: 'Added', data: { n: 10 } }], 0);
+    await second.runner.waitFor(b.position);
+    expect(await second.totals.get('sum-a')).toEqual({ stream: 'sum-a', sum: 11 });
+    await second.moduleRef.close();
+  });
+
+  it('retries a failing batch without skipping or doubling an event', async () => {
+    const { moduleRef, events, runner, totals } = await boot();
+    failNext = 1;
+    const { position } = await events.append('sum-b', [{ type: 'Added', data: { n: 7 } }], 'no_stream');
+    expect(await runner.waitFor(position, 5000)).toBe(true);
+    expect(await totals.get('sum-b')).toEqual({ stream: 'sum-b', sum: 7 });
+    await moduleRef.close();
+  });
+
+  it('gives up waiting after the bound and says so', async () => {
+    const { moduleRef, runner } = await boot();
+    expect(await runner.waitFor(10_000, 50)).toBe(false);
+    await moduleRef.close();
+  });
+
+  it('rebuilds a read model to the same content from the events', async () => {
+    const { moduleRef, events, runner, totals } = await boot();
+    for (let i = 1; i <= 1200; i++) await events.append(`sum-${i % 7}`, [{ type: 'Added', data: { n: i } }], 'any');
+    await runner.waitFor(await events.headPosition());
+    const before = await totals.find({}, { sort: [['stream', 'asc']] });
+    const applied = await runner.rebuild(['totals']);
+    expect(applied).toBe(1200);
+    expect(await totals.find({}, { sort: [['stream', 'asc']] })).toEqual(before);
+    await moduleRef.close();
+  });
+});
