@@ -22,6 +22,7 @@ export async function createApp(config: AppConfig, clock?: Clock): Promise<NestF
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock }), adapter, {
     logger: LEVELS[config.logLevel],
     bodyParser: false,
+    abortOnError: false,
   });
   app.useGlobalFilters(new HttpErrorFilter());
   app.enableShutdownHooks();

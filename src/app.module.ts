@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { HealthController } from './health/health.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
+import { ToolsModule } from './tools/tools.module';
 import { UsersModule } from './users/users.module';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
@@ -22,6 +23,7 @@ export class AppModule {
           errorMessage: 'Too Many Attempts.',
         }),
         UsersModule,
+        ToolsModule,
       ],
       controllers: [HealthController],
     };

@@ -32,7 +32,7 @@ describe('foundation over HTTP', () => {
       expect(userRoutes.length).toBeGreaterThan(0);
       for (const route of userRoutes) {
         const path = route.url.replace(/:[a-z_]+/gi, '1');
-        for (const headers of [{}, { authorization: 'Bearer wrong' }]) {
+        for (const headers of [{}, { authorization: 'Bearer wrong' }] as Array<Record<string, string>>) {
           const res = await t.request(route.method, path, { headers, body: ['GET', 'DELETE'].includes(route.method) ? undefined : {} });
           expect({ route: `${route.method} ${path}`, status: res.status, body: res.body }).toEqual({
             route: `${route.method} ${path}`,

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AccessTokenVerifier } from '../infrastructure/auth/access-token-verifier';
 import { IssueAccessTokenHandler } from './commands/issue-access-token';
 import { RegisterUserHandler } from './commands/register-user';
@@ -7,6 +7,8 @@ import { UserDirectory } from './user-directory';
 import { MeController } from './me.controller';
 import { UsersProjection } from './users.projection';
 
+/** Global: every feature's controllers need the token verifier behind the bearer guard. */
+@Global()
 @Module({
   controllers: [MeController],
   providers: [

@@ -1,0 +1,53 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { CreateToolDto } from '../tool.dto';
+import { toolDecider } from '../tool.decider';
+import { toolStream } from '../tool.events';
+import { ToolRecord, ToolsProjection } from '../tools.projection';
+
+export class CreateTool {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly body: CreateToolDto,
+  ) {}
+}
+
+@CommandHandler(CreateTool)
+export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly read: ToolsProjection,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async execute({ user, body }: CreateTool): Promise<ToolRecord> {
+    const toolsOwned = await this.read.tools.count({ user_id: user.id });
+    const toolId = await this.events.nextId('tool');
+    const { name, description, endpoint, method, timeout, headers, schema } = body;
+    const { position } = await this.runner.run(
+      toolStream(toolId),
+      toolDecider,
+      {
+        type: 'CreateTool',
+        toolId,
+        userId: user.id,
+        tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
+        toolsOwned,
+        planLimit: user.toolLimit,
+      },
+      { retries: 0, metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+    return (await this.read.tools.get(toolId))!;
+  }
+}
+
+/** Keeps only the keys whose value was given. */
+export function defined<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

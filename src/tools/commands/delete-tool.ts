@@ -1,0 +1,32 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { toolDecider } from '../tool.decider';
+import { toolStream } from '../tool.events';
+
+/** Deleting a tool detaches it from every assistant: assistants resolve their tools from the live tool list. */
+export class DeleteTool {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly toolId: number,
+  ) {}
+}
+
+@CommandHandler(DeleteTool)
+export class DeleteToolHandler implements ICommandHandler<DeleteTool, void> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async execute({ user, toolId }: DeleteTool): Promise<void> {
+    const { position } = await this.runner.run(
+      toolStream(toolId),
+      toolDecider,
+      { type: 'DeleteTool', toolId, userId: user.id },
+      { metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+  }
+}

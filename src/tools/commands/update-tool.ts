@@ -1,0 +1,39 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { UpdateToolDto } from '../tool.dto';
+import { toolDecider } from '../tool.decider';
+import { toolStream } from '../tool.events';
+import { ToolRecord, ToolsProjection } from '../tools.projection';
+import { defined } from './create-tool';
+
+export class UpdateTool {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly toolId: number,
+    readonly body: UpdateToolDto,
+  ) {}
+}
+
+@CommandHandler(UpdateTool)
+export class UpdateToolHandler implements ICommandHandler<UpdateTool, ToolRecord> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly read: ToolsProjection,
+  ) {}
+
+  async execute({ user, toolId, body }: UpdateTool): Promise<ToolRecord> {
+    const { name, description, endpoint, method, timeout, headers, schema } = body;
+    const changes = defined({ name, description, endpoint, method, timeout, headers, schema });
+    const { position } = await this.runner.run(
+      toolStream(toolId),
+      toolDecider,
+      { type: 'UpdateTool', toolId, userId: user.id, changes },
+      { metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+    return (await this.read.tools.get(toolId))!;
+  }
+}

@@ -1,0 +1,36 @@
+import { Type } from 'class-transformer';
+import { IsOptional, ValidateNested } from 'class-validator';
+import { Arr, Between, HttpUrl, Int, LenBetween, MaxLen, OneOf, Pattern, Required, Rules, Str } from '../shared/validation/rules';
+import { HTTP_METHODS, HttpMethod, SCHEMA_TYPES, SchemaType } from './tool.events';
+
+export class ToolHeaderDto {
+  @Rules(Required(), Str(), MaxLen(255)) name!: string;
+  @Rules(Required(), Str(), MaxLen(2048)) value!: string;
+}
+
+export class ToolSchemaItemDto {
+  @Rules(Required(), Str(), LenBetween(2, 32), Pattern(/^[A-Za-z][A-Za-z_]*$/)) name!: string;
+  @Rules(Required(), OneOf(SCHEMA_TYPES)) type!: SchemaType;
+  @Rules(Required(), Str(), LenBetween(3, 255)) description!: string;
+}
+
+export class CreateToolDto {
+  @Rules(Required(), Str(), MaxLen(64), Pattern(/^[a-z][a-z_]*$/)) name!: string;
+  @Rules(Required(), Str(), MaxLen(255)) description!: string;
+  @Rules(Required(), HttpUrl()) endpoint!: string;
+  @Rules(Required(), OneOf(HTTP_METHODS)) method!: HttpMethod;
+  @IsOptional() @Rules(Int(), Between(1, 30)) timeout?: number;
+  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
+  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
+}
+
+/** The same fields, all optional; a given `headers` or `schema` replaces the old one whole. */
+export class UpdateToolDto {
+  @IsOptional() @Rules(Str(), MaxLen(64), Pattern(/^[a-z][a-z_]*$/)) name?: string;
+  @IsOptional() @Rules(Str(), MaxLen(255)) description?: string;
+  @IsOptional() @Rules(HttpUrl()) endpoint?: string;
+  @IsOptional() @Rules(OneOf(HTTP_METHODS)) method?: HttpMethod;
+  @IsOptional() @Rules(Int(), Between(1, 30)) timeout?: number;
+  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
+  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
+}

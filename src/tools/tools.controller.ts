@@ -1,0 +1,61 @@
+import { Body, Delete, Get, Headers, HttpCode, HttpException, Post, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { DomainError } from '../shared/domain-error';
+import { IdParam } from '../shared/http/id-param';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { CreateTool } from './commands/create-tool';
+import { DeleteTool } from './commands/delete-tool';
+import { UpdateTool } from './commands/update-tool';
+import { CreateToolDto, UpdateToolDto } from './tool.dto';
+import { ToolsProjection, toolView } from './tools.projection';
+
+const isJson = (value: string | undefined) => !!value && /^application\/json\s*(;.*)?$/i.test(value.trim());
+
+@UserApi()
+export class ToolsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly read: ToolsProjection,
+  ) {}
+
+  @Post('tools')
+  @HttpCode(201)
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto) {
+    const tool = await this.commands.execute(new CreateTool(user, body));
+    return { message: 'Tool created successfully', data: toolView(tool) };
+  }
+
+  @Get('tools')
+  async list(@CurrentUser() user: AuthenticatedUser) {
+    return (await this.read.tools.find({ user_id: user.id }, { sort: [['id', 'asc']] })).map(toolView);
+  }
+
+  /** interface.md §4.1: this read demands JSON Accept and Content-Type headers. */
+  @Get('tools/:id')
+  async get(
+    @CurrentUser() user: AuthenticatedUser,
+    @IdParam('Tool') id: number,
+    @Headers('accept') accept?: string,
+    @Headers('content-type') contentType?: string,
+  ) {
+    if (!isJson(accept)) throw new HttpException({ message: 'Accept header must be application/json.' }, 406);
+    if (!isJson(contentType)) throw new HttpException({ message: 'Content-Type header must be application/json.' }, 415);
+    const tool = await this.read.tools.get(id);
+    if (!tool || tool.user_id !== user.id) throw DomainError.notFound('Tool');
+    return toolView(tool);
+  }
+
+  @Put('tools/:id')
+  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Tool') id: number, @Body(new AppValidationPipe()) body: UpdateToolDto) {
+    const tool = await this.commands.execute(new UpdateTool(user, id, body));
+    return { message: 'Tool updated successfully', data: toolView(tool) };
+  }
+
+  @Delete('tools/:id')
+  async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Tool') id: number) {
+    await this.commands.execute(new DeleteTool(user, id));
+    return { message: 'Tool deleted successfully' };
+  }
+}

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
+import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { isoMicros } from '../shared/formats';
+import { ToolEvent, ToolSpec } from './tool.events';
+
+export interface ToolRecord extends ToolSpec {
+  id: number;
+  user_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+@Projection()
+@Injectable()
+export class ToolsProjection implements ReadModelProjection {
+  readonly name = 'tools';
+  readonly collections = ['tools'];
+  readonly tools: Collection<ToolRecord>;
+
+  constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.tools = store.collection<ToolRecord>('tools', [{ fields: ['user_id', 'id'] }]);
+  }
+
+  async apply(recorded: RecordedEvent): Promise<void> {
+    const event = recorded as RecordedEvent & ToolEvent;
+    const at = isoMicros(recorded.occurredAt);
+    switch (event.type) {
+      case 'ToolCreated': {
+        const { tool_id, user_id, tool } = event.data;
+        await this.tools.upsert(tool_id, { id: tool_id, user_id, ...tool, created_at: at, updated_at: at }, recorded.position);
+        return;
+      }
+      case 'ToolUpdated': {
+        const current = await this.tools.get(event.data.tool_id);
+        if (current) await this.tools.upsert(current.id, { ...current, ...event.data.changes, updated_at: at }, recorded.position);
+        return;
+      }
+      case 'ToolDeleted':
+        await this.tools.delete(event.data.tool_id);
+        return;
+    }
+  }
+}
+
+/** What the API shows of a tool (interface.md §2.1). */
+export function toolView({ user_id: _owner, ...tool }: ToolRecord) {
+  return {
+    id: tool.id,
+    name: tool.name,
+    description: tool.description,
+    endpoint: tool.endpoint,
+    method: tool.method,
+    timeout: tool.timeout,
+    headers: tool.headers,
+    schema: tool.schema,
+    created_at: tool.created_at,
+    updated_at: tool.updated_at,
+  };
+}
