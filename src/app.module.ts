@@ -5,6 +5,9 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { HealthController } from './health/health.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
+import { AssistantsModule } from './assistants/assistants.module';
+import { CatalogController } from './catalog/catalog.controller';
+import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
 import { UsersModule } from './users/users.module';
 
@@ -24,8 +27,10 @@ export class AppModule {
         }),
         UsersModule,
         ToolsModule,
+        PhoneNumbersModule,
+        AssistantsModule,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, CatalogController],
     };
   }
 }

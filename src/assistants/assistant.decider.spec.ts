@@ -1,0 +1,82 @@
+import { fold } from '../infrastructure/event-sourcing/decider';
+import { AssistantCommand, assistantDecider } from './assistant.decider';
+import { AssistantEvent } from './assistant.events';
+import { ASSISTANT_DEFAULTS, RequiredSettings } from './assistant.settings';
+
+const now = new Date('2025-01-01T00:00:00Z');
+const given = (events: AssistantEvent[]) => ({
+  when: (c: AssistantCommand) => () => assistantDecider.decide(c, fold(assistantDecider, events), now),
+});
+const required: RequiredSettings = {
+  assistant_name: 'Ada',
+  voice_id: 1,
+  language: 'English',
+  llm_model: 'gpt-4o',
+  calls_direction: 'make',
+  engine_type: 'pipeline',
+  timezone: 'Europe/Berlin',
+  initial_message: 'Hello',
+  system_prompt: 'Be kind',
+};
+const refs = { voiceExists: true, phoneNumberOwned: true, toolsOwned: true };
+const created: AssistantEvent = {
+  type: 'AssistantCreated',
+  data: { assistant_id: 1, user_id: 5, uuid: 'u', settings: { ...ASSISTANT_DEFAULTS, ...required } },
+};
+const create = (settings = {}, references = refs): AssistantCommand => ({
+  type: 'CreateAssistant',
+  id: 1,
+  userId: 5,
+  uuid: 'u',
+  settings: { ...required, ...settings },
+  references,
+});
+const update = (changes: object, references = refs): AssistantCommand => ({ type: 'UpdateAssistant', id: 1, userId: 5, changes, references });
+const errorsOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as { errors?: Record<string, string[]> }).errors;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('assistant decider', () => {
+  it('creates an assistant with the defaults for every optional field left out', () => {
+    expect(given([]).when(create())()).toEqual([created]);
+  });
+
+  it('requires a webhook URL when the webhook is active, on create and on update', () => {
+    expect(errorsOf(given([]).when(create({ is_webhook_active: true })))).toEqual({
+      webhook_url: ['The webhook url field is required when is webhook active is true.'],
+    });
+    expect(errorsOf(given([created]).when(update({ is_webhook_active: true })))).toHaveProperty('webhook_url');
+    expect(given([created]).when(update({ is_webhook_active: true, webhook_url: 'https://h.io' }))()).toHaveLength(1);
+  });
+
+  it('turns the webhook off when its URL is removed', () => {
+    const active = given([created]).when(update({ is_webhook_active: true, webhook_url: 'https://h.io' }))();
+    const [removed] = given([created, ...active]).when(update({ webhook_url: null }))();
+    expect(removed.data).toMatchObject({ changes: { webhook_url: null, is_webhook_active: false } });
+  });
+
+  it('refuses references the user does not own', () => {
+    expect(errorsOf(given([]).when(create({ voice_id: 99 }, { ...refs, voiceExists: false })))).toEqual({ voice_id: ['The selected voice id is invalid.'] });
+    expect(errorsOf(given([]).when(create({ tool_ids: [3] }, { ...refs, toolsOwned: false })))).toEqual({ tool_ids: ['The selected tool ids is invalid.'] });
+    expect(errorsOf(given([created]).when(update({ phone_number_id: 4 }, { ...refs, phoneNumberOwned: false })))).toEqual({
+      phone_number_id: ['The selected phone number id is invalid.'],
+    });
+  });
+
+  it('lets null unassign the phone number but not blank a required field', () => {
+    const [unassigned] = given([created]).when(update({ phone_number_id: null }, { ...refs, phoneNumberOwned: false }))();
+    expect(unassigned.data).toMatchObject({ changes: { phone_number_id: null } });
+    expect(errorsOf(given([created]).when(update({ assistant_name: null })))).toEqual({ assistant_name: ['The assistant name field is required.'] });
+  });
+
+  it('updates only the owner\'s live assistant', () => {
+    expect(given([created]).when({ ...update({}), userId: 6 } as AssistantCommand)).toThrow('Assistant not found');
+    const deleted = given([created]).when({ type: 'DeleteAssistant', id: 1, userId: 5 })();
+    expect(given([created, ...deleted]).when(update({ speech_speed: 1 }))).toThrow('Assistant not found');
+  });
+});

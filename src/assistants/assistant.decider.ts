@@ -1,0 +1,75 @@
+import { Decider } from '../infrastructure/event-sourcing/decider';
+import { DomainError } from '../shared/domain-error';
+import { AssistantEvent } from './assistant.events';
+import { ASSISTANT_DEFAULTS, AssistantSettings, NULLABLE_SETTINGS, RequiredSettings } from './assistant.settings';
+
+/** What the handler looked up about the references a command names. */
+export interface References {
+  voiceExists: boolean;
+  phoneNumberOwned: boolean;
+  toolsOwned: boolean;
+}
+
+export type AssistantCommand =
+  | { type: 'CreateAssistant'; id: number; userId: number; uuid: string; settings: RequiredSettings & Partial<AssistantSettings>; references: References }
+  | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References }
+  | { type: 'DeleteAssistant'; id: number; userId: number };
+
+export type AssistantState = { exists: false } | { exists: true; userId: number; deleted: boolean; settings: AssistantSettings };
+
+const WEBHOOK_REQUIRED = 'The webhook url field is required when is webhook active is true.';
+
+/** Field errors of a settings change, checked against what the assistant would become. */
+function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSettings, unknown>>, refs: References) {
+  const errors: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(given)) {
+    if (value === null && !NULLABLE_SETTINGS.has(field)) errors[field] = [`The ${field.replace(/_/g, ' ')} field is required.`];
+  }
+  if ('voice_id' in given && !refs.voiceExists) errors.voice_id = ['The selected voice id is invalid.'];
+  if ('phone_number_id' in given && given.phone_number_id !== null && !refs.phoneNumberOwned) {
+    errors.phone_number_id = ['The selected phone number id is invalid.'];
+  }
+  if ('tool_ids' in given && !refs.toolsOwned) errors.tool_ids = ['The selected tool ids is invalid.'];
+  if (next.is_webhook_active && !next.webhook_url) errors.webhook_url = [WEBHOOK_REQUIRED];
+  if (Object.keys(errors).length) throw new DomainError('validation', 'Validation failed', errors);
+}
+
+const owned = (state: AssistantState, userId: number): state is Extract<AssistantState, { exists: true }> =>
+  state.exists && !state.deleted && state.userId === userId;
+
+export const assistantDecider: Decider<AssistantCommand, AssistantState, AssistantEvent> = {
+  initialState: { exists: false },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateAssistant': {
+        if (state.exists) throw new DomainError('conflict', 'Assistant already exists');
+        const settings: AssistantSettings = { ...ASSISTANT_DEFAULTS, ...command.settings };
+        check(settings, command.settings, command.references);
+        return [{ type: 'AssistantCreated', data: { assistant_id: command.id, user_id: command.userId, uuid: command.uuid, settings } }];
+      }
+      case 'UpdateAssistant': {
+        if (!owned(state, command.userId)) throw DomainError.notFound('Assistant');
+        const changes = { ...command.changes } as Partial<AssistantSettings>;
+        // Removing the URL turns the webhook off (interface.md §4.2).
+        if (changes.webhook_url === null && changes.is_webhook_active === undefined) changes.is_webhook_active = false;
+        check({ ...state.settings, ...changes }, command.changes, command.references);
+        return [{ type: 'AssistantUpdated', data: { assistant_id: command.id, user_id: command.userId, changes } }];
+      }
+      case 'DeleteAssistant':
+        if (!owned(state, command.userId)) throw DomainError.notFound('Assistant');
+        return [{ type: 'AssistantDeleted', data: { assistant_id: command.id, user_id: command.userId } }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'AssistantCreated':
+        return { exists: true, userId: event.data.user_id, deleted: false, settings: event.data.settings };
+      case 'AssistantUpdated':
+        return state.exists ? { ...state, settings: { ...state.settings, ...event.data.changes } } : state;
+      case 'AssistantDeleted':
+        return state.exists ? { ...state, deleted: true } : state;
+    }
+  },
+};

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { ToolsModule } from '../tools/tools.module';
+import { AssistantReferences } from './assistant-references';
+import { AssistantView } from './assistant-view';
+import { AssistantsController } from './assistants.controller';
+import { AssistantsProjection } from './assistants.projection';
+import { CreateAssistantHandler } from './commands/create-assistant';
+import { DeleteAssistantHandler } from './commands/delete-assistant';
+import { UpdateAssistantHandler } from './commands/update-assistant';
+
+@Module({
+  imports: [ToolsModule, PhoneNumbersModule],
+  controllers: [AssistantsController],
+  providers: [AssistantsProjection, AssistantView, AssistantReferences, CreateAssistantHandler, UpdateAssistantHandler, DeleteAssistantHandler],
+  exports: [AssistantsProjection, AssistantView],
+})
+export class AssistantsModule {}

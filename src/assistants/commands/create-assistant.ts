@@ -1,0 +1,48 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { AssistantReferences } from '../assistant-references';
+import { assistantDecider } from '../assistant.decider';
+import { CreateAssistantDto } from '../assistant.dto';
+import { assistantStream } from '../assistant.events';
+import { AssistantSettings } from '../assistant.settings';
+
+export class CreateAssistant {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly body: CreateAssistantDto,
+  ) {}
+}
+
+@CommandHandler(CreateAssistant)
+export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, number> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly references: AssistantReferences,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async execute({ user, body }: CreateAssistant): Promise<number> {
+    const settings = withoutNulls(body) as CreateAssistantDto & Partial<AssistantSettings>;
+    const references = await this.references.check(user.id, settings);
+    const id = await this.events.nextId('assistant');
+    const { position } = await this.runner.run(
+      assistantStream(id),
+      assistantDecider,
+      { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references },
+      { retries: 0, metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+    return id;
+  }
+}
+
+/** On create, a null optional field means "not given": the default applies. */
+function withoutNulls<T extends object>(body: T): Partial<T> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}

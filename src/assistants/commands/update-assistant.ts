@@ -1,0 +1,37 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { AssistantReferences } from '../assistant-references';
+import { assistantDecider } from '../assistant.decider';
+import { UpdateAssistantDto } from '../assistant.dto';
+import { assistantStream } from '../assistant.events';
+
+export class UpdateAssistant {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly id: number,
+    readonly body: UpdateAssistantDto,
+  ) {}
+}
+
+@CommandHandler(UpdateAssistant)
+export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, void> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly references: AssistantReferences,
+  ) {}
+
+  async execute({ user, id, body }: UpdateAssistant): Promise<void> {
+    const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    const references = await this.references.check(user.id, changes);
+    const { position } = await this.runner.run(
+      assistantStream(id),
+      assistantDecider,
+      { type: 'UpdateAssistant', id, userId: user.id, changes, references },
+      { metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+  }
+}

@@ -1,0 +1,62 @@
+import { Body, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { IsOptional } from 'class-validator';
+import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
+import { DomainError } from '../shared/domain-error';
+import { IdParam } from '../shared/http/id-param';
+import { toE164 } from '../shared/phone';
+import { MaxLen, Required, Rules, Str } from '../shared/validation/rules';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { phoneNumberDecider } from './phone-number.decider';
+import { phoneNumberStream } from './phone-number.events';
+import { PhoneNumberRecord, PhoneNumbersProjection } from './phone-numbers.projection';
+
+class AddPhoneNumberDto {
+  @Rules(Required(), Str(), MaxLen(32)) phone_number!: string;
+  @IsOptional() @Rules(Str(), MaxLen(255)) label?: string;
+}
+
+const view = ({ user_id: _owner, ...record }: PhoneNumberRecord) => record;
+
+/** The user's own phone numbers, which assistants answer and call from (contract §4). */
+@UserApi()
+export class PhoneNumbersController {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly read: PhoneNumbersProjection,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  @Post('phone-numbers')
+  @HttpCode(201)
+  async add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddPhoneNumberDto) {
+    const phoneNumber = toE164(body.phone_number);
+    if (!phoneNumber) throw DomainError.validation('phone_number', 'The phone number field must be a valid E.164 phone number.');
+    const alreadyOwned = (await this.read.numbers.count({ user_id: user.id, phone_number: phoneNumber })) > 0;
+    const id = await this.events.nextId('phone_number');
+    const { position } = await this.runner.run(
+      phoneNumberStream(id),
+      phoneNumberDecider,
+      { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
+      { retries: 0, metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+    return { message: 'Phone number created successfully', data: view((await this.read.numbers.get(id))!) };
+  }
+
+  @Get('phone-numbers')
+  async list(@CurrentUser() user: AuthenticatedUser) {
+    return (await this.read.numbers.find({ user_id: user.id }, { sort: [['id', 'asc']] })).map(view);
+  }
+
+  @Delete('phone-numbers/:id')
+  async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Phone number') id: number) {
+    const { position } = await this.runner.run(phoneNumberStream(id), phoneNumberDecider, { type: 'RemovePhoneNumber', id, userId: user.id });
+    await this.projections.waitFor(position);
+    return { message: 'Phone number deleted successfully' };
+  }
+}
