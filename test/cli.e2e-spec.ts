@@ -57,10 +57,10 @@ describe('service and CLI as separate processes on one data directory', () => {
   it('rebuilds the read models from the events and the tokens still work afterwards', async () => {
     const rebuilt = await cli(env, 'projections:rebuild');
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.json).toMatchObject({ projections: ['users'], events: expect.any(Number), events_per_second: expect.any(Number) });
+    expect(rebuilt.json).toMatchObject({ projections: expect.arrayContaining(['users', 'tools', 'assistants', 'phone_numbers']), events: expect.any(Number), events_per_second: expect.any(Number) });
     expect(rebuilt.json.events).toBeGreaterThanOrEqual(6);
     const again = await cli(env, 'projections:rebuild', '--projection', 'users');
-    expect(again.json.events).toBe(rebuilt.json.events);
+    expect(again.json).toMatchObject({ projections: ['users'], events: rebuilt.json.events });
     expect((await cli(env, 'projections:rebuild', '--projection', 'nope')).code).toBe(64);
 
     const service = await startService(env);
