@@ -1,16 +1,7 @@
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { startTestApp, TestApp } from './support/test-app';
 
-const required = {
-  assistant_name: 'Ada',
-  voice_id: 1,
-  language: 'English',
-  llm_model: 'gpt-4o',
-  calls_direction: 'make',
-  engine_type: 'pipeline',
-  timezone: 'America/New_York',
-  initial_message: 'Hello!',
-  system_prompt: 'You are helpful.',
-};
+const required = requiredAssistantSettings;
 const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 describe('assistants, voices and phone numbers API', () => {

@@ -1,23 +1,14 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
 import { AssistantCommand, assistantDecider } from './assistant.decider';
 import { AssistantEvent } from './assistant.events';
-import { ASSISTANT_DEFAULTS, RequiredSettings } from './assistant.settings';
+import { requiredAssistantSettings } from '../testing/assistant.fixture';
+import { ASSISTANT_DEFAULTS } from './assistant.settings';
 
 const now = new Date('2025-01-01T00:00:00Z');
 const given = (events: AssistantEvent[]) => ({
   when: (c: AssistantCommand) => () => assistantDecider.decide(c, fold(assistantDecider, events), now),
 });
-const required: RequiredSettings = {
-  assistant_name: 'Ada',
-  voice_id: 1,
-  language: 'English',
-  llm_model: 'gpt-4o',
-  calls_direction: 'make',
-  engine_type: 'pipeline',
-  timezone: 'Europe/Berlin',
-  initial_message: 'Hello',
-  system_prompt: 'Be kind',
-};
+const required = requiredAssistantSettings;
 const refs = { voiceExists: true, phoneNumberOwned: true, toolsOwned: true };
 const created: AssistantEvent = {
   type: 'AssistantCreated',

@@ -1,5 +1,6 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
+import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { AssistantEvent } from './assistant.events';
 import { ASSISTANT_DEFAULTS, AssistantSettings, NULLABLE_SETTINGS, RequiredSettings } from './assistant.settings';
 
@@ -15,7 +16,7 @@ export type AssistantCommand =
   | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References }
   | { type: 'DeleteAssistant'; id: number; userId: number };
 
-export type AssistantState = { exists: false } | { exists: true; userId: number; deleted: boolean; settings: AssistantSettings };
+export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;
 
 const WEBHOOK_REQUIRED = 'The webhook url field is required when is webhook active is true.';
 
@@ -33,9 +34,6 @@ function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSet
   if (next.is_webhook_active && !next.webhook_url) errors.webhook_url = [WEBHOOK_REQUIRED];
   if (Object.keys(errors).length) throw new DomainError('validation', 'Validation failed', errors);
 }
-
-const owned = (state: AssistantState, userId: number): state is Extract<AssistantState, { exists: true }> =>
-  state.exists && !state.deleted && state.userId === userId;
 
 export const assistantDecider: Decider<AssistantCommand, AssistantState, AssistantEvent> = {
   initialState: { exists: false },

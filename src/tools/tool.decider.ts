@@ -1,5 +1,6 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
+import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { ToolEvent, ToolSpec } from './tool.events';
 
 export type ToolCommand =
@@ -7,15 +8,12 @@ export type ToolCommand =
   | { type: 'UpdateTool'; toolId: number; userId: number; changes: Partial<ToolSpec> }
   | { type: 'DeleteTool'; toolId: number; userId: number };
 
-export type ToolState = { exists: false } | { exists: true; userId: number; deleted: boolean; tool: ToolSpec };
+export type ToolState = OwnedResource<{ tool: ToolSpec }>;
 
 export const DEFAULT_TOOL_TIMEOUT = 10;
 
 export const planLimitMessage = (limit: number) =>
   `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to add more.`;
-
-const owned = (state: ToolState, userId: number): state is Extract<ToolState, { exists: true }> =>
-  state.exists && !state.deleted && state.userId === userId;
 
 export const toolDecider: Decider<ToolCommand, ToolState, ToolEvent> = {
   initialState: { exists: false },
