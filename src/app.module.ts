@@ -6,7 +6,9 @@ import { HealthController } from './health/health.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { AssistantsModule } from './assistants/assistants.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
+import { LeadsModule } from './leads/leads.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
 import { UsersModule } from './users/users.module';
@@ -29,6 +31,8 @@ export class AppModule {
         ToolsModule,
         PhoneNumbersModule,
         AssistantsModule,
+        CampaignsModule,
+        LeadsModule,
       ],
       controllers: [HealthController, CatalogController],
     };

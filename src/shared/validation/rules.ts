@@ -13,6 +13,7 @@ import {
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
+import { toE164 } from '../phone';
 
 /**
  * Validation rules with Laravel's wording. `:attribute` is replaced by the field's full
@@ -43,7 +44,7 @@ export const Between = (min: number, max: number) => [
   Max(max, m(`The :attribute field must be between ${min} and ${max}.`)),
 ];
 export const Bool = () => IsBoolean(m('The :attribute field must be true or false.'));
-export const OneOf = (values: readonly unknown[]) => IsIn(values as unknown[], m('The selected :attribute is invalid.'));
+export const OneOf = (values: readonly unknown[], each = false) => IsIn(values as unknown[], m('The selected :attribute is invalid.', each));
 export const Pattern = (pattern: RegExp) => Matches(pattern, m('The :attribute field format is invalid.'));
 export const Arr = () => IsArray(m('The :attribute field must be an array.'));
 
@@ -78,3 +79,35 @@ export const HttpUrl = () =>
 export function Rules(...decorators: Array<PropertyDecorator | PropertyDecorator[]>): PropertyDecorator {
   return (target, key) => decorators.flat().forEach((d) => d(target, key));
 }
+
+/** A phone number written with its `+` country code that a real numbering plan accepts (stored as E.164). */
+export const Phone = () =>
+  ValidateBy({
+    name: 'phone',
+    validator: {
+      validate: (value) => toE164(value) !== null,
+      defaultMessage: () => 'The :attribute field must be a valid phone number in E.164 format.',
+    },
+  });
+
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/** Key-value variables: an object of at most `maxKeys` string, number, boolean or null values. */
+export const Variables = (maxKeys = 100) =>
+  ValidateBy({
+    name: 'variables',
+    validator: {
+      validate: (value) =>
+        value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.keys(value).length <= maxKeys &&
+        Object.values(value).every(isScalar),
+      defaultMessage: (args) => {
+        const value = args?.value;
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'The :attribute field must be an array.';
+        if (Object.keys(value).length > maxKeys) return `The :attribute field must not have more than ${maxKeys} items.`;
+        return 'The :attribute field values must be strings, numbers, booleans or null.';
+      },
+    },
+  });

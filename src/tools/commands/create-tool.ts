@@ -4,6 +4,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { defined } from '../../shared/defined';
 import { CreateToolDto } from '../tool.dto';
 import { toolDecider } from '../tool.decider';
 import { toolStream } from '../tool.events';
@@ -45,9 +46,4 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
     await this.projections.waitFor(position);
     return (await this.read.tools.get(toolId))!;
   }
-}
-
-/** Keeps only the keys whose value was given. */
-export function defined<T extends object>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

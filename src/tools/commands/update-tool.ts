@@ -6,7 +6,7 @@ import { UpdateToolDto } from '../tool.dto';
 import { toolDecider } from '../tool.decider';
 import { toolStream } from '../tool.events';
 import { ToolRecord, ToolsProjection } from '../tools.projection';
-import { defined } from './create-tool';
+import { defined } from '../../shared/defined';
 
 export class UpdateTool {
   constructor(

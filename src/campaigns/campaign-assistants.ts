@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { AssistantsProjection } from '../assistants/assistants.projection';
+
+/** What campaigns need of assistants: whether one may place calls, and its timezone. */
+@Injectable()
+export class CampaignAssistants {
+  constructor(private readonly assistants: AssistantsProjection) {}
+
+  async canCall(userId: number, assistantId: number): Promise<boolean> {
+    const assistant = await this.assistants.owned(userId, assistantId);
+    return assistant?.settings.calls_direction === 'make';
+  }
+
+  async timezones(ids: number[]): Promise<Map<number, string>> {
+    const docs = ids.length ? await this.assistants.assistants.find({ id: { in: [...new Set(ids)] } }) : [];
+    return new Map(docs.map((d) => [d.id, d.settings.timezone]));
+  }
+}

@@ -1,0 +1,41 @@
+import { Inject, Injectable, forwardRef } from '@nestjs/common';
+import { LEAD_STATUSES } from '../leads/lead.events';
+import { LeadsProjection } from '../leads/leads.projection';
+import { CampaignAssistants } from './campaign-assistants';
+import { CampaignDocument } from './campaigns.projection';
+
+/** The campaign record of contract §5: its settings, the assistant's timezone and live stats. */
+@Injectable()
+export class CampaignView {
+  constructor(
+    private readonly assistants: CampaignAssistants,
+    @Inject(forwardRef(() => LeadsProjection)) private readonly leads: LeadsProjection,
+  ) {}
+
+  async render(docs: CampaignDocument[]) {
+    const timezones = await this.assistants.timezones(docs.map((d) => d.assistant_id));
+    return Promise.all(docs.map(async (doc) => ({
+      id: doc.id,
+      name: doc.name,
+      assistant_id: doc.assistant_id,
+      status: doc.status,
+      max_retries: doc.max_retries,
+      retry_delay_seconds: doc.retry_delay_seconds,
+      calling_hours: doc.calling_hours,
+      calling_days: doc.calling_days,
+      max_concurrent_calls: doc.max_concurrent_calls,
+      timezone: timezones.get(doc.assistant_id) ?? null,
+      stats: await this.stats(doc.id),
+      created_at: doc.created_at,
+      updated_at: doc.updated_at,
+    })));
+  }
+
+  private async stats(campaignId: number) {
+    const counts = await Promise.all(LEAD_STATUSES.map((status) => this.leads.leads.count({ campaign_id: campaignId, deleted: false, status })));
+    return {
+      leads: Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]])),
+      calls_in_flight: await this.leads.leads.count({ campaign_id: campaignId, in_flight_call_id: { ne: null } }),
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { fold } from '../infrastructure/event-sourcing/decider';
+import { CampaignCommand, campaignDecider } from './campaign.decider';
+import { CAMPAIGN_DEFAULTS, CampaignEvent } from './campaign.events';
+
+const given = (events: CampaignEvent[]) => ({
+  when: (c: CampaignCommand) => () => campaignDecider.decide(c, fold(campaignDecider, events), new Date('2025-01-01T00:00:00Z')),
+});
+const ids = { campaign_id: 1, user_id: 2 };
+const created: CampaignEvent = { type: 'CampaignCreated', data: { ...ids, settings: { ...CAMPAIGN_DEFAULTS, name: 'Spring', assistant_id: 3 } } };
+const started: CampaignEvent = { type: 'CampaignStarted', data: ids };
+const stopped: CampaignEvent = { type: 'CampaignStopped', data: ids };
+const start = (leadsToCall = 1): Extract<CampaignCommand, { type: 'StartCampaign' }> => ({ type: 'StartCampaign', id: 1, userId: 2, leadsToCall });
+const stop: CampaignCommand = { type: 'StopCampaign', id: 1, userId: 2 };
+
+describe('campaign decider', () => {
+  it('creates a draft with the default scheduling settings', () => {
+    const events = given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'Spring', assistant_id: 3 }, assistantCanCall: true })();
+    expect(events).toEqual([created]);
+    expect(fold(campaignDecider, events)).toMatchObject({ status: 'draft' });
+  });
+
+  it('refuses an assistant that cannot make calls and calling hours that end before they start', () => {
+    expect(given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false })).toThrow('Validation failed');
+    expect(
+      given([created]).when({ type: 'UpdateCampaign', id: 1, userId: 2, changes: { calling_hours: { start: '18:00', end: '09:00' } }, assistantCanCall: true }),
+    ).toThrow('Validation failed');
+  });
+
+  it('starts a campaign with leads to call, and refuses one without', () => {
+    expect(given([created]).when(start())()).toEqual([started]);
+    expect(given([created]).when(start(0))).toThrow('Campaign has no leads to call.');
+  });
+
+  it('repeats the current action as a no-op', () => {
+    expect(given([created, started]).when(start(0))()).toEqual([]);
+    expect(given([created, started, stopped]).when(stop)()).toEqual([]);
+  });
+
+  it('stops and starts again', () => {
+    expect(given([created, started]).when(stop)()).toEqual([stopped]);
+    expect(given([created, started, stopped]).when(start())()).toEqual([started]);
+    expect(fold(campaignDecider, [created, started, stopped, started])).toMatchObject({ status: 'in-progress' });
+  });
+
+  it('answers another user\'s campaign as not found', () => {
+    expect(given([created]).when({ ...stop, userId: 9 })).toThrow('Campaign not found');
+    expect(given([created]).when({ ...start(), userId: 9 })).toThrow('Campaign not found');
+  });
+
+  it('completes an in-progress campaign only when nothing is left to dial and no call is in flight', () => {
+    const complete = (leadsToCall: number, callsInFlight: number): CampaignCommand => ({ type: 'CompleteCampaign', id: 1, leadsToCall, callsInFlight });
+    expect(given([created, started]).when(complete(0, 0))()).toEqual([{ type: 'CampaignCompleted', data: ids }]);
+    expect(given([created, started]).when(complete(1, 0))()).toEqual([]);
+    expect(given([created, started]).when(complete(0, 1))()).toEqual([]);
+    expect(given([created, started, stopped]).when(complete(0, 0))()).toEqual([]);
+    const completed: CampaignEvent = { type: 'CampaignCompleted', data: ids };
+    expect(fold(campaignDecider, [created, started, completed])).toMatchObject({ status: 'completed' });
+    // A completed campaign with new leads is started again by hand.
+    expect(given([created, started, completed]).when(start())()).toEqual([started]);
+  });
+});

@@ -1,0 +1,76 @@
+import { Decider } from '../infrastructure/event-sourcing/decider';
+import { DomainError } from '../shared/domain-error';
+import { OwnedResource, ownedLive } from '../shared/owned-resource';
+import { CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
+
+export type CampaignCommand =
+  | { type: 'CreateCampaign'; id: number; userId: number; settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>; assistantCanCall: boolean }
+  | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean }
+  | { type: 'StartCampaign'; id: number; userId: number; leadsToCall: number }
+  | { type: 'StopCampaign'; id: number; userId: number }
+  /** The dialer found nothing left: no lead to dial and no call in flight. */
+  | { type: 'CompleteCampaign'; id: number; leadsToCall: number; callsInFlight: number };
+
+export type CampaignState = OwnedResource<{ status: CampaignStatus; settings: CampaignSettings }>;
+
+const notFound = () => DomainError.notFound('Campaign');
+export const NO_LEADS_MESSAGE = 'Campaign has no leads to call.';
+
+function checkSettings(settings: CampaignSettings, given: Partial<CampaignSettings>, assistantCanCall: boolean) {
+  const errors: Record<string, string[]> = {};
+  if ('assistant_id' in given && !assistantCanCall) errors.assistant_id = ['The selected assistant id is invalid.'];
+  if (settings.calling_hours.start >= settings.calling_hours.end) {
+    errors['calling_hours.end'] = ['The calling hours.end field must be a time after calling hours.start.'];
+  }
+  if (Object.keys(errors).length) throw new DomainError('validation', 'Validation failed', errors);
+}
+
+export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEvent> = {
+  initialState: { exists: false },
+
+  decide(command, state) {
+    if (command.type === 'CompleteCampaign') {
+      if (!state.exists || state.status !== 'in-progress' || command.leadsToCall > 0 || command.callsInFlight > 0) return [];
+      return [{ type: 'CampaignCompleted', data: { campaign_id: command.id, user_id: state.userId } }];
+    }
+    const ids = { campaign_id: command.id, user_id: command.userId };
+    switch (command.type) {
+      case 'CreateCampaign': {
+        if (state.exists) throw new DomainError('conflict', 'Campaign already exists');
+        const settings = { ...CAMPAIGN_DEFAULTS, ...command.settings };
+        checkSettings(settings, command.settings, command.assistantCanCall);
+        return [{ type: 'CampaignCreated', data: { ...ids, settings } }];
+      }
+      case 'UpdateCampaign':
+        if (!ownedLive(state, command.userId)) throw notFound();
+        checkSettings({ ...state.settings, ...command.changes }, command.changes, command.assistantCanCall);
+        return [{ type: 'CampaignUpdated', data: { ...ids, changes: command.changes } }];
+      case 'StartCampaign':
+        if (!ownedLive(state, command.userId)) throw notFound();
+        if (state.status === 'in-progress') return [];
+        if (command.leadsToCall === 0) throw new DomainError('validation', NO_LEADS_MESSAGE);
+        return [{ type: 'CampaignStarted', data: ids }];
+      case 'StopCampaign':
+        if (!ownedLive(state, command.userId)) throw notFound();
+        if (state.status === 'stopped' || state.status === 'completed') return [];
+        return [{ type: 'CampaignStopped', data: ids }];
+    }
+  },
+
+  evolve(state, event) {
+    if (event.type === 'CampaignCreated') {
+      return { exists: true, userId: event.data.user_id, deleted: false, status: 'draft', settings: event.data.settings };
+    }
+    if (!state.exists) return state;
+    switch (event.type) {
+      case 'CampaignUpdated':
+        return { ...state, settings: { ...state.settings, ...event.data.changes } };
+      case 'CampaignStarted':
+        return { ...state, status: 'in-progress' };
+      case 'CampaignStopped':
+        return { ...state, status: 'stopped' };
+      case 'CampaignCompleted':
+        return { ...state, status: 'completed' };
+    }
+  },
+};

@@ -1,0 +1,32 @@
+import { Weekday } from '../dialing/calling-window';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+
+export const campaignStream = (id: number) => `campaign-${id}`;
+
+export type CampaignStatus = 'draft' | 'in-progress' | 'stopped' | 'completed';
+
+export interface CampaignSettings {
+  name: string;
+  assistant_id: number;
+  max_retries: number;
+  retry_delay_seconds: number;
+  calling_hours: { start: string; end: string };
+  calling_days: Weekday[];
+  max_concurrent_calls: number;
+}
+
+export const CAMPAIGN_DEFAULTS: Omit<CampaignSettings, 'name' | 'assistant_id'> = {
+  max_retries: 3,
+  retry_delay_seconds: 3600,
+  calling_hours: { start: '09:00', end: '17:00' },
+  calling_days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+  max_concurrent_calls: 5,
+};
+
+type Ids = { campaign_id: number; user_id: number };
+export type CampaignCreated = DomainEvent<'CampaignCreated', Ids & { settings: CampaignSettings }>;
+export type CampaignUpdated = DomainEvent<'CampaignUpdated', Ids & { changes: Partial<CampaignSettings> }>;
+export type CampaignStarted = DomainEvent<'CampaignStarted', Ids>;
+export type CampaignStopped = DomainEvent<'CampaignStopped', Ids>;
+export type CampaignCompleted = DomainEvent<'CampaignCompleted', Ids>;
+export type CampaignEvent = CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted;

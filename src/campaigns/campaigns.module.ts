@@ -1,0 +1,18 @@
+import { Module, forwardRef } from '@nestjs/common';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { LeadsModule } from '../leads/leads.module';
+import { CampaignAssistants } from './campaign-assistants';
+import { CampaignView } from './campaign-view';
+import { CampaignsController } from './campaigns.controller';
+import { CampaignsProjection } from './campaigns.projection';
+import { ChangeCampaignStatusHandler } from './commands/change-campaign-status';
+import { CreateCampaignHandler } from './commands/create-campaign';
+import { UpdateCampaignHandler } from './commands/update-campaign';
+
+@Module({
+  imports: [AssistantsModule, forwardRef(() => LeadsModule)],
+  controllers: [CampaignsController],
+  providers: [CampaignsProjection, CampaignAssistants, CampaignView, CreateCampaignHandler, UpdateCampaignHandler, ChangeCampaignStatusHandler],
+  exports: [CampaignsProjection, CampaignAssistants],
+})
+export class CampaignsModule {}

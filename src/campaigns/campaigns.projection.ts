@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
+import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { isoMicros } from '../shared/formats';
+import { CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
+
+export interface CampaignDocument extends CampaignSettings {
+  id: number;
+  user_id: number;
+  status: CampaignStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+const STATUS_AFTER: Partial<Record<CampaignEvent['type'], CampaignStatus>> = {
+  CampaignStarted: 'in-progress',
+  CampaignStopped: 'stopped',
+  CampaignCompleted: 'completed',
+};
+
+@Projection()
+@Injectable()
+export class CampaignsProjection implements ReadModelProjection {
+  readonly name = 'campaigns';
+  readonly collections = ['campaigns'];
+  readonly campaigns: Collection<CampaignDocument>;
+
+  constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }]);
+  }
+
+  async apply(recorded: RecordedEvent): Promise<void> {
+    const event = recorded as RecordedEvent & CampaignEvent;
+    const at = isoMicros(recorded.occurredAt);
+    if (event.type === 'CampaignCreated') {
+      const { campaign_id: id, user_id, settings } = event.data;
+      await this.campaigns.upsert(id, { id, user_id, status: 'draft', ...settings, created_at: at, updated_at: at }, recorded.position);
+      return;
+    }
+    if (!event.type?.startsWith('Campaign')) return;
+    const current = await this.campaigns.get(event.data.campaign_id);
+    if (!current) return;
+    const changes = event.type === 'CampaignUpdated' ? event.data.changes : { status: STATUS_AFTER[event.type]! };
+    await this.campaigns.upsert(current.id, { ...current, ...changes, updated_at: at }, recorded.position);
+  }
+
+  async owned(userId: number, id: number): Promise<CampaignDocument | null> {
+    const doc = await this.campaigns.get(id);
+    return doc && doc.user_id === userId ? doc : null;
+  }
+}

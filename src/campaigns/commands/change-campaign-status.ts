@@ -1,0 +1,36 @@
+import { Inject, forwardRef } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { LeadsProjection } from '../../leads/leads.projection';
+import { campaignDecider } from '../campaign.decider';
+import { campaignStream, CampaignStatus } from '../campaign.events';
+
+export class ChangeCampaignStatus {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly campaignId: number,
+    readonly action: 'start' | 'stop',
+  ) {}
+}
+
+/** Start or stop; repeating the current action changes nothing and answers the same status. */
+@CommandHandler(ChangeCampaignStatus)
+export class ChangeCampaignStatusHandler implements ICommandHandler<ChangeCampaignStatus, CampaignStatus> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    @Inject(forwardRef(() => LeadsProjection)) private readonly leads: LeadsProjection,
+  ) {}
+
+  async execute({ user, campaignId, action }: ChangeCampaignStatus): Promise<CampaignStatus> {
+    const command =
+      action === 'start'
+        ? { type: 'StartCampaign' as const, id: campaignId, userId: user.id, leadsToCall: await this.leads.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' }) }
+        : { type: 'StopCampaign' as const, id: campaignId, userId: user.id };
+    const { position, state } = await this.runner.run(campaignStream(campaignId), campaignDecider, command, { metadata: { user_id: user.id } });
+    await this.projections.waitFor(position);
+    return state.exists ? state.status : 'draft';
+  }
+}

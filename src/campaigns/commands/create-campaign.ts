@@ -1,0 +1,41 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { defined } from '../../shared/defined';
+import { CampaignAssistants } from '../campaign-assistants';
+import { campaignDecider } from '../campaign.decider';
+import { CreateCampaignDto } from '../campaign.dto';
+import { campaignStream } from '../campaign.events';
+
+export class CreateCampaign {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly body: CreateCampaignDto,
+  ) {}
+}
+
+@CommandHandler(CreateCampaign)
+export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, number> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly assistants: CampaignAssistants,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async execute({ user, body }: CreateCampaign): Promise<number> {
+    const assistantCanCall = await this.assistants.canCall(user.id, body.assistant_id);
+    const id = await this.events.nextId('campaign');
+    const { position } = await this.runner.run(
+      campaignStream(id),
+      campaignDecider,
+      { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall },
+      { retries: 0, metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+    return id;
+  }
+}

@@ -1,0 +1,38 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { defined } from '../../shared/defined';
+import { CampaignAssistants } from '../campaign-assistants';
+import { campaignDecider } from '../campaign.decider';
+import { UpdateCampaignDto } from '../campaign.dto';
+import { campaignStream } from '../campaign.events';
+
+export class UpdateCampaign {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly campaignId: number,
+    readonly body: UpdateCampaignDto,
+  ) {}
+}
+
+@CommandHandler(UpdateCampaign)
+export class UpdateCampaignHandler implements ICommandHandler<UpdateCampaign, void> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly assistants: CampaignAssistants,
+  ) {}
+
+  async execute({ user, campaignId, body }: UpdateCampaign): Promise<void> {
+    const changes = defined(body);
+    const assistantCanCall = body.assistant_id === undefined || (await this.assistants.canCall(user.id, body.assistant_id));
+    const { position } = await this.runner.run(
+      campaignStream(campaignId),
+      campaignDecider,
+      { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall },
+      { metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+  }
+}

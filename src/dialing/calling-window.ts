@@ -1,0 +1,45 @@
+import { DateTime } from 'luxon';
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** When a campaign may call: local hours on local days of the assistant's timezone. */
+export interface CallingWindow {
+  timezone: string;
+  calling_hours: { start: string; end: string };
+  calling_days: Weekday[];
+}
+
+export function isValidTimezone(zone: string): boolean {
+  return DateTime.now().setZone(zone).isValid;
+}
+
+/** The [open, close) instants of the window on one local calendar day; `24:00` closes at the next midnight. */
+function windowOn(day: DateTime, hours: CallingWindow['calling_hours']): [DateTime, DateTime] {
+  const at = (hhmm: string) => {
+    const [h, m] = hhmm.split(':').map(Number);
+    return h === 24 ? day.plus({ days: 1 }).startOf('day') : day.set({ hour: h, minute: m, second: 0, millisecond: 0 });
+  };
+  return [at(hours.start), at(hours.end)];
+}
+
+/**
+ * The earliest instant at or after `from` inside the calling window, or null when the
+ * window never opens (no calling day). Local wall times are resolved by luxon: an hour
+ * repeated by fall-back means its first occurrence, and a time inside a spring-forward gap
+ * is pushed forward by the gap (02:30 reads as 03:30), as Temporal's "compatible" rule does.
+ */
+export function nextCallingInstant(window: CallingWindow, from: Date): Date | null {
+  const start = DateTime.fromJSDate(from, { zone: window.timezone });
+  for (let offset = 0; offset <= 7; offset++) {
+    const day = start.plus({ days: offset }).startOf('day');
+    if (!window.calling_days.includes(WEEKDAYS[day.weekday - 1])) continue;
+    const [open, close] = windowOn(day, window.calling_hours);
+    if (start < close) return (start > open ? start : open).toJSDate();
+  }
+  return null;
+}
+
+export function isInsideCallingWindow(window: CallingWindow, at: Date): boolean {
+  return nextCallingInstant(window, at)?.getTime() === at.getTime();
+}

@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CampaignsProjection } from '../../campaigns/campaigns.projection';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { DomainError } from '../../shared/domain-error';
+import { toE164 } from '../../shared/phone';
+import { CreateLeadDto } from '../lead.dto';
+import { leadDecider } from '../lead.decider';
+import { leadStream } from '../lead.events';
+import { LeadDocument, LeadsProjection } from '../leads.projection';
+
+export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
+
+export class CreateLead {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly body: CreateLeadDto,
+  ) {}
+}
+
+@CommandHandler(CreateLead)
+export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocument> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly read: LeadsProjection,
+    private readonly campaigns: CampaignsProjection,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  async execute({ user, body }: CreateLead): Promise<LeadDocument> {
+    if (!(await this.campaigns.owned(user.id, body.campaign_id))) throw DomainError.validation('campaign_id', INVALID_CAMPAIGN, INVALID_CAMPAIGN);
+    const phoneNumber = toE164(body.phone_number)!;
+    const duplicate = (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
+    const id = await this.events.nextId('lead');
+    const contacts = [];
+    for (const contact of body.secondary_contacts ?? []) {
+      contacts.push({ id: await this.events.nextId('secondary_contact'), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
+    }
+    const { position } = await this.runner.run(
+      leadStream(id),
+      leadDecider,
+      {
+        type: 'CreateLead',
+        id,
+        userId: user.id,
+        campaignId: body.campaign_id,
+        phoneNumber,
+        variables: body.variables ?? {},
+        contacts,
+        duplicate,
+        allowDuplicate: body.allow_dupplicate === true,
+      },
+      { retries: 0, metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+    return (await this.read.leads.get(id))!;
+  }
+}

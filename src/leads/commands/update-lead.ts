@@ -1,0 +1,47 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CampaignsProjection } from '../../campaigns/campaigns.projection';
+import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { DomainError } from '../../shared/domain-error';
+import { toE164 } from '../../shared/phone';
+import { UpdateLeadDto } from '../lead.dto';
+import { leadDecider } from '../lead.decider';
+import { leadStream } from '../lead.events';
+import { LeadsProjection } from '../leads.projection';
+
+export class UpdateLead {
+  constructor(
+    readonly user: AuthenticatedUser,
+    readonly leadId: number,
+    readonly body: UpdateLeadDto,
+  ) {}
+}
+
+/** interface.md §7's order of refusals: the lead, then the target campaign, then the number. */
+@CommandHandler(UpdateLead)
+export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly leads: LeadsProjection,
+    private readonly campaigns: CampaignsProjection,
+  ) {}
+
+  async execute({ user, leadId, body }: UpdateLead): Promise<void> {
+    if (!(await this.leads.owned(user.id, leadId))) throw DomainError.notFound('Lead');
+    if (body.campaign_id !== undefined && !(await this.campaigns.owned(user.id, body.campaign_id))) throw DomainError.notFound('Campaign');
+    let phoneNumber: string | undefined;
+    if (body.phone_number !== undefined) {
+      phoneNumber = toE164(body.phone_number) ?? undefined;
+      if (!phoneNumber) throw new DomainError('validation', 'Invalid phone number');
+    }
+    const { position } = await this.runner.run(
+      leadStream(leadId),
+      leadDecider,
+      { type: 'UpdateLead', id: leadId, userId: user.id, changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables } },
+      { metadata: { user_id: user.id } },
+    );
+    await this.projections.waitFor(position);
+  }
+}

@@ -1,0 +1,173 @@
+import { fold } from '../infrastructure/event-sourcing/decider';
+import { DUPLICATE_MESSAGE, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, isDue, leadDecider } from './lead.decider';
+import { LeadEvent } from './lead.events';
+
+const NOW = new Date('2025-01-01T00:00:00Z');
+const given = (events: LeadEvent[], now = NOW) => ({
+  when: (c: LeadCommand) => () => leadDecider.decide(c, fold(leadDecider, events), now),
+});
+const ids = { lead_id: 1, user_id: 2, campaign_id: 3 };
+const created: LeadEvent = {
+  type: 'LeadCreated',
+  data: { ...ids, phone_number: '+12015550123', variables: { customer_name: 'Ann' }, secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {} }] },
+};
+const createCommand = (duplicate: boolean, allowDuplicate: boolean): LeadCommand => ({
+  type: 'CreateLead',
+  id: 1,
+  userId: 2,
+  campaignId: 3,
+  phoneNumber: '+12015550123',
+  variables: { customer_name: 'Ann' },
+  contacts: [{ id: 10, phoneNumber: '+12015550124', variables: {} }],
+  duplicate,
+  allowDuplicate,
+});
+const update = (changes: object, userId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, userId, changes });
+
+describe('lead decider', () => {
+  it('creates a lead and its secondary contacts, all created', () => {
+    expect(given([]).when(createCommand(false, false))()).toEqual([created]);
+    expect(fold(leadDecider, [created])).toMatchObject({ status: 'created', attempts: 0, contacts: [{ id: 10, status: 'created' }] });
+  });
+
+  it('refuses a duplicate number in the campaign unless duplicates are allowed', () => {
+    expect(given([]).when(createCommand(true, false))).toThrow(DUPLICATE_MESSAGE);
+    expect(given([]).when(createCommand(true, true))()).toEqual([created]);
+  });
+
+  it('merges variables, moves campaign and changes the number as separate facts', () => {
+    const events = given([created]).when(update({ variables: { email: 'a@b.c' }, campaignId: 4, phoneNumber: '+12015550199' }))();
+    expect(events.map((e) => e.type)).toEqual(['LeadMovedToCampaign', 'LeadPhoneNumberChanged', 'LeadVariablesMerged']);
+    expect(events[0].data).toMatchObject({ campaign_id: 4, from_campaign_id: 3 });
+    expect(events[2].data).toMatchObject({ campaign_id: 4, variables: { email: 'a@b.c' } });
+  });
+
+  it('refuses the status the dialer alone assigns', () => {
+    expect(given([created]).when(update({ status: 'reached-max-retries' }))).toThrow('Validation failed');
+  });
+
+  it('completes a lead by hand, and re-queues it with created', () => {
+    const completed = given([created]).when(update({ status: 'completed' }))();
+    expect(completed).toEqual([{ type: 'LeadStatusChanged', data: { ...ids, from: 'created', to: 'completed' } }]);
+    const requeued = given([created, ...completed]).when(update({ status: 'created' }))();
+    expect(requeued).toEqual([{ type: 'LeadRequeued', data: ids }]);
+    expect(fold(leadDecider, [created, ...completed, ...requeued])).toMatchObject({ status: 'created', attempts: 0 });
+    expect(given([created]).when(update({ status: 'created' }))()).toEqual([]);
+  });
+
+  it('treats a deleted or foreign lead as not found', () => {
+    expect(given([created]).when(update({}, 9))).toThrow('Lead not found');
+    const deleted = given([created]).when({ type: 'DeleteLead', id: 1, userId: 2 })();
+    expect(deleted).toEqual([{ type: 'LeadDeleted', data: ids }]);
+    expect(given([created, ...deleted]).when(update({ status: 'completed' }))).toThrow('Lead not found');
+  });
+
+  describe('dialing', () => {
+    // Wednesday 2025-01-01 00:00 UTC; a window open around the clock every day, so retries are not moved.
+    const policy: RetryPolicy = {
+      max_retries: 1,
+      retry_delay_seconds: 3600,
+      window: { timezone: 'UTC', calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
+    };
+    const twoContacts: LeadEvent = {
+      type: 'LeadCreated',
+      data: {
+        ...ids,
+        phone_number: '+12015550123',
+        variables: {},
+        secondary_contacts: [
+          { id: 10, phone_number: '+12015550124', variables: {} },
+          { id: 11, phone_number: '+12015550125', variables: {} },
+        ],
+      },
+    };
+    const start = (callId: number): LeadCommand => ({ type: 'StartLeadCall', id: 1, callId });
+    const finish = (callId: number, reached: boolean, p = policy): LeadCommand => ({ type: 'FinishLeadCall', id: 1, callId, callStatus: reached ? 'completed' : 'no-answer', reached, policy: p });
+    /** Plays a whole exchange: each call is claimed then finished, the events piling up. */
+    const play = (history: LeadEvent[], outcomes: boolean[], p = policy, now = NOW) => {
+      let events = [...history];
+      outcomes.forEach((reached, i) => {
+        events = [...events, ...given(events, now).when(start(100 + i))()];
+        events = [...events, ...given(events, now).when(finish(100 + i, reached, p))()];
+      });
+      return events;
+    };
+
+    it('claims a due lead for its primary number, and no second call while one is in flight', () => {
+      const claim = given([twoContacts]).when(start(100))();
+      expect(claim).toEqual([
+        { type: 'LeadCallStarted', data: { ...ids, call_id: 100, secondary_contact_id: null, phone_number: '+12015550123', attempt: 1 } },
+      ]);
+      expect(given([twoContacts, ...claim]).when(start(101))).toThrow(NOT_DUE_MESSAGE);
+    });
+
+    it('completes the lead and the primary when the primary is reached', () => {
+      const events = play([twoContacts], [true]);
+      expect(events.at(-1)).toEqual({ type: 'LeadReached', data: { ...ids, call_id: 100, secondary_contact_id: null } });
+      expect(fold(leadDecider, events)).toMatchObject({ status: 'completed', inFlight: null, contacts: [{ status: 'created' }, { status: 'created' }] });
+    });
+
+    it('goes on to each created secondary contact in order within the round, stopping at the first reached', () => {
+      const events = play([twoContacts], [false, true]);
+      const started = events.filter((e) => e.type === 'LeadCallStarted').map((e) => e.data);
+      expect(started.map((d: any) => [d.secondary_contact_id, d.phone_number, d.attempt])).toEqual([
+        [null, '+12015550123', 1],
+        [10, '+12015550124', 1],
+      ]);
+      expect(fold(leadDecider, events)).toMatchObject({ status: 'completed', attempts: 0, contacts: [{ id: 10, status: 'completed' }, { id: 11, status: 'created' }] });
+    });
+
+    it('counts a round with nobody reached as one attempt and makes the next round due after the delay', () => {
+      const events = play([twoContacts], [false, false, false]);
+      expect(events.at(-1)).toEqual({ type: 'LeadAttemptFailed', data: { ...ids, attempts: 1, next_due_at: '2025-01-01T01:00:00.000Z' } });
+      const state = fold(leadDecider, events);
+      expect(state).toMatchObject({ status: 'created', attempts: 1, nextContactId: null });
+      expect(isDue(state, NOW)).toBe(false);
+      expect(isDue(state, new Date('2025-01-01T01:00:00Z'))).toBe(true);
+      expect(given(events).when(start(200))).toThrow(NOT_DUE_MESSAGE);
+    });
+
+    it('marks the lead and its open contacts reached-max-retries after 1 + max_retries rounds', () => {
+      const later = new Date('2025-01-02T00:00:00Z');
+      const events = play(play([twoContacts], [false, false, false]), [false, false, false], policy, later);
+      expect(events.at(-1)).toEqual({ type: 'LeadReachedMaxRetries', data: { ...ids, attempts: 2 } });
+      expect(fold(leadDecider, events)).toMatchObject({
+        status: 'reached-max-retries',
+        contacts: [{ status: 'reached-max-retries' }, { status: 'reached-max-retries' }],
+      });
+      expect(play([created], [false, false], { ...policy, max_retries: 0 }).at(-1)?.type).toBe('LeadReachedMaxRetries');
+    });
+
+    it('moves a retry that falls outside the calling window to the next opening', () => {
+      const office = { ...policy, window: { timezone: 'UTC', calling_hours: { start: '09:00', end: '17:00' }, calling_days: policy.window.calling_days } };
+      const events = play([created], [false, false], office, new Date('2025-01-01T16:30:00Z'));
+      expect(events.at(-1)).toMatchObject({ type: 'LeadAttemptFailed', data: { next_due_at: '2025-01-02T09:00:00.000Z' } });
+    });
+
+    it('ignores a result for a call that is not the one in flight, and a repeated result', () => {
+      const claim = given([twoContacts]).when(start(100))();
+      expect(given([twoContacts, ...claim]).when(finish(999, true))()).toEqual([]);
+      const done = given([twoContacts, ...claim]).when(finish(100, true))();
+      expect(given([twoContacts, ...claim, ...done]).when(finish(100, true))()).toEqual([]);
+    });
+
+    it('records the call of a lead completed by hand or deleted meanwhile, and dials it no more', () => {
+      const claim = given([twoContacts]).when(start(100))();
+      const closed: LeadEvent = { type: 'LeadStatusChanged', data: { ...ids, from: 'created', to: 'completed' } };
+      expect(given([twoContacts, ...claim, closed]).when(finish(100, false))().map((e) => e.type)).toEqual(['LeadCallFinished']);
+      const deleted: LeadEvent = { type: 'LeadDeleted', data: ids };
+      const events = [twoContacts, ...claim, deleted, ...given([twoContacts, ...claim, deleted]).when(finish(100, false))()];
+      expect(events.at(-1)?.type).toBe('LeadCallFinished');
+      expect(given(events).when(start(101))).toThrow(NOT_DUE_MESSAGE);
+    });
+
+    it('re-queues a finished lead: attempts back to 0, contacts created, due again from the primary', () => {
+      const exhausted = play([twoContacts], [false, false, false], { ...policy, max_retries: 0 });
+      const requeued = given(exhausted).when(update({ status: 'created' }))();
+      expect(requeued).toEqual([{ type: 'LeadRequeued', data: ids }]);
+      const state = fold(leadDecider, [...exhausted, ...requeued]);
+      expect(state).toMatchObject({ status: 'created', attempts: 0, nextContactId: null, contacts: [{ status: 'created' }, { status: 'created' }] });
+      expect(isDue(state, NOW)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,87 @@
+import { Body, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CampaignsProjection } from '../campaigns/campaigns.projection';
+import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { DomainError } from '../shared/domain-error';
+import { IdParam } from '../shared/http/id-param';
+import { listPath } from '../shared/http/page-query';
+import { toE164 } from '../shared/phone';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { CreateLead } from './commands/create-lead';
+import { DeleteLead } from './commands/delete-lead';
+import { UpdateLead } from './commands/update-lead';
+import { CreateLeadDto, LeadListQuery, UPDATABLE_LEAD_FIELDS, UpdateLeadDto } from './lead.dto';
+import { LeadDocument, LeadsProjection, leadView } from './leads.projection';
+
+const updatePipe = new AppValidationPipe();
+
+@UserApi()
+export class LeadsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly read: LeadsProjection,
+    private readonly campaigns: CampaignsProjection,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** interface.md labels the success 200. */
+  @Post('lead')
+  @HttpCode(200)
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateLeadDto) {
+    const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
+    return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
+  }
+
+  /** A plain array, oldest first; the total and the next page travel in headers (contract §6). */
+  @Get('leads')
+  async list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query(new AppValidationPipe()) query: LeadListQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const filter = {
+      user_id: user.id,
+      deleted: false,
+      campaign_id: query.campaign_id,
+      status: query.status,
+      phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
+    };
+    const [docs, total] = await Promise.all([
+      this.read.leads.find(filter, { sort: [['id', 'asc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
+      this.read.leads.count(filter),
+    ]);
+    reply.header('X-Total-Count', String(total));
+    if (query.page * query.per_page < total) {
+      const params = new URLSearchParams(req.query as Record<string, string>);
+      params.set('page', String(query.page + 1));
+      reply.header('Link', `<${listPath(this.config.publicUrl, req.url.split('?')[0])}?${params}>; rel="next"`);
+    }
+    return this.render(docs);
+  }
+
+  @Put('leads/:id')
+  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Lead') id: number, @Body() raw: unknown) {
+    const invalid = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw).filter((k) => !(UPDATABLE_LEAD_FIELDS as readonly string[]).includes(k)) : [];
+    if (invalid.length) throw new DomainError('validation', `Invalid fields: ${invalid.join(', ')}`);
+    const body = (await updatePipe.transform(raw, { type: 'body', metatype: UpdateLeadDto })) as UpdateLeadDto;
+    await this.commands.execute(new UpdateLead(user, id, body));
+    return { message: 'Lead updated successfully' };
+  }
+
+  @Delete('leads/:id')
+  async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Lead') id: number) {
+    await this.commands.execute(new DeleteLead(user, id));
+    return { message: 'Lead deleted successfully' };
+  }
+
+  private async render(docs: LeadDocument[]) {
+    const ids = [...new Set(docs.map((d) => d.campaign_id))];
+    const campaigns = ids.length ? await this.campaigns.campaigns.find({ id: { in: ids } }) : [];
+    const byId = new Map(campaigns.map((c) => [c.id, c]));
+    return docs.map((doc) => leadView(doc, byId.get(doc.campaign_id) ?? null));
+  }
+}

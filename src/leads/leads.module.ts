@@ -1,0 +1,15 @@
+import { Module, forwardRef } from '@nestjs/common';
+import { CampaignsModule } from '../campaigns/campaigns.module';
+import { CreateLeadHandler } from './commands/create-lead';
+import { DeleteLeadHandler } from './commands/delete-lead';
+import { UpdateLeadHandler } from './commands/update-lead';
+import { LeadsController } from './leads.controller';
+import { LeadsProjection } from './leads.projection';
+
+@Module({
+  imports: [forwardRef(() => CampaignsModule)],
+  controllers: [LeadsController],
+  providers: [LeadsProjection, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler],
+  exports: [LeadsProjection],
+})
+export class LeadsModule {}

@@ -1,0 +1,165 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
+import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { sqlDateTime } from '../shared/formats';
+import { LeadEvent, LeadStatus, Variables } from './lead.events';
+
+export interface SecondaryContactDocument {
+  id: number;
+  phone_number: string;
+  variables: Variables;
+  status: LeadStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LeadDocument {
+  id: number;
+  user_id: number;
+  campaign_id: number;
+  phone_number: string;
+  variables: Variables;
+  status: LeadStatus;
+  secondary_contacts: SecondaryContactDocument[];
+  deleted: boolean;
+  attempts: number;
+  in_flight_call_id: number | null;
+  /** Epoch ms from which the next call is due. */
+  next_due_at: number;
+  /** `next_due_at` while the lead can be dialed (created, not deleted, no call in flight), else null: the scheduler's index. */
+  dial_due_at: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const dialDue = (doc: Omit<LeadDocument, 'dial_due_at'>): number | null =>
+  doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null;
+
+@Projection()
+@Injectable()
+export class LeadsProjection implements ReadModelProjection {
+  readonly name = 'leads';
+  readonly collections = ['leads'];
+  readonly leads: Collection<LeadDocument>;
+
+  constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.leads = store.collection<LeadDocument>('leads', [
+      { fields: ['user_id', 'deleted', 'id'] },
+      { fields: ['user_id', 'deleted', 'campaign_id', 'id'] },
+      { fields: ['user_id', 'deleted', 'campaign_id', 'status', 'id'] },
+      { fields: ['user_id', 'deleted', 'status', 'id'] },
+      { fields: ['user_id', 'deleted', 'phone_number', 'id'] },
+      { fields: ['campaign_id', 'deleted', 'phone_number'] },
+      { fields: ['campaign_id', 'deleted', 'status'] },
+      { fields: ['campaign_id', 'dial_due_at', 'id'] },
+      { fields: ['campaign_id', 'in_flight_call_id'] },
+    ]);
+  }
+
+  async apply(recorded: RecordedEvent): Promise<void> {
+    const event = recorded as unknown as LeadEvent;
+    if (!event.type?.startsWith('Lead')) return;
+    const at = sqlDateTime(recorded.occurredAt);
+    if (event.type === 'LeadCreated') {
+      const { lead_id: id, user_id, campaign_id, phone_number, variables, secondary_contacts } = event.data;
+      const doc = {
+        id,
+        user_id,
+        campaign_id,
+        phone_number,
+        variables,
+        status: 'created' as const,
+        secondary_contacts: secondary_contacts.map((c) => ({ ...c, status: 'created' as const, created_at: at, updated_at: at })),
+        deleted: false,
+        attempts: 0,
+        in_flight_call_id: null,
+        next_due_at: Date.parse(recorded.occurredAt),
+        created_at: at,
+        updated_at: at,
+      };
+      await this.leads.upsert(id, { ...doc, dial_due_at: dialDue(doc) }, recorded.position);
+      return;
+    }
+    const current = await this.leads.get(event.data.lead_id);
+    if (!current) return;
+    const changed = evolveDocument(current, event, at, Date.parse(recorded.occurredAt));
+    const next = { ...changed, dial_due_at: dialDue(changed) };
+    await this.leads.upsert(current.id, next, recorded.position);
+  }
+
+  /** The user's live lead, or null for a missing, deleted or foreign one. */
+  async owned(userId: number, id: number): Promise<LeadDocument | null> {
+    const doc = await this.leads.get(id);
+    return doc && doc.user_id === userId && !doc.deleted ? doc : null;
+  }
+}
+
+function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: number): LeadDocument {
+  const contacts = (change: (c: SecondaryContactDocument) => LeadStatus) =>
+    doc.secondary_contacts.map((c) => {
+      const status = change(c);
+      return status === c.status ? c : { ...c, status, updated_at: at };
+    });
+  switch (event.type) {
+    case 'LeadVariablesMerged':
+      return { ...doc, variables: { ...doc.variables, ...event.data.variables }, updated_at: at };
+    case 'LeadPhoneNumberChanged':
+      return { ...doc, phone_number: event.data.phone_number, updated_at: at };
+    case 'LeadMovedToCampaign':
+      return { ...doc, campaign_id: event.data.campaign_id, updated_at: at };
+    case 'LeadStatusChanged':
+      return { ...doc, status: event.data.to, updated_at: at };
+    case 'LeadRequeued':
+      return { ...doc, status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at };
+    case 'LeadDeleted':
+      return { ...doc, deleted: true, updated_at: at };
+    case 'LeadCallStarted':
+      return { ...doc, in_flight_call_id: event.data.call_id };
+    case 'LeadCallFinished':
+      return { ...doc, in_flight_call_id: null };
+    case 'LeadReached':
+      return {
+        ...doc,
+        status: 'completed',
+        secondary_contacts: contacts((c) => (c.id === event.data.secondary_contact_id ? 'completed' : c.status)),
+        updated_at: at,
+      };
+    case 'LeadNextContactDue':
+      return { ...doc, next_due_at: Date.parse(event.data.due_at) };
+    case 'LeadAttemptFailed':
+      return { ...doc, attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at };
+    case 'LeadReachedMaxRetries':
+      return {
+        ...doc,
+        status: 'reached-max-retries',
+        attempts: event.data.attempts,
+        secondary_contacts: contacts((c) => (c.status === 'created' ? 'reached-max-retries' : c.status)),
+        updated_at: at,
+      };
+    default:
+      return doc;
+  }
+}
+
+/** A lead as the API shows it (interface.md §2.5). */
+export function leadView(doc: LeadDocument, campaign: { id: number; name: string } | null) {
+  return {
+    id: doc.id,
+    campaign_id: doc.campaign_id,
+    phone_number: doc.phone_number,
+    variables: doc.variables,
+    status: doc.status,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+    campaign: campaign ? { id: campaign.id, name: campaign.name } : null,
+    secondary_contacts: doc.secondary_contacts.map((c) => ({
+      id: c.id,
+      phone_number: c.phone_number,
+      variables: c.variables,
+      status: c.status,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+    })),
+  };
+}
