@@ -6,6 +6,7 @@ import { HealthController } from './health/health.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { AssistantsModule } from './assistants/assistants.module';
+import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { LeadsModule } from './leads/leads.module';
@@ -33,6 +34,7 @@ export class AppModule {
         AssistantsModule,
         CampaignsModule,
         LeadsModule,
+        CallsModule,
       ],
       controllers: [HealthController, CatalogController],
     };

@@ -1,0 +1,88 @@
+import { fold } from '../infrastructure/event-sourcing/decider';
+import { canMove, isReached, TERMINAL_STATUSES } from './call-status';
+import { CallCommand, callDecider, INVALID_TRANSITION } from './call.decider';
+import { CALL_STATUSES, CallEvent, CallSpec, CallStatus } from './call.events';
+
+const spec: CallSpec = {
+  user_id: 2,
+  assistant_id: 3,
+  assistant_name: 'Ada',
+  campaign_id: 4,
+  campaign_name: 'Spring',
+  lead_id: 5,
+  secondary_contact_id: null,
+  type: 'outbound',
+  assistant_phone_number: '+12015550100',
+  client_phone_number: '+12015550123',
+  variables: {},
+  record: true,
+  max_duration_seconds: 600,
+};
+const initiated: CallEvent = { type: 'CallInitiated', data: { call_id: 1, ...spec } };
+const moved = (from: CallStatus, status: CallStatus): CallEvent => ({
+  type: 'CallOutcomeRecorded',
+  data: { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5, from, status, details: {} },
+});
+const at = (status: CallStatus): CallEvent[] => (status === 'initiated' ? [initiated] : [initiated, moved('initiated', status)]);
+const record = (status: CallStatus): CallCommand => ({ type: 'RecordCallOutcome', id: 1, status, details: {} });
+const decide = (events: CallEvent[], command: CallCommand) => () => callDecider.decide(command, fold(callDecider, events), new Date());
+
+/** Every (from, to) pair and whether contract §7 allows it. */
+const ALLOWED: Record<CallStatus, CallStatus[]> = {
+  initiated: ['ringing', 'in-progress', 'busy', 'no-answer', 'failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'],
+  ringing: ['in-progress', 'busy', 'no-answer', 'failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'],
+  'in-progress': ['failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'],
+  busy: [],
+  'no-answer': [],
+  failed: [],
+  completed: [],
+  ended: [],
+  ended_by_customer: [],
+  ended_by_assistant: [],
+};
+
+describe('call state machine', () => {
+  const pairs = CALL_STATUSES.flatMap((from) => CALL_STATUSES.filter((to) => to !== from).map((to) => [from, to] as const));
+
+  it.each(pairs)('%s → %s follows contract §7', (from, to) => {
+    expect(canMove(from, to)).toBe(ALLOWED[from].includes(to));
+  });
+
+  it('initiates a call once; a second initiation changes nothing', () => {
+    expect(decide([], { type: 'InitiateCall', id: 1, spec })()).toEqual([initiated]);
+    expect(decide([initiated], { type: 'InitiateCall', id: 1, spec })()).toEqual([]);
+  });
+
+  it.each(pairs.filter(([from, to]) => ALLOWED[from].includes(to) && from !== 'initiated'))('records %s → %s', (from, to) => {
+    const events = [initiated, moved('initiated', from)];
+    const next = decide(events, record(to))();
+    expect(next).toEqual([moved(from, to)]);
+    expect(fold(callDecider, [...events, ...next])).toMatchObject({ status: to });
+  });
+
+  it.each(CALL_STATUSES)('treats a repeated %s as a no-op', (status) => {
+    expect(decide(at(status), record(status))()).toEqual([]);
+  });
+
+  it.each(pairs.filter(([from, to]) => !ALLOWED[from].includes(to)))('refuses %s → %s', (from, to) => {
+    expect(decide(at(from), record(to))).toThrow(INVALID_TRANSITION);
+  });
+
+  it('carries the reported details and the campaign and lead of the call', () => {
+    const events = decide([initiated], { type: 'RecordCallOutcome', id: 1, status: 'completed', details: { answered_by: 'human', duration: 42 } })();
+    expect(events[0].data).toMatchObject({ campaign_id: 4, lead_id: 5, details: { answered_by: 'human', duration: 42 } });
+  });
+
+  it('answers a call that does not exist as not found', () => {
+    expect(decide([], record('ringing'))).toThrow('Call not found');
+  });
+
+  it('counts a call as reached only when a conversation ended and no machine answered', () => {
+    const reached = TERMINAL_STATUSES.filter((s) => isReached(s, 'human'));
+    expect(reached).toEqual(['completed', 'ended', 'ended_by_customer', 'ended_by_assistant']);
+    expect(isReached('completed', undefined)).toBe(true);
+    expect(isReached('completed', 'unknown')).toBe(true);
+    expect(isReached('completed', 'machine')).toBe(false);
+    expect(isReached('in-progress', 'human')).toBe(false);
+  });
+});

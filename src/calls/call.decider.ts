@@ -1,0 +1,52 @@
+import { Decider } from '../infrastructure/event-sourcing/decider';
+import { DomainError } from '../shared/domain-error';
+import { canMove } from './call-status';
+import { CallDetails, CallEvent, CallSpec, CallStatus } from './call.events';
+
+export const INVALID_TRANSITION = 'Invalid call status transition.';
+
+export type CallCommand =
+  | { type: 'InitiateCall'; id: number; spec: CallSpec }
+  /** The record-call-outcome command: every status report, real or simulated, comes through here. */
+  | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string };
+
+export type CallState =
+  | { exists: false }
+  | { exists: true; userId: number; campaignId: number | null; leadId: number | null; status: CallStatus; answeredBy?: CallDetails['answered_by'] };
+
+export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
+  initialState: { exists: false },
+
+  decide(command, state) {
+    if (command.type === 'InitiateCall') {
+      if (state.exists) return [];
+      return [{ type: 'CallInitiated', data: { call_id: command.id, ...command.spec } }];
+    }
+    if (!state.exists) throw DomainError.notFound('Call');
+    if (command.status === state.status) return [];
+    if (!canMove(state.status, command.status)) throw new DomainError('conflict', INVALID_TRANSITION);
+    return [
+      {
+        type: 'CallOutcomeRecorded',
+        data: {
+          call_id: command.id,
+          user_id: state.userId,
+          campaign_id: state.campaignId,
+          lead_id: state.leadId,
+          from: state.status,
+          status: command.status,
+          details: command.details,
+          ...(command.reason ? { reason: command.reason } : {}),
+        },
+      },
+    ];
+  },
+
+  evolve(state, event) {
+    if (event.type === 'CallInitiated') {
+      return { exists: true, userId: event.data.user_id, campaignId: event.data.campaign_id, leadId: event.data.lead_id, status: 'initiated' };
+    }
+    if (!state.exists) return state;
+    return { ...state, status: event.data.status, answeredBy: event.data.details.answered_by ?? state.answeredBy };
+  },
+};

@@ -1,0 +1,58 @@
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+
+export const callStream = (id: number) => `call-${id}`;
+
+export type CallStatus =
+  | 'initiated'
+  | 'ringing'
+  | 'busy'
+  | 'in-progress'
+  | 'ended'
+  | 'completed'
+  | 'ended_by_customer'
+  | 'ended_by_assistant'
+  | 'no-answer'
+  | 'failed';
+export const CALL_STATUSES: readonly CallStatus[] = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
+export type CallType = 'inbound' | 'outbound' | 'web';
+export const CALL_TYPES: readonly CallType[] = ['inbound', 'outbound', 'web'];
+export type AnsweredBy = 'human' | 'machine' | 'unknown';
+export const ANSWERED_BY: readonly AnsweredBy[] = ['human', 'machine', 'unknown'];
+
+/** What the voice runtime reports about a call; each field is optional on every event. */
+export interface CallDetails {
+  answered_by?: AnsweredBy;
+  duration?: number;
+  transcript?: string;
+  recording_url?: string;
+  carrier_cost?: number;
+  total_cost?: number;
+  variables?: Record<string, unknown>;
+  evaluation?: Record<string, unknown>;
+}
+
+export interface CallSpec {
+  user_id: number;
+  assistant_id: number;
+  assistant_name: string;
+  campaign_id: number | null;
+  campaign_name: string | null;
+  lead_id: number | null;
+  secondary_contact_id: number | null;
+  type: CallType;
+  assistant_phone_number: string | null;
+  client_phone_number: string;
+  /** The lead's (and contact's) variables handed to the voice runtime. */
+  variables: Record<string, unknown>;
+  /** Whether the assistant records calls: a recording URL is shown only then. */
+  record: boolean;
+  /** The assistant's max_call_duration: a call still open 120 s past it is failed. */
+  max_duration_seconds: number;
+}
+
+export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & CallSpec>;
+export type CallOutcomeRecorded = DomainEvent<
+  'CallOutcomeRecorded',
+  { call_id: number; user_id: number; campaign_id: number | null; lead_id: number | null; from: CallStatus; status: CallStatus; details: CallDetails; reason?: string }
+>;
+export type CallEvent = CallInitiated | CallOutcomeRecorded;

@@ -1,0 +1,54 @@
+import { Get, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { DomainError } from '../shared/domain-error';
+import { IdParam } from '../shared/http/id-param';
+import { pageEnvelope } from '../shared/http/page-envelope';
+import { listPath } from '../shared/http/page-query';
+import { toE164 } from '../shared/phone';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { CallListQuery } from './call.dto';
+import { CallsProjection, callView } from './calls.projection';
+
+@UserApi()
+export class CallsController {
+  constructor(
+    private readonly read: CallsProjection,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Newest first; dates are whole UTC days, both ends included (contract §7). */
+  @Get('calls')
+  async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: CallListQuery, @Req() req: FastifyRequest) {
+    const createdAt = query.date_from || query.date_to ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` } : undefined;
+    const filter = {
+      user_id: user.id,
+      status: query.status,
+      type: query.type,
+      client_phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
+      assistant_id: query.assistant_id,
+      campaign_id: query.campaign_id,
+      created_at: createdAt,
+    };
+    const [docs, total] = await Promise.all([
+      this.read.calls.find(filter, { sort: [['id', 'desc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
+      this.read.calls.count(filter),
+    ]);
+    const { page: _page, ...kept } = req.query as Record<string, string>;
+    return pageEnvelope(docs.map(callView), total, {
+      page: query.page,
+      perPage: query.per_page,
+      path: listPath(this.config.publicUrl, req.url.split('?')[0]),
+      query: kept,
+    });
+  }
+
+  @Get('calls/:id')
+  async get(@CurrentUser() user: AuthenticatedUser, @IdParam('Call') id: number) {
+    const doc = await this.read.owned(user.id, id);
+    if (!doc) throw DomainError.notFound('Call');
+    return callView(doc);
+  }
+}

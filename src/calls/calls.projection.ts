@@ -1,0 +1,120 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
+import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { sqlDateTime } from '../shared/formats';
+import { isTerminal } from './call-status';
+import { AnsweredBy, CallEvent, CallSpec, CallStatus } from './call.events';
+
+/** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
+export const STUCK_CALL_GRACE_SECONDS = 120;
+
+export interface CallDocument extends CallSpec {
+  id: number;
+  status: CallStatus;
+  duration: number;
+  transcript: string | null;
+  evaluation: Record<string, unknown> | null;
+  webhook_response: Record<string, unknown> | null;
+  carrier_cost: number;
+  total_cost: number;
+  answered_by: AnsweredBy;
+  recording_url: string | null;
+  /** Epoch ms after which the call, still open, is failed; null once terminal. */
+  deadline_at: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+@Projection()
+@Injectable()
+export class CallsProjection implements ReadModelProjection {
+  readonly name = 'calls';
+  readonly collections = ['calls'];
+  readonly calls: Collection<CallDocument>;
+
+  constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.calls = store.collection<CallDocument>('calls', [
+      { fields: ['user_id', 'id'] },
+      { fields: ['user_id', 'status', 'id'] },
+      { fields: ['user_id', 'type', 'id'] },
+      { fields: ['user_id', 'client_phone_number', 'id'] },
+      { fields: ['user_id', 'assistant_id', 'id'] },
+      { fields: ['user_id', 'campaign_id', 'id'] },
+      { fields: ['user_id', 'campaign_id', 'status', 'id'] },
+      { fields: ['user_id', 'created_at'] },
+      { fields: ['deadline_at'] },
+    ]);
+  }
+
+  async apply(recorded: RecordedEvent): Promise<void> {
+    const event = recorded as unknown as CallEvent;
+    const at = sqlDateTime(recorded.occurredAt);
+    if (event.type === 'CallInitiated') {
+      const { call_id: id, ...spec } = event.data;
+      const doc: CallDocument = {
+        id,
+        ...spec,
+        status: 'initiated',
+        duration: 0,
+        transcript: null,
+        evaluation: null,
+        webhook_response: null,
+        carrier_cost: 0,
+        total_cost: 0,
+        answered_by: 'unknown',
+        recording_url: null,
+        deadline_at: Date.parse(recorded.occurredAt) + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000,
+        created_at: at,
+        updated_at: at,
+      };
+      await this.calls.upsert(id, doc, recorded.position);
+      return;
+    }
+    if (event.type !== 'CallOutcomeRecorded') return;
+    const current = await this.calls.get(event.data.call_id);
+    if (!current) return;
+    const { variables, ...details } = event.data.details;
+    const next: CallDocument = {
+      ...current,
+      ...details,
+      variables: variables ? { ...current.variables, ...variables } : current.variables,
+      status: event.data.status,
+      deadline_at: isTerminal(event.data.status) ? null : current.deadline_at,
+      updated_at: at,
+    };
+    await this.calls.upsert(current.id, next, recorded.position);
+  }
+
+  async owned(userId: number, id: number): Promise<CallDocument | null> {
+    const doc = await this.calls.get(id);
+    return doc && doc.user_id === userId ? doc : null;
+  }
+}
+
+/** A call as the API shows it: interface.md §2.6 plus the ids of contract §7. */
+export function callView(doc: CallDocument) {
+  return {
+    id: doc.id,
+    assistant_id: doc.assistant_id,
+    assistant_name: doc.assistant_name,
+    ...(doc.campaign_id !== null ? { campaign_id: doc.campaign_id, campaign_name: doc.campaign_name } : { campaign_id: null }),
+    lead_id: doc.lead_id,
+    secondary_contact_id: doc.secondary_contact_id,
+    type: doc.type,
+    duration: doc.duration,
+    assistant_phone_number: doc.assistant_phone_number,
+    client_phone_number: doc.client_phone_number,
+    status: doc.status,
+    transcript: doc.transcript,
+    variables: doc.variables,
+    evaluation: doc.evaluation,
+    webhook_response: doc.webhook_response,
+    carrier_cost: doc.carrier_cost,
+    total_cost: doc.total_cost,
+    answered_by: doc.answered_by,
+    ...(doc.recording_url && doc.record ? { recording_url: doc.recording_url } : {}),
+    created_at: doc.created_at,
+    updated_at: doc.updated_at,
+  };
+}

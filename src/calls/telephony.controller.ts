@@ -1,0 +1,31 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signature.guard';
+import { defined } from '../shared/defined';
+import { IdParam } from '../shared/http/id-param';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { CallEventDto, InboundCallDto } from './call.dto';
+import { callView } from './calls.projection';
+import { ReceiveInboundCall } from './commands/receive-inbound-call';
+import { RecordCallOutcome } from './commands/record-call-outcome';
+
+/** What the telephony provider calls back: signed with TELEPHONY_SECRET, no user token. */
+@Controller('api/telephony')
+@UseGuards(TelephonySignatureGuard)
+export class TelephonyController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('calls/:call_id/events')
+  @HttpCode(200)
+  async recordEvent(@IdParam('Call', 'call_id') callId: number, @Body(new AppValidationPipe()) body: CallEventDto) {
+    const { status, ...details } = body;
+    const call = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details)));
+    return { message: 'Event recorded.', data: callView(call) };
+  }
+
+  @Post('inbound')
+  @HttpCode(200)
+  inbound(@Body(new AppValidationPipe()) body: InboundCallDto) {
+    return this.commands.execute(new ReceiveInboundCall(body.from, body.to, body.call_id));
+  }
+}

@@ -1,0 +1,14 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>`: the form of X-Signature and X-Webhook-Signature. */
+export function sign(rawBody: string, key: string): string {
+  return `sha256=${createHmac('sha256', key).update(rawBody).digest('hex')}`;
+}
+
+/** Compares in constant time, so the answer's timing tells nothing about the expected signature. */
+export function hasValidSignature(rawBody: string, key: string, header: string | undefined): boolean {
+  if (typeof header !== 'string') return false;
+  const expected = Buffer.from(sign(rawBody, key));
+  const given = Buffer.from(header.trim());
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
