@@ -4,6 +4,8 @@ const transform = {
 };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'] };
 module.exports = {
+  // End-to-end tests start services and CLI processes; on 2 busy cores a few of those take seconds.
+  testTimeout: 30_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },

@@ -16,10 +16,10 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 };
 
 /** Builds the HTTP application on Fastify (chosen by measurement: see bench/README.md). */
-export async function createApp(config: AppConfig, clock?: Clock): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
   installJsonBodyParser(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
     logger: LEVELS[config.logLevel],
     bodyParser: false,
     abortOnError: false,

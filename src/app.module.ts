@@ -9,6 +9,7 @@ import { AssistantsModule } from './assistants/assistants.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
+import { DialingModule } from './dialing/dialing.module';
 import { LeadsModule } from './leads/leads.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
@@ -35,6 +36,7 @@ export class AppModule {
         CampaignsModule,
         LeadsModule,
         CallsModule,
+        DialingModule,
       ],
       controllers: [HealthController, CatalogController],
     };

@@ -6,13 +6,14 @@ import { CampaignView } from './campaign-view';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsProjection } from './campaigns.projection';
 import { ChangeCampaignStatusHandler } from './commands/change-campaign-status';
+import { CompleteCampaignHandler } from './commands/complete-campaign';
 import { CreateCampaignHandler } from './commands/create-campaign';
 import { UpdateCampaignHandler } from './commands/update-campaign';
 
 @Module({
   imports: [AssistantsModule, forwardRef(() => LeadsModule)],
   controllers: [CampaignsController],
-  providers: [CampaignsProjection, CampaignAssistants, CampaignView, CreateCampaignHandler, UpdateCampaignHandler, ChangeCampaignStatusHandler],
+  providers: [CampaignsProjection, CampaignAssistants, CampaignView, CreateCampaignHandler, UpdateCampaignHandler, ChangeCampaignStatusHandler, CompleteCampaignHandler],
   exports: [CampaignsProjection, CampaignAssistants],
 })
 export class CampaignsModule {}

@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error', 'fatal'] });
+    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error', 'fatal'] });
     const output = await command(app, rest);
     if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;

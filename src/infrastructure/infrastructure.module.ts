@@ -10,6 +10,8 @@ import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { ProjectionRunner } from './projections/projection-runner';
+import { BACKGROUND_WORK } from './reactors/reactor';
+import { ReactorRunner } from './reactors/reactor-runner';
 import { DocumentStore, READ_STORE } from './read-store/document-store.port';
 import { MongoDocumentStore } from './read-store/mongo-document-store';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
@@ -42,13 +44,15 @@ class StoreLifecycle implements OnApplicationShutdown {
 export interface InfrastructureOptions {
   config: AppConfig;
   clock?: Clock;
+  /** Dialing, sweeps and deliveries run unless this is false (the CLI). */
+  background?: boolean;
 }
 
 /** Storage, time, the command path and the projection runner, shared by every feature. */
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot({ config, clock }: InfrastructureOptions): DynamicModule {
+  static forRoot({ config, clock, background = true }: InfrastructureOptions): DynamicModule {
     return {
       module: InfrastructureModule,
       imports: [DiscoveryModule],
@@ -60,9 +64,11 @@ export class InfrastructureModule {
         Upcasters,
         CommandRunner,
         ProjectionRunner,
+        { provide: BACKGROUND_WORK, useValue: background },
+        ReactorRunner,
         StoreLifecycle,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, Upcasters, CommandRunner, ProjectionRunner],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, ProjectionRunner],
     };
   }
 }

@@ -2,6 +2,8 @@ import { Module, forwardRef } from '@nestjs/common';
 import { CampaignsModule } from '../campaigns/campaigns.module';
 import { CreateLeadHandler } from './commands/create-lead';
 import { DeleteLeadHandler } from './commands/delete-lead';
+import { FinishLeadCallHandler } from './commands/finish-lead-call';
+import { StartLeadCallHandler } from './commands/start-lead-call';
 import { UpdateLeadHandler } from './commands/update-lead';
 import { LeadsController } from './leads.controller';
 import { LeadsProjection } from './leads.projection';
@@ -9,7 +11,7 @@ import { LeadsProjection } from './leads.projection';
 @Module({
   imports: [forwardRef(() => CampaignsModule)],
   controllers: [LeadsController],
-  providers: [LeadsProjection, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler],
+  providers: [LeadsProjection, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
   exports: [LeadsProjection],
 })
 export class LeadsModule {}

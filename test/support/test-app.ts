@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/infrastructure/config/app-config';
 import { RegisterUser, RegisteredUser } from '../../src/users/commands/register-user';
 import { Clock } from '../../src/shared/clock';
+import { freePort } from './processes';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -33,17 +34,27 @@ let userCounter = 0;
 /** Starts the real service on a loopback port with its own data directory. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { dataDir?: string; clock?: Clock } = {},
+  options: { dataDir?: string; clock?: Clock; background?: boolean } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_TARGETS: 'true', RATE_LIMIT_PER_MINUTE: '100000', ...env, DATA_DIR: dataDir, PORT: '0' });
-  const app = await createApp(config, options.clock);
+  // The port is chosen first so that the URLs the service hands out (callbacks, page links) reach it.
+  const port = await freePort();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    ALLOW_PRIVATE_TARGETS: 'true',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+  });
+  const app = await createApp(config, options.clock, options.background);
   const routes: Array<{ method: string; url: string }> = [];
   app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
-  await app.listen(0, '127.0.0.1');
-  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
+  const url = `http://127.0.0.1:${port}`;
 
   const request: TestApp['request'] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };

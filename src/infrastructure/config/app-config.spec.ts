@@ -61,4 +61,20 @@ describe('loadConfig', () => {
       ]),
     );
   });
+
+  it('reads the dialer settings: interval, seed, odds and step time', () => {
+    const config = loadConfig({ DIAL_INTERVAL_MS: '50', SIMULATED_DIALER_SEED: '7', SIMULATED_DIALER_ODDS: 'human:3, busy:1', SIMULATED_CALL_STEP_SECONDS: '0' });
+    expect(config.dialing).toEqual({
+      intervalMs: 50,
+      simulatedSeed: 7,
+      simulatedOdds: { human: 3, machine: 0, busy: 1, 'no-answer': 0, failed: 0, silence: 0 },
+      simulatedStepSeconds: 0,
+    });
+    expect(loadConfig({}).dialing.simulatedOdds.human).toBeGreaterThan(0);
+    expect(() => loadConfig({ SIMULATED_DIALER_ODDS: 'human:x' })).toThrow('SIMULATED_DIALER_ODDS');
+    expect(() => loadConfig({ SIMULATED_DIALER_ODDS: 'alien:1' })).toThrow('SIMULATED_DIALER_ODDS');
+    expect(() => loadConfig({ SIMULATED_DIALER_ODDS: 'human:0' })).toThrow('SIMULATED_DIALER_ODDS must give some outcome');
+    expect(() => loadConfig({ SIMULATED_CALL_STEP_SECONDS: '-1' })).toThrow('SIMULATED_CALL_STEP_SECONDS');
+    expect(() => loadConfig({ DIAL_INTERVAL_MS: '1' })).toThrow('DIAL_INTERVAL_MS');
+  });
 });

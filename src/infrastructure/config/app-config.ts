@@ -24,8 +24,29 @@ export class AppConfig {
     readonly readYourWritesTimeoutMs: number,
     readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'silent',
     readonly publicUrl: string,
+    readonly dialing: DialerSettings = DEFAULT_DIALER_SETTINGS,
   ) {}
 }
+
+/** The simulated dialer's outcomes and their odds; each is drawn from a seeded generator. */
+export type SimulatedOutcome = 'human' | 'machine' | 'busy' | 'no-answer' | 'failed' | 'silence';
+export const SIMULATED_OUTCOMES: readonly SimulatedOutcome[] = ['human', 'machine', 'busy', 'no-answer', 'failed', 'silence'];
+
+export interface DialerSettings {
+  /** Milliseconds between scheduler passes when nothing nudges it sooner. */
+  intervalMs: number;
+  simulatedSeed: number;
+  simulatedOdds: Record<SimulatedOutcome, number>;
+  /** Seconds each simulated step (ringing, talking) takes; 0 answers at once. */
+  simulatedStepSeconds: number;
+}
+
+export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
+  intervalMs: 1000,
+  simulatedSeed: 1,
+  simulatedOdds: { human: 0.5, machine: 0.1, busy: 0.1, 'no-answer': 0.25, failed: 0.05, silence: 0 },
+  simulatedStepSeconds: 2,
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -92,6 +113,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push(`WEBHOOK_RETRY_DELAYS must be a comma-separated list of seconds (got "${retryDelaysRaw}")`);
   }
 
+  const oddsRaw = env.SIMULATED_DIALER_ODDS;
+  const simulatedOdds = { ...Object.fromEntries(SIMULATED_OUTCOMES.map((o) => [o, 0])) } as Record<SimulatedOutcome, number>;
+  if (oddsRaw) {
+    for (const part of oddsRaw.split(',')) {
+      const [name, weight] = part.split(':').map((s) => s.trim());
+      if (!SIMULATED_OUTCOMES.includes(name as SimulatedOutcome) || !(Number(weight) >= 0)) {
+        problems.push(`SIMULATED_DIALER_ODDS must list ${SIMULATED_OUTCOMES.join(', ')} as name:weight pairs (got "${oddsRaw}")`);
+        break;
+      }
+      simulatedOdds[name as SimulatedOutcome] = Number(weight);
+    }
+    if (!Object.values(simulatedOdds).some((w) => w > 0)) problems.push('SIMULATED_DIALER_ODDS must give some outcome a weight above 0');
+  }
+  const stepRaw = env.SIMULATED_CALL_STEP_SECONDS;
+  const simulatedStepSeconds = stepRaw === undefined || stepRaw === '' ? DEFAULT_DIALER_SETTINGS.simulatedStepSeconds : Number(stepRaw);
+  if (!(simulatedStepSeconds >= 0 && simulatedStepSeconds <= 3600)) problems.push(`SIMULATED_CALL_STEP_SECONDS must be a number of seconds from 0 to 3600 (got "${stepRaw}")`);
+
   const config = new AppConfig(
     port,
     env.HOST || '0.0.0.0',
@@ -110,6 +148,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     int('READ_YOUR_WRITES_TIMEOUT_MS', 5000, 0, 60_000),
     oneOf('LOG_LEVEL', 'log', ['error', 'warn', 'log', 'debug', 'silent'] as const),
     env.PUBLIC_URL || `http://localhost:${port}`,
+    {
+      intervalMs: int('DIAL_INTERVAL_MS', DEFAULT_DIALER_SETTINGS.intervalMs, 10, 3_600_000),
+      simulatedSeed: int('SIMULATED_DIALER_SEED', DEFAULT_DIALER_SETTINGS.simulatedSeed, 0, 2 ** 31 - 1),
+      simulatedOdds: oddsRaw ? simulatedOdds : DEFAULT_DIALER_SETTINGS.simulatedOdds,
+      simulatedStepSeconds,
+    },
   );
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,0 +1,117 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CampaignDocument, CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
+import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
+import { StartLeadCall } from '../leads/commands/start-lead-call';
+import { LeadsProjection } from '../leads/leads.projection';
+import { Clock } from '../shared/clock';
+import { isInsideCallingWindow } from './calling-window';
+import { DialingPolicies } from './dialing-policies';
+
+/**
+ * Decides who is dialed now (contract §9): for each `in-progress` campaign inside its
+ * calling window and under its concurrency limit, the due leads, oldest due first, each
+ * claimed by an append with the expected revision. Due leads are found through the read
+ * model's `(campaign_id, dial_due_at, id)` index, a page at a time, never a whole campaign.
+ * Runs on an interval and whenever a call's end may have freed a slot.
+ */
+@Injectable()
+export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('DialScheduler');
+  private running?: Promise<void>;
+  private pending = false;
+  private stopped = false;
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly projections: ProjectionRunner,
+    private readonly campaigns: CampaignsProjection,
+    private readonly leads: LeadsProjection,
+    private readonly policies: DialingPolicies,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly registry: SchedulerRegistry,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(BACKGROUND_WORK) private readonly background: boolean,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.background) return;
+    const timer = setInterval(() => this.nudge(), this.config.dialing.intervalMs);
+    timer.unref();
+    this.registry.addInterval('dial-scheduler', timer);
+    this.nudge();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.registry.doesExist('interval', 'dial-scheduler')) this.registry.deleteInterval('dial-scheduler');
+    await this.running;
+  }
+
+  /** Asks for a pass soon; passes never overlap, and one asked for during a pass runs right after it. */
+  nudge(): void {
+    if (this.stopped || !this.background) return;
+    this.pending = true;
+    if (this.running) return;
+    this.running = this.loop().finally(() => (this.running = undefined));
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending && !this.stopped) {
+      this.pending = false;
+      try {
+        // A pass that claimed calls may have more to claim once they are projected.
+        if ((await this.pass()) > 0) this.pending = true;
+      } catch (error) {
+        this.logger.error(`Dialing pass failed: ${(error as Error).stack ?? error}`);
+        return;
+      }
+    }
+  }
+
+  /** One look at every running campaign; answers how many calls it started. */
+  async pass(): Promise<number> {
+    // Decide on a read model that has seen every claim made so far.
+    await this.projections.waitFor(await this.events.headPosition());
+    const now = this.clock.now();
+    let started = 0;
+    for (const campaign of await this.campaigns.campaigns.find({ status: 'in-progress' }, { sort: [['id', 'asc']] })) {
+      if (this.stopped) break;
+      started += await this.dialCampaign(campaign, now);
+    }
+    return started;
+  }
+
+  private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
+    const inFlight = await this.leads.leads.count({ campaign_id: campaign.id, in_flight_call_id: { ne: null } });
+    if (inFlight === 0) {
+      const leadsToCall = await this.leads.leads.count({ campaign_id: campaign.id, deleted: false, status: 'created' });
+      if (leadsToCall === 0) {
+        await this.commands.execute(new CompleteCampaign(campaign.id, leadsToCall, inFlight));
+        return 0;
+      }
+    }
+    const window = await this.policies.window(campaign);
+    if (!window || !isInsideCallingWindow(window, now)) return 0;
+    const free = campaign.max_concurrent_calls - inFlight;
+    if (free <= 0) return 0;
+    const due = await this.leads.leads.find(
+      { campaign_id: campaign.id, dial_due_at: { lte: now.getTime() } },
+      { sort: [['dial_due_at', 'asc'], ['id', 'asc']], limit: free },
+    );
+    let started = 0;
+    for (const lead of due) {
+      // A stop answered meanwhile halts new dials at once.
+      if ((await this.campaigns.campaigns.get(campaign.id))?.status !== 'in-progress') break;
+      const { claimed } = await this.commands.execute(new StartLeadCall(lead.id, await this.events.nextId('call')));
+      if (claimed) started++;
+    }
+    return started;
+  }
+}

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { AssistantsModule } from '../assistants/assistants.module';
+import { CallsModule } from '../calls/calls.module';
+import { CampaignsModule } from '../campaigns/campaigns.module';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { LeadsModule } from '../leads/leads.module';
+import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { DialScheduler } from './dial-scheduler';
+import { Dialer } from './dialer.port';
+import { DialingPolicies } from './dialing-policies';
+import { HttpDialer } from './http-dialer';
+import { LeadCallResultsReactor } from './lead-call-results.reactor';
+import { PlaceCallsReactor } from './place-calls.reactor';
+import { SimulatedDialer } from './simulated-dialer';
+import { StuckCallSweeper } from './stuck-call-sweeper';
+
+@Module({
+  imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule],
+  providers: [
+    {
+      provide: Dialer,
+      inject: [AppConfig, CommandBus],
+      useFactory: (config: AppConfig, commands: CommandBus) => (config.dialer === 'http' ? new HttpDialer(config) : new SimulatedDialer(config, commands)),
+    },
+    DialingPolicies,
+    DialScheduler,
+    PlaceCallsReactor,
+    LeadCallResultsReactor,
+    StuckCallSweeper,
+  ],
+  exports: [DialScheduler, StuckCallSweeper],
+})
+export class DialingModule {}

@@ -1,0 +1,34 @@
+import { AppConfig } from '../infrastructure/config/app-config';
+import { sign } from '../shared/signature';
+import { DialRefused, DialRequest, Dialer } from './dialer.port';
+
+export const DIAL_TIMEOUT_MS = 10_000;
+
+/** `DIALER=http`: POSTs the signed dial request to DIALER_URL; a non-2xx answer or a 10 s timeout is a refusal. */
+export class HttpDialer extends Dialer {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly timeoutMs = DIAL_TIMEOUT_MS,
+  ) {
+    super();
+  }
+
+  async dial(request: DialRequest): Promise<void> {
+    const body = JSON.stringify(request);
+    let response: Response;
+    try {
+      response = await fetch(this.config.dialerUrl!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': sign(body, this.config.telephonySecret) },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
+      await response.arrayBuffer();
+    } catch (error) {
+      const name = (error as Error).name;
+      throw new DialRefused(name === 'TimeoutError' ? `the provider did not answer within ${this.timeoutMs / 1000} s` : `the provider could not be reached (${(error as Error).message})`);
+    }
+    if (!response.ok) throw new DialRefused(`the provider answered ${response.status}`);
+  }
+}

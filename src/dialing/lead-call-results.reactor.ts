@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { isReached, isTerminal } from '../calls/call-status';
+import { CallOutcomeRecorded } from '../calls/call.events';
+import { CallsProjection } from '../calls/calls.projection';
+import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
+import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
+import { FinishLeadCall } from '../leads/commands/finish-lead-call';
+import { LeadsProjection } from '../leads/leads.projection';
+import { DialScheduler } from './dial-scheduler';
+import { DialingPolicies } from './dialing-policies';
+
+/** When a lead's call ends, the lead decides what follows, and the scheduler looks again at once. */
+@ReactsToEvents()
+@Injectable()
+export class LeadCallResultsReactor implements Reactor {
+  readonly name = 'lead-call-results';
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly projections: ProjectionRunner,
+    private readonly leads: LeadsProjection,
+    private readonly calls: CallsProjection,
+    private readonly policies: DialingPolicies,
+    private readonly scheduler: DialScheduler,
+  ) {}
+
+  handles(event: RecordedEvent): boolean {
+    return event.type === 'CallOutcomeRecorded' && event.data.lead_id !== null && isTerminal(event.data.status);
+  }
+
+  async react(event: RecordedEvent): Promise<void> {
+    const { data } = event as unknown as CallOutcomeRecorded;
+    await this.projections.waitFor(event.position);
+    const [lead, call] = await Promise.all([this.leads.leads.get(data.lead_id!), this.calls.calls.get(data.call_id)]);
+    if (!lead || !call) return;
+    const policy = await this.policies.retryPolicy(lead.campaign_id);
+    if (!policy) return;
+    const reached = isReached(data.status, data.details.answered_by ?? call.answered_by);
+    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, reached, policy));
+    this.scheduler.nudge();
+  }
+}

@@ -1,0 +1,23 @@
+import { SetMetadata } from '@nestjs/common';
+import { RecordedEvent } from '../event-store/event-store.port';
+
+export const REACTOR = Symbol('REACTOR');
+
+/**
+ * Work that must happen because an event happened and must survive a crash: placing a
+ * call, applying its outcome to the lead, delivering a webhook. A reactor sees every event
+ * once, in order, from a checkpoint kept in the read store; it may see an event again after
+ * a crash, so `react` must be idempotent (the event store's expected revisions make it so).
+ */
+export interface Reactor {
+  /** Checkpoint name. */
+  readonly name: string;
+  handles(event: RecordedEvent): boolean;
+  react(event: RecordedEvent): Promise<void>;
+}
+
+/** Marks a provider as a reactor for the runner to discover. */
+export const ReactsToEvents = () => SetMetadata(REACTOR, true);
+
+/** False in the CLI: it shares the stores but must not dial, sweep or deliver. */
+export const BACKGROUND_WORK = Symbol('BACKGROUND_WORK');

@@ -1,0 +1,25 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { RetryPolicy, leadDecider } from '../lead.decider';
+import { LeadEvent, leadStream } from '../lead.events';
+
+export class FinishLeadCall {
+  constructor(
+    readonly leadId: number,
+    readonly callId: number,
+    readonly callStatus: string,
+    readonly reached: boolean,
+    readonly policy: RetryPolicy,
+  ) {}
+}
+
+/** Applies a call's final status to its lead: completed, next contact, next round or reached-max-retries. */
+@CommandHandler(FinishLeadCall)
+export class FinishLeadCallHandler implements ICommandHandler<FinishLeadCall, { events: LeadEvent[]; position: number | null }> {
+  constructor(private readonly runner: CommandRunner) {}
+
+  async execute({ leadId, callId, callStatus, reached, policy }: FinishLeadCall) {
+    const { events, position } = await this.runner.run(leadStream(leadId), leadDecider, { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy }, { retries: 10 });
+    return { events, position };
+  }
+}
