@@ -14,6 +14,7 @@ import { LeadsModule } from './leads/leads.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         LeadsModule,
         CallsModule,
         DialingModule,
+        WebhooksModule,
       ],
       controllers: [HealthController, CatalogController],
     };

@@ -85,4 +85,12 @@ describe('call state machine', () => {
     expect(isReached('completed', 'machine')).toBe(false);
     expect(isReached('in-progress', 'human')).toBe(false);
   });
+
+  it('records a tool invocation on the call without touching its status', () => {
+    const invocation = { tool_id: 9, tool_name: 'lookup', arguments: { q: 'x' }, status_code: 200, duration_ms: 12, error: null };
+    const events = decide(at('in-progress'), { type: 'RecordToolInvocation', id: 1, invocation })();
+    expect(events).toEqual([{ type: 'CallToolInvoked', data: { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5, ...invocation } }]);
+    expect(fold(callDecider, [...at('in-progress'), ...events])).toMatchObject({ status: 'in-progress' });
+    expect(decide([], { type: 'RecordToolInvocation', id: 1, invocation })).toThrow('Call not found');
+  });
 });

@@ -55,4 +55,20 @@ export type CallOutcomeRecorded = DomainEvent<
   'CallOutcomeRecorded',
   { call_id: number; user_id: number; campaign_id: number | null; lead_id: number | null; from: CallStatus; status: CallStatus; details: CallDetails; reason?: string }
 >;
-export type CallEvent = CallInitiated | CallOutcomeRecorded;
+/** The voice runtime ran one of the assistant's mid-call tools during the call. */
+export type CallToolInvoked = DomainEvent<
+  'CallToolInvoked',
+  {
+    call_id: number;
+    user_id: number;
+    campaign_id: number | null;
+    lead_id: number | null;
+    tool_id: number;
+    tool_name: string;
+    arguments: Record<string, unknown>;
+    status_code: number | null;
+    duration_ms: number;
+    error: string | null;
+  }
+>;
+export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked;

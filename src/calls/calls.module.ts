@@ -4,15 +4,17 @@ import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signat
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { CallsController } from './calls.controller';
 import { CallsProjection } from './calls.projection';
+import { ToolsModule } from '../tools/tools.module';
 import { InitiateCallHandler } from './commands/initiate-call';
+import { InvokeCallToolHandler } from './commands/invoke-call-tool';
 import { ReceiveInboundCallHandler } from './commands/receive-inbound-call';
 import { RecordCallOutcomeHandler } from './commands/record-call-outcome';
 import { TelephonyController } from './telephony.controller';
 
 @Module({
-  imports: [AssistantsModule, PhoneNumbersModule],
+  imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
   controllers: [CallsController, TelephonyController],
-  providers: [CallsProjection, InitiateCallHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
+  providers: [CallsProjection, InitiateCallHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
   exports: [CallsProjection],
 })
 export class CallsModule {}

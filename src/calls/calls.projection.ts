@@ -4,6 +4,7 @@ import { Projection, ReadModelProjection } from '../infrastructure/projections/p
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';
+import { WebhookAttemptFinished } from '../webhooks/webhook.events';
 import { AnsweredBy, CallEvent, CallSpec, CallStatus } from './call.events';
 
 /** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
@@ -71,6 +72,7 @@ export class CallsProjection implements ReadModelProjection {
       await this.calls.upsert(id, doc, recorded.position);
       return;
     }
+    if (recorded.type === 'WebhookAttemptFinished') return this.recordWebhookResponse(recorded, recorded as unknown as WebhookAttemptFinished);
     if (event.type !== 'CallOutcomeRecorded') return;
     const current = await this.calls.get(event.data.call_id);
     if (!current) return;
@@ -84,6 +86,21 @@ export class CallsProjection implements ReadModelProjection {
       updated_at: at,
     };
     await this.calls.upsert(current.id, next, recorded.position);
+  }
+
+  /** contract §10: the last answer of the post-call webhook, stored on the call. */
+  private async recordWebhookResponse(recorded: RecordedEvent, { data }: WebhookAttemptFinished): Promise<void> {
+    if (data.event !== 'call.ended') return;
+    const current = await this.calls.get(data.call_id);
+    if (!current) return;
+    const webhook_response = {
+      status_code: data.status_code,
+      body: data.body,
+      ...(data.error ? { error: data.error } : {}),
+      attempts: data.attempt,
+      delivered_at: data.outcome === 'delivered' ? sqlDateTime(recorded.occurredAt) : null,
+    };
+    await this.calls.upsert(current.id, { ...current, webhook_response }, recorded.position);
   }
 
   async owned(userId: number, id: number): Promise<CallDocument | null> {

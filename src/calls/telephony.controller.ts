@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signature.guard';
 import { defined } from '../shared/defined';
@@ -6,6 +6,8 @@ import { IdParam } from '../shared/http/id-param';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CallEventDto, InboundCallDto } from './call.dto';
 import { callView } from './calls.projection';
+import { ToolArgumentsDto } from '../tools/tool.dto';
+import { InvokeCallTool } from './commands/invoke-call-tool';
 import { ReceiveInboundCall } from './commands/receive-inbound-call';
 import { RecordCallOutcome } from './commands/record-call-outcome';
 
@@ -21,6 +23,12 @@ export class TelephonyController {
     const { status, ...details } = body;
     const call = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details)));
     return { message: 'Event recorded.', data: callView(call) };
+  }
+
+  @Post('calls/:call_id/tools/:tool_name')
+  @HttpCode(200)
+  invokeTool(@IdParam('Call', 'call_id') callId: number, @Param('tool_name') toolName: string, @Body(new AppValidationPipe()) body: ToolArgumentsDto) {
+    return this.commands.execute(new InvokeCallTool(callId, toolName, body.arguments ?? {}));
   }
 
   @Post('inbound')

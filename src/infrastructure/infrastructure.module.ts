@@ -9,6 +9,7 @@ import { Upcasters } from './event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { OutboundHttp } from './outbound/outbound-http';
 import { ProjectionRunner } from './projections/projection-runner';
 import { BACKGROUND_WORK } from './reactors/reactor';
 import { ReactorRunner } from './reactors/reactor-runner';
@@ -66,9 +67,10 @@ export class InfrastructureModule {
         ProjectionRunner,
         { provide: BACKGROUND_WORK, useValue: background },
         ReactorRunner,
+        { provide: OutboundHttp, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundHttp(c) },
         StoreLifecycle,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, ProjectionRunner],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, ProjectionRunner, OutboundHttp],
     };
   }
 }

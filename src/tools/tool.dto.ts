@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
-import { Arr, Between, HttpUrl, Int, LenBetween, MaxLen, OneOf, Pattern, Required, Rules, Str } from '../shared/validation/rules';
+import { Arr, Between, HttpUrl, Int, LenBetween, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str } from '../shared/validation/rules';
 import { HTTP_METHODS, HttpMethod, SCHEMA_TYPES, SchemaType } from './tool.events';
 
 export class ToolHeaderDto {
@@ -33,4 +33,9 @@ export class UpdateToolDto {
   @IsOptional() @Rules(Int(), Between(1, 30)) timeout?: number;
   @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
   @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
+}
+
+/** The body of a tool run: the arguments checked against the tool's schema. */
+export class ToolArgumentsDto {
+  @IsOptional() @Rules(Obj()) arguments?: Record<string, unknown>;
 }

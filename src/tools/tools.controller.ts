@@ -8,7 +8,8 @@ import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CreateTool } from './commands/create-tool';
 import { DeleteTool } from './commands/delete-tool';
 import { UpdateTool } from './commands/update-tool';
-import { CreateToolDto, UpdateToolDto } from './tool.dto';
+import { ToolRunner } from './tool-runner';
+import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from './tool.dto';
 import { ToolsProjection, toolView } from './tools.projection';
 
 const isJson = (value: string | undefined) => !!value && /^application\/json\s*(;.*)?$/i.test(value.trim());
@@ -18,6 +19,7 @@ export class ToolsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly read: ToolsProjection,
+    private readonly runner: ToolRunner,
   ) {}
 
   @Post('tools')
@@ -45,6 +47,15 @@ export class ToolsController {
     const tool = await this.read.tools.get(id);
     if (!tool || tool.user_id !== user.id) throw DomainError.notFound('Tool');
     return toolView(tool);
+  }
+
+  /** Runs the tool for its owner with the given arguments (contract §8). */
+  @Post('tools/:id/test')
+  @HttpCode(200)
+  async test(@CurrentUser() user: AuthenticatedUser, @IdParam('Tool') id: number, @Body(new AppValidationPipe()) body: ToolArgumentsDto) {
+    const tool = await this.read.tools.get(id);
+    if (!tool || tool.user_id !== user.id) throw DomainError.notFound('Tool');
+    return this.runner.run(tool, body.arguments ?? {});
   }
 
   @Put('tools/:id')

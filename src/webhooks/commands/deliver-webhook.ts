@@ -1,0 +1,76 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ConcurrencyError } from '../../infrastructure/event-store/event-store.errors';
+import { OutboundFailure, OutboundHttp } from '../../infrastructure/outbound/outbound-http';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { DomainError } from '../../shared/domain-error';
+import { parsedOrText } from '../../shared/parsed-or-text';
+import { sign } from '../../shared/signature';
+import { UsersProjection } from '../../users/users.projection';
+import { WebhookDeliveriesProjection } from '../webhook-deliveries.projection';
+import { AttemptResult, webhookDecider } from '../webhook.decider';
+import { webhookStream } from '../webhook.events';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+export class DeliverWebhook {
+  constructor(readonly deliveryId: string) {}
+}
+
+/**
+ * One attempt: take it (an append with the expected revision, so one sender per attempt
+ * across instances), POST the signed payload, record the answer. Answers whether it ran.
+ */
+@CommandHandler(DeliverWebhook)
+export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, boolean> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly projections: ProjectionRunner,
+    private readonly deliveries: WebhookDeliveriesProjection,
+    private readonly users: UsersProjection,
+    private readonly http: OutboundHttp,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute({ deliveryId }: DeliverWebhook): Promise<boolean> {
+    const stream = webhookStream(deliveryId);
+    let attempt: number;
+    try {
+      const { state } = await this.runner.run(stream, webhookDecider, { type: 'StartWebhookAttempt', id: deliveryId }, { retries: 0 });
+      attempt = state.exists ? state.attempts : 0;
+    } catch (error) {
+      if (error instanceof ConcurrencyError || (error instanceof DomainError && error.kind === 'conflict')) return false;
+      throw error;
+    }
+    const delivery = (await this.deliveries.deliveries.get(deliveryId))!;
+    const user = await this.users.users.get(delivery.user_id);
+    const body = JSON.stringify(delivery.payload);
+    const result = await this.send(delivery.url, body, user?.webhook_secret ?? '');
+    const { position } = await this.runner.run(stream, webhookDecider, {
+      type: 'FinishWebhookAttempt',
+      id: deliveryId,
+      attempt,
+      result,
+      retryDelaysSeconds: this.config.webhookRetryDelays,
+    });
+    await this.projections.waitFor(position);
+    return true;
+  }
+
+  private async send(url: string, body: string, secret: string): Promise<AttemptResult> {
+    try {
+      const response = await this.http.send({
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'voice-campaigns-webhooks', 'x-webhook-signature': sign(body, secret) },
+        body,
+        timeoutMs: WEBHOOK_TIMEOUT_MS,
+      });
+      return { status_code: response.status, body: parsedOrText(response.body), error: null, retryable: response.status >= 500 };
+    } catch (error) {
+      if (!(error instanceof OutboundFailure)) throw error;
+      return { status_code: null, body: null, error: error.message, retryable: error.kind !== 'refused' };
+    }
+  }
+}

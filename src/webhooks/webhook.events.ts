@@ -1,0 +1,26 @@
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+
+/** One notification about one call: `call.ended` (post-call) or `call.started` (inbound). */
+export type WebhookKind = 'call.ended' | 'call.started';
+export const deliveryId = (callId: number, kind: WebhookKind) => `${callId}-${kind === 'call.ended' ? 'ended' : 'started'}`;
+export const webhookStream = (id: string) => `webhook-${id}`;
+
+export type WebhookOutcome = 'delivered' | 'retrying' | 'failed';
+
+type Ids = { delivery_id: string; call_id: number; user_id: number; campaign_id: number | null; event: WebhookKind };
+
+export type WebhookRequested = DomainEvent<'WebhookRequested', Ids & { url: string; payload: Record<string, unknown> }>;
+/** A sender took the attempt; if it dies, the attempt may be taken again after `lease_until`. */
+export type WebhookAttemptStarted = DomainEvent<'WebhookAttemptStarted', Ids & { attempt: number; lease_until: string }>;
+export type WebhookAttemptFinished = DomainEvent<
+  'WebhookAttemptFinished',
+  Ids & {
+    attempt: number;
+    status_code: number | null;
+    body: unknown;
+    error: string | null;
+    outcome: WebhookOutcome;
+    next_attempt_at: string | null;
+  }
+>;
+export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished;
