@@ -10,6 +10,7 @@ import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { DialingModule } from './dialing/dialing.module';
+import { HistoryModule } from './history/history.module';
 import { LeadsModule } from './leads/leads.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
@@ -39,6 +40,7 @@ export class AppModule {
         CallsModule,
         DialingModule,
         WebhooksModule,
+        HistoryModule,
       ],
       controllers: [HealthController, CatalogController],
     };

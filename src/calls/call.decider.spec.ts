@@ -21,7 +21,7 @@ const spec: CallSpec = {
 const initiated: CallEvent = { type: 'CallInitiated', data: { call_id: 1, ...spec } };
 const moved = (from: CallStatus, status: CallStatus): CallEvent => ({
   type: 'CallOutcomeRecorded',
-  data: { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5, from, status, details: {} },
+  data: { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5, from, status, reached: isReached(status, undefined), details: {} },
 });
 const at = (status: CallStatus): CallEvent[] => (status === 'initiated' ? [initiated] : [initiated, moved('initiated', status)]);
 const record = (status: CallStatus): CallCommand => ({ type: 'RecordCallOutcome', id: 1, status, details: {} });
@@ -70,7 +70,12 @@ describe('call state machine', () => {
 
   it('carries the reported details and the campaign and lead of the call', () => {
     const events = decide([initiated], { type: 'RecordCallOutcome', id: 1, status: 'completed', details: { answered_by: 'human', duration: 42 } })();
-    expect(events[0].data).toMatchObject({ campaign_id: 4, lead_id: 5, details: { answered_by: 'human', duration: 42 } });
+    expect(events[0].data).toMatchObject({ campaign_id: 4, lead_id: 5, reached: true, details: { answered_by: 'human', duration: 42 } });
+  });
+
+  it('decides reached with an answering machine reported by an earlier event', () => {
+    const machine: CallEvent = { ...moved('initiated', 'in-progress'), data: { ...moved('initiated', 'in-progress').data, details: { answered_by: 'machine' } } } as CallEvent;
+    expect(decide([initiated, machine], record('completed'))()[0].data).toMatchObject({ status: 'completed', reached: false });
   });
 
   it('answers a call that does not exist as not found', () => {

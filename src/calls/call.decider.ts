@@ -1,6 +1,6 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
-import { canMove } from './call-status';
+import { canMove, isReached } from './call-status';
 import { CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked } from './call.events';
 
 export const INVALID_TRANSITION = 'Invalid call status transition.';
@@ -35,6 +35,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
           ...ids,
           from: state.status,
           status: command.status,
+          reached: isReached(command.status, command.details.answered_by ?? state.answeredBy),
           details: command.details,
           ...(command.reason ? { reason: command.reason } : {}),
         },

@@ -51,9 +51,23 @@ export interface CallSpec {
 }
 
 export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & CallSpec>;
+/**
+ * v2 added `reached` (contract §7), decided once with the `answered_by` of earlier events
+ * too; v1 events are lifted by calls/call.upcasters.ts.
+ */
 export type CallOutcomeRecorded = DomainEvent<
   'CallOutcomeRecorded',
-  { call_id: number; user_id: number; campaign_id: number | null; lead_id: number | null; from: CallStatus; status: CallStatus; details: CallDetails; reason?: string }
+  {
+    call_id: number;
+    user_id: number;
+    campaign_id: number | null;
+    lead_id: number | null;
+    from: CallStatus;
+    status: CallStatus;
+    reached: boolean;
+    details: CallDetails;
+    reason?: string;
+  }
 >;
 /** The voice runtime ran one of the assistant's mid-call tools during the call. */
 export type CallToolInvoked = DomainEvent<

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signature.guard';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { CallUpcasters } from './call.upcasters';
 import { CallsController } from './calls.controller';
 import { CallsProjection } from './calls.projection';
 import { ToolsModule } from '../tools/tools.module';
@@ -14,7 +15,7 @@ import { TelephonyController } from './telephony.controller';
 @Module({
   imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
   controllers: [CallsController, TelephonyController],
-  providers: [CallsProjection, InitiateCallHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
+  providers: [CallUpcasters, CallsProjection, InitiateCallHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
   exports: [CallsProjection],
 })
 export class CallsModule {}

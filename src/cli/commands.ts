@@ -4,19 +4,23 @@ import { parseArgs } from 'node:util';
 import { IssueAccessToken } from '../users/commands/issue-access-token';
 import { RegisterUser } from '../users/commands/register-user';
 import { RevokeAccessToken } from '../users/commands/revoke-access-token';
+import { campaignTrail } from './campaign-trail';
 import { rebuildProjections } from './rebuild-projections';
 
 export class CliUsageError extends Error {}
 
 type CliCommand = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
 
-function options<T extends Record<string, { type: 'string' }>>(args: string[], spec: T) {
+function parse<T extends Record<string, { type: 'string' }>>(args: string[], spec: T, allowPositionals: boolean) {
   try {
-    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as { [K in keyof T]?: string };
+    const { values, positionals } = parseArgs({ args, options: spec, strict: true, allowPositionals });
+    return { values: values as { [K in keyof T]?: string }, positionals };
   } catch (error) {
     throw new CliUsageError((error as Error).message);
   }
 }
+
+const options = <T extends Record<string, { type: 'string' }>>(args: string[], spec: T) => parse(args, spec, false).values;
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
@@ -40,6 +44,14 @@ export const commands: Record<string, CliCommand> = {
     const { token } = options(args, { token: { type: 'string' } });
     if (!token) throw new CliUsageError('--token is required');
     return app.get(CommandBus).execute(new RevokeAccessToken(token));
+  },
+  'campaigns:history': async (app, args) => {
+    const { values, positionals } = parse(args, { 'as-of': { type: 'string' } }, true);
+    const id = positiveInt(positionals[0], '<id>');
+    if (!id || positionals.length !== 1) throw new CliUsageError('campaigns:history takes one campaign id');
+    const asOf = values['as-of'];
+    if (asOf !== undefined && Number.isNaN(Date.parse(asOf))) throw new CliUsageError('--as-of must be an ISO 8601 instant');
+    return campaignTrail(app, id, asOf === undefined ? undefined : new Date(asOf));
   },
   'projections:rebuild': async (app, args) => {
     const { projection } = options(args, { projection: { type: 'string' } });

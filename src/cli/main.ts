@@ -11,6 +11,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   users:create --email <email> [--tool-limit <n>]   create a user; prints its token and webhook secret once
   tokens:create --user <id>                         issue another token for a user
   tokens:revoke --token <token>                     revoke a token from the next request on
+  campaigns:history <id> [--as-of <ISO 8601>]       print a campaign's audit trail (and its state at an instant)
   projections:rebuild [--projection <name>]         rebuild read models from the event store (service stopped)
 `;
 

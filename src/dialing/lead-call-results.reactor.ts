@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { isReached, isTerminal } from '../calls/call-status';
+import { isTerminal } from '../calls/call-status';
 import { CallOutcomeRecorded } from '../calls/call.events';
-import { CallsProjection } from '../calls/calls.projection';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
@@ -21,7 +20,6 @@ export class LeadCallResultsReactor implements Reactor {
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
     private readonly leads: LeadsProjection,
-    private readonly calls: CallsProjection,
     private readonly policies: DialingPolicies,
     private readonly scheduler: DialScheduler,
   ) {}
@@ -33,12 +31,10 @@ export class LeadCallResultsReactor implements Reactor {
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
     await this.projections.waitFor(event.position);
-    const [lead, call] = await Promise.all([this.leads.leads.get(data.lead_id!), this.calls.calls.get(data.call_id)]);
-    if (!lead || !call) return;
-    const policy = await this.policies.retryPolicy(lead.campaign_id);
-    if (!policy) return;
-    const reached = isReached(data.status, data.details.answered_by ?? call.answered_by);
-    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, reached, policy));
+    const lead = await this.leads.leads.get(data.lead_id!);
+    const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
+    if (!lead || !policy) return;
+    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy));
     this.scheduler.nudge();
   }
 }

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../shared/clock';
 import { ConcurrencyError } from '../event-store/event-store.errors';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { defined } from '../../shared/defined';
+import { correlationIdOf } from './correlation';
 import { Decider, DomainEvent, fold } from './decider';
 import { Upcasters } from './upcasters';
 
@@ -60,7 +62,7 @@ export class CommandRunner {
             type: e.type,
             data: e.data,
             schemaVersion: e.schemaVersion ?? this.upcasters.currentVersion(e.type),
-            metadata: { ...options.metadata, occurred_at: now.toISOString() },
+            metadata: { ...options.metadata, occurred_at: now.toISOString(), ...defined({ $correlationId: correlationIdOf(e) }) },
           })),
           revision === null ? 'no_stream' : revision,
         );

@@ -131,6 +131,28 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
       });
     });
 
+    describe('correlated reads', () => {
+      it('reads the events of many streams sharing a correlation id, in order, paged after a position', async () => {
+        const tag = `${prefix}-campaign`;
+        const other = `${prefix}-other`;
+        await store.append(`${prefix}-a`, [{ type: 'A1', data: {}, metadata: { $correlationId: tag } }], 'no_stream');
+        await store.append(`${prefix}-b`, [{ type: 'B1', data: {}, metadata: { $correlationId: other } }], 'no_stream');
+        await store.append(`${prefix}-c`, [{ type: 'C1', data: {}, metadata: { $correlationId: tag } }, { type: 'C2', data: {} }], 'no_stream');
+        await store.append(`${prefix}-a`, [{ type: 'A2', data: {}, metadata: { $correlationId: tag } }], 0);
+        // EventStoreDB builds its link streams asynchronously.
+        let all: RecordedEvent[] = [];
+        for (let i = 0; i < 100 && all.length < 3; i++) {
+          all = await store.readCorrelated(tag, 0, 100);
+          if (all.length < 3) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(all.map((e) => e.type)).toEqual(['A1', 'C1', 'A2']);
+        expect(all[0].metadata.$correlationId).toBe(tag);
+        const page = await store.readCorrelated(tag, all[0].position, 1);
+        expect(page.map((e) => e.type)).toEqual(['C1']);
+        expect(await store.readCorrelated(`${prefix}-none`, 0, 10)).toEqual([]);
+      });
+    });
+
     describe('read all', () => {
       it('returns events of every stream in append order after a position', async () => {
         const start = await store.headPosition();

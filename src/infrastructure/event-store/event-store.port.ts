@@ -12,6 +12,8 @@ export type ExpectedRevision = number | 'no_stream' | 'any';
 
 export interface EventMetadata {
   occurred_at?: string;
+  /** Groups events of many streams for `readCorrelated` (EventStoreDB's own metadata key). */
+  $correlationId?: string;
   [key: string]: unknown;
 }
 
@@ -64,6 +66,11 @@ export interface EventStore {
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /** Up to `maxCount` events of the whole store after `afterPosition`, oldest first. */
   readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
+  /**
+   * Up to `maxCount` events whose metadata `$correlationId` is `correlationId`, after
+   * `afterPosition`, oldest first: found through an index, never by scanning the store.
+   */
+  readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
   /** Position of the newest event, 0 when the store is empty. */
   headPosition(): Promise<number>;
   /** Hands every event after `afterPosition` to the handler one at a time, then follows new ones. */

@@ -102,6 +102,25 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
+  /**
+   * Reads the `$bc-<correlationId>` link stream that EventStoreDB's `$by_correlation_id`
+   * system projection keeps (docker-compose.yml starts the system projections).
+   */
+  async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    try {
+      for await (const resolved of this.client.readStream(`$bc-${correlationId}`, { fromRevision: START, direction: FORWARDS, resolveLinkTos: true })) {
+        const recorded = toRecorded(resolved);
+        if (recorded && recorded.position > afterPosition) out.push(recorded);
+        if (out.length === maxCount) break;
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return out;
+  }
+
   async headPosition(): Promise<number> {
     for await (const resolved of this.client.readAll({ fromPosition: END, direction: 'backwards', maxCount: 50 })) {
       const recorded = toRecorded(resolved);

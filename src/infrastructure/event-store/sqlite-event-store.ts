@@ -67,19 +67,23 @@ export class SqliteEventStore implements EventStore {
       );
       CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
     `);
+    this.addCorrelationColumn();
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: number | null }>(
         'SELECT max(revision) AS revision FROM events WHERE stream = ?',
       ),
       insert: this.db.prepare(
-        `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at)
-         VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at)`,
+        `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id)
+         VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at, @correlation_id)`,
       ),
       readStream: this.db.prepare<[string, number], EventRow>(
         'SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision',
       ),
       readAll: this.db.prepare<[number, number], EventRow>(
         'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+      ),
+      readCorrelated: this.db.prepare<[string, number, number], EventRow>(
+        'SELECT * FROM events WHERE correlation_id = ? AND position > ? ORDER BY position LIMIT ?',
       ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       nextId: this.db.prepare<[string], { value: number }>(
@@ -108,11 +112,24 @@ export class SqliteEventStore implements EventStore {
           data: JSON.stringify(event.data ?? {}),
           metadata: JSON.stringify({ ...event.metadata, occurred_at: occurredAt }),
           occurred_at: occurredAt,
+          correlation_id: event.metadata?.$correlationId ?? null,
         });
         position = Number(info.lastInsertRowid);
       }
       return { revision, position };
     });
+  }
+
+  /** The indexed column behind `readCorrelated`; a store written before it existed gets it filled from the metadata. */
+  private addCorrelationColumn(): void {
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
+    if (!columns.some((c) => c.name === 'correlation_id')) {
+      this.db.exec(`
+        ALTER TABLE events ADD COLUMN correlation_id TEXT;
+        UPDATE events SET correlation_id = json_extract(metadata, '$."$correlationId"');
+      `);
+    }
+    this.db.exec('CREATE INDEX IF NOT EXISTS events_correlation ON events (correlation_id, position) WHERE correlation_id IS NOT NULL');
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -128,6 +145,10 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
     return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
+  }
+
+  async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    return this.statements.readCorrelated.all(correlationId, afterPosition, maxCount).map(toRecorded);
   }
 
   async headPosition(): Promise<number> {
