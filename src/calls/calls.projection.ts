@@ -35,12 +35,16 @@ export class CallsProjection implements ReadModelProjection {
   readonly calls: Collection<CallDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
+    // A page of one filter reads `(filter, id)` in order; a filter paired with `status` reads
+    // `(filter, status, id)`: the page and its total come from the index alone.
     this.calls = store.collection<CallDocument>('calls', [
       { fields: ['user_id', 'id'] },
       { fields: ['user_id', 'status', 'id'] },
       { fields: ['user_id', 'type', 'id'] },
+      { fields: ['user_id', 'type', 'status', 'id'] },
       { fields: ['user_id', 'client_phone_number', 'id'] },
       { fields: ['user_id', 'assistant_id', 'id'] },
+      { fields: ['user_id', 'assistant_id', 'status', 'id'] },
       { fields: ['user_id', 'campaign_id', 'id'] },
       { fields: ['user_id', 'campaign_id', 'status', 'id'] },
       { fields: ['user_id', 'created_at'] },
@@ -50,6 +54,7 @@ export class CallsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as CallEvent;
+    if (!recorded.type.startsWith('Call') && recorded.type !== 'WebhookAttemptFinished') return;
     const at = sqlDateTime(recorded.occurredAt);
     if (event.type === 'CallInitiated') {
       const { call_id: id, ...spec } = event.data;

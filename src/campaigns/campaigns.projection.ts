@@ -32,13 +32,13 @@ export class CampaignsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as RecordedEvent & CampaignEvent;
+    if (!recorded.type.startsWith('Campaign')) return;
     const at = isoMicros(recorded.occurredAt);
     if (event.type === 'CampaignCreated') {
       const { campaign_id: id, user_id, settings } = event.data;
       await this.campaigns.upsert(id, { id, user_id, status: 'draft', ...settings, created_at: at, updated_at: at }, recorded.position);
       return;
     }
-    if (!event.type?.startsWith('Campaign')) return;
     const current = await this.campaigns.get(event.data.campaign_id);
     if (!current) return;
     const changes = event.type === 'CampaignUpdated' ? event.data.changes : { status: STATUS_AFTER[event.type]! };

@@ -7,6 +7,8 @@ import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { PROJECTION, ReadModelProjection } from './projection';
 
 const BATCH = 500;
+/** A rebuild holds more events per transaction: nothing waits on it, and each document is written once per batch. */
+const REBUILD_BATCH = 5000;
 const LOCK = 'projections';
 
 /**
@@ -94,10 +96,10 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
     this.projectedUpTo = 0;
     let applied = 0;
     for (;;) {
-      const { count, position } = await this.runBatch();
+      const { count, position } = await this.runBatch(REBUILD_BATCH);
       applied += count;
       onProgress?.(position);
-      if (count < BATCH) return applied;
+      if (count < REBUILD_BATCH) return applied;
     }
   }
 
@@ -129,11 +131,11 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
     }
   }
 
-  private async runBatch(): Promise<{ count: number; position: number }> {
+  private async runBatch(size = BATCH): Promise<{ count: number; position: number }> {
     const outcome = await this.readStore.exclusive(LOCK, async () => {
       const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
       const from = checkpoints.length ? Math.min(...checkpoints) : await this.events.headPosition();
-      const batch = await this.events.readAll(from, BATCH);
+      const batch = await this.events.readAll(from, size);
       for (const recorded of batch) {
         const event = this.upcasters.upcast(recorded);
         for (let i = 0; i < this.projections.length; i++) {

@@ -150,6 +150,25 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect((await store.exclusive(`lock-${coll}`, async () => 1)).ran).toBe(true);
       });
 
+      it('sees its own writes inside exclusive work, through get, find and count, and keeps them after', async () => {
+        const c = store.collection<{ id: number; v: number }>(coll, [{ fields: ['v'] }]);
+        await c.upsert(1, { id: 1, v: 1 }, 1);
+        await store.exclusive(`lock-${coll}`, async () => {
+          expect(await c.upsert(1, { id: 1, v: 2 }, 2)).toBe(true);
+          expect(await c.upsert(1, { id: 1, v: 9 }, 2)).toBe(false);
+          expect(await c.get(1)).toEqual({ id: 1, v: 2 });
+          await c.upsert(2, { id: 2, v: 3 }, 3);
+          await c.upsert(2, { id: 2, v: 4 }, 4);
+          expect((await c.find({ v: { gte: 2 } }, { sort: [['v', 'asc']] })).map((d) => d.v)).toEqual([2, 4]);
+          await c.upsert(3, { id: 3, v: 5 }, 5);
+          expect(await c.delete(3)).toBe(true);
+          expect(await c.get(3)).toBeNull();
+          expect(await c.count()).toBe(2);
+        });
+        expect(await c.find({}, { sort: [['id', 'asc']] })).toEqual([{ id: 1, v: 2 }, { id: 2, v: 4 }]);
+        expect(await c.upsert(2, { id: 2, v: 0 }, 3)).toBe(false);
+      });
+
       it('clears a collection, which stays usable through the handle it had', async () => {
         const c = await seeded();
         await store.clearCollection(coll);
@@ -177,6 +196,22 @@ export function atomicBatchContract(name: string, harness: DocumentStoreHarness)
         .catch(() => undefined);
       expect(await c.get(1)).toBeNull();
       expect(await store.getCheckpoint('atomic')).toBe(0);
+      await store.close();
+    });
+
+    it('rolls back documents read and changed many times in the failed work, and the next batch starts clean', async () => {
+      const store = await harness.open();
+      const c = store.collection<{ v: number }>('atomic_many');
+      await c.upsert(1, { v: 1 }, 1);
+      await store
+        .exclusive('projections', async () => {
+          for (let p = 2; p < 10; p++) await c.upsert(1, { v: (await c.get(1))!.v + 1 }, p);
+          throw new Error('crash mid-batch');
+        })
+        .catch(() => undefined);
+      expect(await c.get(1)).toEqual({ v: 1 });
+      await store.exclusive('projections', async () => c.upsert(1, { v: (await c.get(1))!.v + 10 }, 2));
+      expect(await c.get(1)).toEqual({ v: 11 });
       await store.close();
     });
 

@@ -1,0 +1,73 @@
+// Bulk data for the benchmark, written through the event store port exactly as the service writes it.
+const { join } = require('node:path');
+const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-event-store');
+const { correlationIdOf } = require('../dist/infrastructure/event-sourcing/correlation');
+
+const TERMINAL = ['completed', 'completed', 'ended_by_customer', 'no-answer', 'busy', 'failed'];
+
+const { toE164 } = require('../dist/shared/phone');
+const exchanges = new Map();
+/** Area codes of the primary numbers and of the secondary contacts, per loader prefix. */
+const AREAS = { 3: [212, 718], 4: [415, 650], 5: [305, 786] };
+
+/** The i-th valid North American number of an area code: only exchanges the phone library accepts. */
+function phone(i, area = 201) {
+  if (!exchanges.has(area)) {
+    const valid = [];
+    for (let e = 200; e <= 999; e++) if (toE164(`+1${area}${e}4567`) && toE164(`+1${area}${e}0100`)) valid.push(e);
+    if (!valid.length) throw new Error(`no valid numbers in area code ${area}`);
+    exchanges.set(area, valid);
+  }
+  const valid = exchanges.get(area);
+  const k = i % (valid.length * 10_000);
+  return `+1${area}${valid[Math.floor(k / 10_000)]}${String(k % 10_000).padStart(4, '0')}`;
+}
+
+function open(dataDir) {
+  return new SqliteEventStore(join(dataDir, 'events.db'));
+}
+
+async function append(store, stream, events, at) {
+  await store.append(
+    stream,
+    events.map((e) => ({ ...e, metadata: { occurred_at: at, ...(correlationIdOf(e) ? { $correlationId: correlationIdOf(e) } : {}) } })),
+    'no_stream',
+  );
+}
+
+/** `count` leads in a campaign, each with one secondary contact. */
+async function loadLeads(dataDir, { userId, campaignId, count, prefix = 3 }) {
+  const store = open(dataDir);
+  const at = new Date().toISOString();
+  for (let i = 0; i < count; i++) {
+    const id = await store.nextId('lead');
+    const contact = await store.nextId('secondary_contact');
+    await append(store, `lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data: { lead_id: id, user_id: userId, campaign_id: campaignId, phone_number: phone(i, AREAS[prefix][0]), variables: { customer_name: `Lead ${i}` }, secondary_contacts: [{ id: contact, phone_number: phone(i, AREAS[prefix][1]), variables: {} }] } }], at);
+  }
+  await store.close();
+}
+
+/** `count` finished calls spread over 30 days, mixed statuses and types. */
+async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
+  const store = open(dataDir);
+  const start = Date.parse('2025-01-01T00:00:00Z');
+  for (let i = 0; i < count; i++) {
+    const id = await store.nextId('call');
+    const at = new Date(start + Math.floor((i / count) * 30 * 86_400_000)).toISOString();
+    const status = TERMINAL[i % TERMINAL.length];
+    const type = i % 10 === 0 ? 'inbound' : 'outbound';
+    const spec = { user_id: userId, assistant_id: assistantId, assistant_name: 'Bench', campaign_id: type === 'inbound' ? null : campaignId, campaign_name: type === 'inbound' ? null : 'Bench', lead_id: null, secondary_contact_id: null, type, assistant_phone_number: null, client_phone_number: phone(i), variables: {}, record: true, max_duration_seconds: 600 };
+    await append(
+      store,
+      `call-${id}`,
+      [
+        { type: 'CallInitiated', schemaVersion: 1, data: { call_id: id, ...spec } },
+        { type: 'CallOutcomeRecorded', schemaVersion: 2, data: { call_id: id, user_id: userId, campaign_id: spec.campaign_id, lead_id: null, from: 'initiated', status, reached: status === 'completed' || status === 'ended_by_customer', details: { answered_by: 'human', duration: 30 } } },
+      ],
+      at,
+    );
+  }
+  await store.close();
+}
+
+module.exports = { loadLeads, loadCalls, phone };

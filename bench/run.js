@@ -1,0 +1,190 @@
+// npm run bench: the built service on the embedded default, measured with autocannon beside a bare
+// route of the same app in the same run. Prints a table and writes bench/results.json.
+// BENCH_SCALE (default 1) scales every data size; BENCH_SECONDS (default 10) is each load's length.
+const autocannon = require('autocannon');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { startService, rssMb, cpuSeconds, cli } = require('./service');
+const { loadLeads, loadCalls, phone } = require('./load');
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const n = (count) => Math.max(1, Math.round(count * SCALE));
+const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const results = { machine: { cpus: require('node:os').cpus().length, node: process.version }, scale: SCALE, seconds: SECONDS, figures: [] };
+const log = (...args) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+
+function api(service, token) {
+  return async (method, path, body) => {
+    const res = await fetch(`${service.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: body && JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+async function load(name, options) {
+  const result = await autocannon({ duration: SECONDS, ...options });
+  const figure = {
+    name,
+    connections: options.connections,
+    requests_per_second: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+  log(name, JSON.stringify(figure));
+  return figure;
+}
+
+async function until(check, what, timeoutMs = 3_600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The baseline of this run: the same app and adapter answering a constant. */
+async function baseline(service, connections) {
+  return load('baseline GET /health/live', { url: `${service.url}/health/live`, connections });
+}
+
+async function httpAndReads() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const env = { DATA_DIR: dataDir };
+  let service = await startService(env);
+  try {
+    const user = await cli(env, 'users:create', '--email', 'bench@example.com');
+    const call = api(service, user.token);
+    const assistant = (await call('POST', '/api/user/assistant', { assistant_name: 'Bench', voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' })).data.id;
+    const writes = (await call('POST', '/api/user/campaigns', { name: 'Writes', assistant_id: assistant })).data.id;
+    const reads = (await call('POST', '/api/user/campaigns', { name: 'Reads', assistant_id: assistant })).data.id;
+    const headers = { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', accept: 'application/json' };
+
+    for (const connections of [10, 50]) {
+      const base = await baseline(service, connections);
+      let counter = connections * 100_000;
+      const create = await load('POST /api/user/lead', {
+        url: `${service.url}/api/user/lead`,
+        connections,
+        method: 'POST',
+        headers,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ campaign_id: writes, phone_number: phone(counter++, 212), allow_dupplicate: true, variables: { customer_name: 'Ann' } }) }),
+      });
+      results.figures.push({ ...base }, { ...create, ratio_to_baseline: +(create.requests_per_second / base.requests_per_second).toFixed(3) });
+    }
+
+    const leadCount = n(100_000);
+    const callCount = n(1_000_000);
+    log(`loading ${leadCount} leads and ${callCount} calls through the event store`);
+    await loadLeads(dataDir, { userId: user.id, campaignId: reads, count: leadCount });
+    await loadCalls(dataDir, { userId: user.id, assistantId: assistant, campaignId: writes, count: callCount });
+    await until(async () => (await call('GET', `/api/user/campaigns/${reads}`)).stats.leads.created >= leadCount, 'leads projected');
+    await until(async () => (await call('GET', '/api/user/calls?per_page=1')).total >= callCount, 'calls projected');
+    log('projected');
+
+    const base = await baseline(service, 50);
+    results.figures.push(base);
+    const pages = [
+      [`GET /api/user/leads?campaign_id&per_page=100 (${leadCount} leads)`, `/api/user/leads?campaign_id=${reads}&per_page=100`],
+      [`GET /api/user/leads?campaign_id&status&per_page=100&page=500 (${leadCount} leads)`, `/api/user/leads?campaign_id=${reads}&status=created&per_page=100&page=500`],
+      [`GET /api/user/calls?campaign_id&status (${callCount} calls)`, `/api/user/calls?campaign_id=${writes}&status=completed`],
+      [`GET /api/user/calls?status&type (${callCount} calls)`, `/api/user/calls?status=no-answer&type=outbound`],
+    ];
+    for (const [name, path] of pages) {
+      const figure = await load(name, { url: `${service.url}${path}`, connections: 50, headers });
+      results.figures.push({ ...figure, ratio_to_baseline: +(figure.requests_per_second / base.requests_per_second).toFixed(3) });
+    }
+    await service.stop();
+    service = null;
+
+    log('rebuilding every read model');
+    const rebuilt = await cli(env, 'projections:rebuild');
+    results.figures.push({ name: 'projections:rebuild', events: rebuilt.events, seconds: rebuilt.seconds, events_per_second: rebuilt.events_per_second });
+    log('rebuild', JSON.stringify(rebuilt));
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Dials one campaign for a while; answers attempts per second, CPU per attempt and RSS while dialing. */
+async function dial(service, call, campaign, seconds) {
+  const countCalls = async () => (await call('GET', `/api/user/calls?campaign_id=${campaign}&per_page=1`)).total;
+  const before = await countCalls();
+  const cpuBefore = cpuSeconds(service.pid);
+  let maxRss = 0;
+  const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(service.pid))), 200);
+  const started = Date.now();
+  await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'stop' });
+  const elapsed = (Date.now() - started) / 1000;
+  clearInterval(sampler);
+  const cpu = cpuSeconds(service.pid) - cpuBefore;
+  await new Promise((r) => setTimeout(r, 1000));
+  const attempts = (await countCalls()) - before;
+  return { attempts, attempts_per_second: Math.round(attempts / elapsed), cpu_ms_per_attempt: +((cpu * 1000) / Math.max(1, attempts)).toFixed(3), rss_dialing_mb: Math.round(maxRss) };
+}
+
+async function dialingAndMemory() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-dial-'));
+  const env = { DATA_DIR: dataDir, SIMULATED_CALL_STEP_SECONDS: '0', DIAL_INTERVAL_MS: '50', SIMULATED_DIALER_ODDS: 'human:1,no-answer:1,busy:1' };
+  let service = await startService(env);
+  try {
+    const user = await cli(env, 'users:create', '--email', 'dial@example.com');
+    let call = api(service, user.token);
+    const assistant = (await call('POST', '/api/user/assistant', { assistant_name: 'Dialer', voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' })).data.id;
+    const settings = { assistant_id: assistant, max_concurrent_calls: 100, max_retries: 2, retry_delay_seconds: 0, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
+    const small = (await call('POST', '/api/user/campaigns', { name: 'Small', ...settings })).data.id;
+    const big = (await call('POST', '/api/user/campaigns', { name: 'Big', ...settings })).data.id;
+    const rest = (await call('POST', '/api/user/campaigns', { name: 'Stored', ...settings })).data.id;
+    await service.stop();
+
+    const smallCount = n(10_000);
+    log(`loading ${smallCount} leads`);
+    await loadLeads(dataDir, { userId: user.id, campaignId: small, count: smallCount });
+    service = await startService(env);
+    call = api(service, user.token);
+    await until(async () => (await call('GET', `/api/user/campaigns/${small}`)).stats.leads.created >= smallCount, 'leads projected');
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleSmall = Math.round(rssMb(service.pid));
+    const dialSmall = await dial(service, call, small, SECONDS);
+    results.figures.push({ name: `memory with ${smallCount} leads stored`, rss_idle_mb: idleSmall, rss_dialing_mb: dialSmall.rss_dialing_mb });
+    await service.stop();
+
+    const bigCount = n(100_000);
+    const restCount = n(1_000_000) - smallCount - bigCount;
+    log(`loading ${bigCount} + ${restCount} leads`);
+    await loadLeads(dataDir, { userId: user.id, campaignId: big, count: bigCount, prefix: 4 });
+    await loadLeads(dataDir, { userId: user.id, campaignId: rest, count: restCount, prefix: 5 });
+    service = await startService(env);
+    call = api(service, user.token);
+    await until(async () => (await call('GET', `/api/user/campaigns/${rest}`)).stats.leads.created >= restCount, 'leads projected');
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleBig = Math.round(rssMb(service.pid));
+    const dialBig = await dial(service, call, big, SECONDS * 2);
+    results.figures.push({ name: `dialing a campaign of ${bigCount} leads (simulated, answering at once, max_concurrent_calls 100)`, attempts: dialBig.attempts, attempts_per_second: dialBig.attempts_per_second, cpu_ms_per_attempt: dialBig.cpu_ms_per_attempt });
+    results.figures.push({ name: `memory with ${smallCount + bigCount + restCount} leads stored`, rss_idle_mb: idleBig, rss_dialing_mb: dialBig.rss_dialing_mb, rss_growth_idle_mb: idleBig - idleSmall });
+  } finally {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const only = process.env.BENCH_ONLY;
+  if (!only || only === 'http') await httpAndReads();
+  if (!only || only === 'dialing') await dialingAndMemory();
+  writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.table(results.figures.map(({ errors: _e, ...f }) => f));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

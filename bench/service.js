@@ -1,0 +1,63 @@
+// Starts the built service as a child process and reads its memory and CPU from /proc.
+const { spawn, execFile } = require('node:child_process');
+const { readFileSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { join } = require('node:path');
+const { promisify } = require('node:util');
+
+const root = join(__dirname, '..');
+const run = promisify(execFile);
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(env) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(root, 'dist/main.js')], {
+    env: { ...process.env, LOG_LEVEL: 'error', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '10000000', PUBLIC_URL: url, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (const deadline = Date.now() + 600_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) break;
+    } catch {
+      /* not yet listening */
+    }
+    if (Date.now() > deadline) throw new Error('service did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
+  };
+}
+
+/** Resident set size of a process, in MB. */
+function rssMb(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line.split(/\s+/)[1]) / 1024;
+}
+
+/** User + system CPU seconds a process has used so far. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+async function cli(env, ...args) {
+  const { stdout } = await run(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { env: { ...process.env, ...env }, cwd: root, maxBuffer: 1 << 30 });
+  return JSON.parse(stdout.trim().split('\n').pop());
+}
+
+module.exports = { startService, rssMb, cpuSeconds, cli };
