@@ -122,7 +122,7 @@ describe('dialing a whole campaign through the http dialer', () => {
 
     // 20 s of max_call_duration + 120 s later the silent call is failed.
     w.clock.advance(141_000);
-    expect(await w.t.app.get(StuckCallSweeper).sweepOnce()).toBe(1);
+    await w.t.app.get(StuckCallSweeper).sweepOnce();
     const silentCall = w.provider.dials.find((d) => d.request.to === numbers.silentThenHuman)!.request.call_id;
     await eventually(async () => (await w.t.request('GET', `/api/user/calls/${silentCall}`, { token: w.token })).body.status === 'failed', 5000, 'stuck call failed');
     await settled(w);

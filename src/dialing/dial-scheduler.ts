@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CampaignDocument, CampaignsProjection } from '../campaigns/campaigns.projection';
 import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
+import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
@@ -22,9 +23,7 @@ import { DialingPolicies } from './dialing-policies';
  */
 @Injectable()
 export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('DialScheduler');
-  private running?: Promise<void>;
-  private pending = false;
+  private readonly job: RepeatingJob;
   private stopped = false;
 
   constructor(
@@ -35,44 +34,26 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly policies: DialingPolicies,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly registry: SchedulerRegistry,
+    registry: SchedulerRegistry,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
-  ) {}
+  ) {
+    // A pass that claimed calls may have more to claim once they are projected.
+    this.job = new RepeatingJob('DialScheduler', registry, async () => (await this.pass()) > 0);
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.background) return;
-    const timer = setInterval(() => this.nudge(), this.config.dialing.intervalMs);
-    timer.unref();
-    this.registry.addInterval('dial-scheduler', timer);
-    this.nudge();
+    if (this.background) this.job.start(this.config.dialing.intervalMs);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.registry.doesExist('interval', 'dial-scheduler')) this.registry.deleteInterval('dial-scheduler');
-    await this.running;
+    await this.job.stop();
   }
 
   /** Asks for a pass soon; passes never overlap, and one asked for during a pass runs right after it. */
   nudge(): void {
-    if (this.stopped || !this.background) return;
-    this.pending = true;
-    if (this.running) return;
-    this.running = this.loop().finally(() => (this.running = undefined));
-  }
-
-  private async loop(): Promise<void> {
-    while (this.pending && !this.stopped) {
-      this.pending = false;
-      try {
-        // A pass that claimed calls may have more to claim once they are projected.
-        if ((await this.pass()) > 0) this.pending = true;
-      } catch (error) {
-        this.logger.error(`Dialing pass failed: ${(error as Error).stack ?? error}`);
-        return;
-      }
-    }
+    this.job.nudge();
   }
 
   /** One look at every running campaign; answers how many calls it started. */

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CallDetails, CallStatus } from '../calls/call.events';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { AppConfig, SIMULATED_OUTCOMES, SimulatedOutcome } from '../infrastructure/config/app-config';
+import { yieldToIo } from '../shared/yield-to-io';
 import { DialRequest, Dialer } from './dialer.port';
 
 type Step = [CallStatus, CallDetails?];
@@ -75,6 +76,7 @@ export class SimulatedDialer extends Dialer implements OnModuleDestroy {
     const stepMs = this.config.dialing.simulatedStepSeconds * 1000;
     for (const [status, details] of steps) {
       if (stepMs > 0) await new Promise((resolve) => setTimeout(resolve, stepMs).unref());
+      else await yieldToIo();
       if (this.stopped) return;
       try {
         await this.commands.execute(new RecordCallOutcome(callId, status, details));

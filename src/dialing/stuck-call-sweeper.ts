@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CallsProjection, STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projection';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
+import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
@@ -16,50 +17,33 @@ const PAGE = 100;
  */
 @Injectable()
 export class StuckCallSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('StuckCalls');
-  private running?: Promise<number>;
+  private readonly job: RepeatingJob;
 
   constructor(
     private readonly commands: CommandBus,
     private readonly calls: CallsProjection,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly registry: SchedulerRegistry,
+    registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
-  ) {}
+  ) {
+    this.job = new RepeatingJob('StuckCallSweeper', registry, async () => (await this.sweepOnce()) === PAGE);
+  }
 
   onApplicationBootstrap(): void {
-    if (!this.background) return;
-    const timer = setInterval(() => void this.sweepOnce(), this.config.dialing.intervalMs);
-    timer.unref();
-    this.registry.addInterval('stuck-call-sweeper', timer);
+    if (this.background) this.job.start(this.config.dialing.intervalMs);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.registry.doesExist('interval', 'stuck-call-sweeper')) this.registry.deleteInterval('stuck-call-sweeper');
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.job.stop();
   }
 
-  /** Fails every call past its deadline; answers how many. */
-  sweepOnce(): Promise<number> {
-    this.running ??= this.sweep().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async sweep(): Promise<number> {
-    let failed = 0;
-    try {
-      for (;;) {
-        const stuck = await this.calls.calls.find({ deadline_at: { lte: this.clock.now().getTime() } }, { sort: [['deadline_at', 'asc']], limit: PAGE });
-        for (const call of stuck) {
-          await this.commands.execute(new RecordCallOutcome(call.id, 'failed', {}, `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`));
-          failed++;
-        }
-        if (stuck.length < PAGE) return failed;
-      }
-    } catch (error) {
-      this.logger.error(`Sweep failed: ${(error as Error).stack ?? error}`);
-      return failed;
+  /** Fails a page of calls past their deadline; answers how many. */
+  async sweepOnce(): Promise<number> {
+    const stuck = await this.calls.calls.find({ deadline_at: { lte: this.clock.now().getTime() } }, { sort: [['deadline_at', 'asc']], limit: PAGE });
+    for (const call of stuck) {
+      await this.commands.execute(new RecordCallOutcome(call.id, 'failed', {}, `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`));
     }
+    return stuck.length;
   }
 }

@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
 import { DeliverWebhook } from './commands/deliver-webhook';
@@ -16,50 +17,34 @@ const PARALLEL = 16;
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('Webhooks');
-  private running?: Promise<void>;
-  private pending = false;
-  private stopped = false;
+  private readonly job: RepeatingJob;
 
   constructor(
     private readonly commands: CommandBus,
     private readonly deliveries: WebhookDeliveriesProjection,
     private readonly clock: Clock,
-    private readonly registry: SchedulerRegistry,
+    registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.background) return;
-    const timer = setInterval(() => this.nudge(), POLL_MS);
-    timer.unref();
-    this.registry.addInterval('webhook-dispatcher', timer);
-    this.nudge();
+  ) {
+    this.job = new RepeatingJob('WebhookDispatcher', registry, () => this.sendDue());
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.registry.doesExist('interval', 'webhook-dispatcher')) this.registry.deleteInterval('webhook-dispatcher');
-    await this.running;
+  onApplicationBootstrap(): void {
+    if (this.background) this.job.start(POLL_MS);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.job.stop();
   }
 
   nudge(): void {
-    if (this.stopped || !this.background) return;
-    this.pending = true;
-    if (this.running) return;
-    this.running = this.loop().finally(() => (this.running = undefined));
+    this.job.nudge();
   }
 
-  private async loop(): Promise<void> {
-    while (this.pending && !this.stopped) {
-      this.pending = false;
-      try {
-        const due = await this.deliveries.deliveries.find({ next_attempt_at: { lte: this.clock.now().getTime() } }, { sort: [['next_attempt_at', 'asc']], limit: PARALLEL });
-        const sent = await Promise.all(due.map((d) => this.commands.execute(new DeliverWebhook(d.id))));
-        if (sent.some(Boolean)) this.pending = true;
-      } catch (error) {
-        this.logger.error(`Webhook dispatch failed: ${(error as Error).stack ?? error}`);
-      }
-    }
+  /** Sends what is due; answers whether anything was sent (then more may be due). */
+  private async sendDue(): Promise<boolean> {
+    const due = await this.deliveries.deliveries.find({ next_attempt_at: { lte: this.clock.now().getTime() } }, { sort: [['next_attempt_at', 'asc']], limit: PARALLEL });
+    const sent = await Promise.all(due.map((d) => this.commands.execute(new DeliverWebhook(d.id))));
+    return sent.some(Boolean);
   }
 }

@@ -1,3 +1,4 @@
+import { yieldToIo } from '../../shared/yield-to-io';
 import { EventHandler, EventStore, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 
 /**
@@ -61,6 +62,7 @@ export function pullSubscription(
       }
       for (const event of page) {
         if (stopped) return;
+        await yieldToIo();
         await deliver(event);
         if (stopped) return;
         position = event.position;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import { yieldToIo } from '../../shared/yield-to-io';
 import { AppConfig } from '../config/app-config';
 import { Upcasters } from '../event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
@@ -120,6 +121,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
         let count: number;
         do {
           ({ count } = await this.runBatch());
+          await yieldToIo();
         } while (count === BATCH && !this.stopped);
       } catch (error) {
         this.logger.error(`Projection batch failed, retrying: ${(error as Error).stack ?? error}`);

@@ -1,0 +1,57 @@
+import { Logger } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { yieldToIo } from '../../shared/yield-to-io';
+
+/**
+ * Work that runs on an interval and when nudged, never two runs at once: a nudge during a
+ * run asks for one more right after it, and a run answering true asks for one more too
+ * (there may be more to do). Registered with @nestjs/schedule so it shows among the app's
+ * intervals and stops with it.
+ */
+export class RepeatingJob {
+  private readonly logger: Logger;
+  private running?: Promise<void>;
+  private pending = false;
+  private stopped = true;
+
+  constructor(
+    private readonly name: string,
+    private readonly registry: SchedulerRegistry,
+    private readonly work: () => Promise<boolean>,
+  ) {
+    this.logger = new Logger(name);
+  }
+
+  start(intervalMs: number): void {
+    this.stopped = false;
+    const timer = setInterval(() => this.nudge(), intervalMs);
+    timer.unref();
+    this.registry.addInterval(this.name, timer);
+    this.nudge();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.registry.doesExist('interval', this.name)) this.registry.deleteInterval(this.name);
+    await this.running;
+  }
+
+  nudge(): void {
+    if (this.stopped) return;
+    this.pending = true;
+    this.running ??= this.loop().finally(() => (this.running = undefined));
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending && !this.stopped) {
+      this.pending = false;
+      await yieldToIo();
+      try {
+        if (await this.work()) this.pending = true;
+      } catch (error) {
+        this.logger.error(`Run failed: ${(error as Error).stack ?? error}`);
+        return;
+      }
+    }
+  }
+}
