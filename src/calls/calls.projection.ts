@@ -49,6 +49,16 @@ export class CallsProjection implements ReadModelProjection {
       { fields: ['user_id', 'campaign_id', 'status', 'id'] },
       { fields: ['user_id', 'created_at'] },
       { fields: ['deadline_at'] },
+    ], [
+      // The list's total for one filter, or one paired with status, does not grow with the calls.
+      ['user_id'],
+      ['user_id', 'status'],
+      ['user_id', 'type'],
+      ['user_id', 'type', 'status'],
+      ['user_id', 'assistant_id'],
+      ['user_id', 'assistant_id', 'status'],
+      ['user_id', 'campaign_id'],
+      ['user_id', 'campaign_id', 'status'],
     ]);
   }
 

@@ -54,6 +54,13 @@ export class LeadsProjection implements ReadModelProjection {
       { fields: ['campaign_id', 'deleted', 'status'] },
       { fields: ['campaign_id', 'dial_due_at', 'id'] },
       { fields: ['campaign_id', 'in_flight_call_id'] },
+    ], [
+      // The totals of the list's filters and of the campaign stats.
+      ['user_id', 'deleted'],
+      ['user_id', 'deleted', 'campaign_id'],
+      ['user_id', 'deleted', 'status'],
+      ['user_id', 'deleted', 'campaign_id', 'status'],
+      ['campaign_id', 'deleted', 'status'],
     ]);
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DocumentStore } from './document-store.port';
+import { Collection, DocumentStore, Filter } from './document-store.port';
 
 export interface DocumentStoreHarness {
   /** Opens the store; calling it again opens the same storage anew (a restart). */
@@ -167,6 +167,71 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         });
         expect(await c.find({}, { sort: [['id', 'asc']] })).toEqual([{ id: 1, v: 2 }, { id: 2, v: 4 }]);
         expect(await c.upsert(2, { id: 2, v: 0 }, 3)).toBe(false);
+      });
+
+      describe('counted field sets', () => {
+        const sets = [['active'], ['team.id', 'active'], ['age']];
+        /** Every count a counted set can answer, next to the same count taken by scanning. */
+        const compare = async (c: Collection<Person>) => {
+          const all = await c.find({});
+          const filters: Filter[] = [];
+          for (const active of [true, false]) {
+            filters.push({ active });
+            for (const team of [1, 2, 3, 4]) filters.push({ 'team.id': team, active });
+          }
+          for (const age of [25, 31, 40, null]) filters.push({ age });
+          for (const filter of filters) {
+            const scanned = all.filter((p) => Object.entries(filter).every(([f, v]) => (f === 'team.id' ? p.team.id : (p as any)[f]) === v)).length;
+            expect([filter, await c.count(filter)]).toEqual([filter, scanned]);
+          }
+        };
+
+        it('answers counts of the declared equality filters exactly as a scan would, through inserts, changes and deletes', async () => {
+          const c = store.collection<Person>(coll, [{ fields: ['active', 'age'] }], sets);
+          for (const p of people) await c.upsert(p.id, p, p.id);
+          await compare(c);
+          await c.upsert(2, { ...people[1], active: true, team: { id: 3 } }, 10);
+          await c.upsert(2, { ...people[1], active: false }, 9);
+          await c.delete(4);
+          await c.upsert(6, { ...people[0], id: 6, age: null }, 11);
+          await compare(c);
+          expect(await c.count({ active: true, age: 31 })).toBe(1);
+          expect(await c.count({ active: true, age: { gte: 30 } })).toBe(1);
+        });
+
+        it('keeps counts right through batches, and rolls them back with a failed batch', async () => {
+          const c = store.collection<Person>(coll, [], sets);
+          for (const p of people) await c.upsert(p.id, p, p.id);
+          await store.exclusive(`lock-${coll}`, async () => {
+            for (let pos = 10; pos < 15; pos++) await c.upsert(1, { ...(await c.get(1))!, active: pos % 2 === 0, team: { id: pos % 3 } }, pos);
+            await c.delete(3);
+            expect(await c.count({ active: true })).toBe((await c.find({ active: true })).length);
+            await c.upsert(7, { ...people[4], id: 7 }, 20);
+          });
+          await compare(c);
+          const before = await c.count({ active: false });
+          await store
+            .exclusive(`lock-${coll}`, async () => {
+              await c.upsert(8, { ...people[1], id: 8 }, 30);
+              await c.count({ active: false });
+              throw new Error('crash mid-batch');
+            })
+            .catch(() => undefined);
+          expect(await c.count({ active: false })).toBe(before);
+          await compare(c);
+        });
+
+        it('counts documents stored before the sets were declared, and starts again after a clear', async () => {
+          const plain = store.collection<Person>(coll);
+          for (const p of people) await plain.upsert(p.id, p, p.id);
+          const reopened = await open();
+          const c = reopened.collection<Person>(coll, [], sets);
+          await compare(c);
+          await reopened.clearCollection(coll);
+          expect(await c.count({ active: true })).toBe(0);
+          await c.upsert(1, people[0], 1);
+          await compare(c);
+        });
       });
 
       it('clears a collection, which stays usable through the handle it had', async () => {

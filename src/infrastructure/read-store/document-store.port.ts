@@ -43,8 +43,12 @@ export interface Collection<T extends object> {
 }
 
 export interface DocumentStore {
-  /** Opens (and on first use creates, with its indexes) a collection. */
-  collection<T extends object>(name: string, indexes?: IndexSpec[]): Collection<T>;
+  /**
+   * Opens (and on first use creates, with its indexes) a collection. `counts` lists the
+   * equality filters whose `count` a list answers on every page: an adapter may keep their
+   * totals as the documents change, so such a count does not grow with the collection.
+   */
+  collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][]): Collection<T>;
   getCheckpoint(name: string): Promise<number>;
   setCheckpoint(name: string, position: number): Promise<void>;
   /**

@@ -86,7 +86,8 @@ export class MongoDocumentStore implements DocumentStore {
     return new MongoDocumentStore(connection);
   }
 
-  collection<T extends object>(name: string, indexes: IndexSpec[] = []): Collection<T> {
+  /** Counted sets are answered by countDocuments over the indexes; no running totals are kept here. */
+  collection<T extends object>(name: string, indexes: IndexSpec[] = [], _counts: string[][] = []): Collection<T> {
     const native = this.connection.collection(`rm_${assertFieldName(name)}`);
     for (const index of indexes) {
       const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Collection, DocId, DocumentStore, Filter, FindOptions, IndexSpec, Scalar } from './document-store.port';
+import { Collection, DocId, DocumentStore, Filter, FindOptions, IndexSpec, Range, Scalar } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
 type Bind = string | number | null;
@@ -56,8 +56,58 @@ function where(filter: Filter = {}): { sql: string; params: Bind[] } {
 /** A document as the current batch has it: read once, changed in memory, written at commit. */
 interface Pending {
   doc: object | null;
+  /** The document as stored before the batch changed it. */
+  stored: object | null;
   pos: number;
   dirty: boolean;
+}
+
+const valueAt = (doc: object, field: string): unknown => field.split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), doc);
+
+/**
+ * Running totals of documents per value of a counted field set. A key is the field names
+ * and the values as JSON, written alike from JS and (for a first fill) from SQL.
+ */
+class Counts {
+  private readonly bump;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly collection: string,
+    readonly sets: string[][],
+  ) {
+    this.bump = db.prepare<[string, string, number]>(
+      'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n',
+    );
+  }
+
+  static key(fields: string[], values: unknown[]): string {
+    return `${fields.join(',')}|[${values.map((v) => JSON.stringify(v ?? null)).join(',')}]`;
+  }
+
+  static keySql(fields: string[]): string {
+    return `'${fields.join(',')}|[' || ${fields.map((f) => `coalesce(doc -> '$.${assertFieldName(f)}', 'null')`).join(` || ',' || `)} || ']'`;
+  }
+
+  /** Moves a document from the totals of its old values to those of its new ones. */
+  change(before: object | null, after: object | null): void {
+    for (const fields of this.sets) {
+      const was = before && Counts.key(fields, fields.map((f) => valueAt(before, f)));
+      const is = after && Counts.key(fields, fields.map((f) => valueAt(after, f)));
+      if (was === is) continue;
+      if (was) this.bump.run(this.collection, was, -1);
+      if (is) this.bump.run(this.collection, is, 1);
+    }
+  }
+
+  /** The key of a filter made only of equalities over exactly one counted field set, else null. */
+  keyFor(filter: Filter): string | null {
+    const given = Object.entries(filter).filter(([, c]) => c !== undefined);
+    if (given.some(([, c]) => isRange(c as Scalar | Range))) return null;
+    const names = given.map(([f]) => f).sort().join(',');
+    const fields = this.sets.find((set) => [...set].sort().join(',') === names);
+    return fields ? Counts.key(fields, fields.map((f) => filter[f])) : null;
+  }
 }
 
 /** The documents a batch touched, per table; null outside `exclusive`. */
@@ -69,11 +119,16 @@ class SqliteCollection<T extends object> implements Collection<T> {
   private readonly deleteStmt;
   private readonly cache = new Map<string, Database.Statement>();
 
+  private readonly countStmt;
+
   constructor(
     private readonly db: Database.Database,
     private readonly table: string,
     private readonly batch: () => Batch,
+    private readonly counts: Counts | null,
+    private readonly name: string,
   ) {
+    this.countStmt = db.prepare<[string, string], { n: number }>('SELECT n FROM counts WHERE collection = ? AND key = ?');
     this.getStmt = db.prepare<[string], { doc: string; pos: number }>(`SELECT doc, pos FROM ${table} WHERE id = ?`);
     this.upsertStmt = db.prepare(
       `INSERT INTO ${table} (id, pos, doc) VALUES (?, ?, ?)
@@ -90,7 +145,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     if (held) return held.doc as T | null;
     const row = this.getStmt.get(key);
     const doc = row ? (JSON.parse(row.doc) as T) : null;
-    pending?.set(key, { doc, pos: row?.pos ?? 0, dirty: false });
+    pending?.set(key, { doc, stored: doc, pos: row?.pos ?? 0, dirty: false });
     return doc;
   }
 
@@ -108,6 +163,8 @@ class SqliteCollection<T extends object> implements Collection<T> {
 
   async count(filter?: Filter): Promise<number> {
     this.flush();
+    const key = this.counts?.keyFor(filter ?? {});
+    if (key) return this.countStmt.get(this.name, key)?.n ?? 0;
     const { sql, params } = where(filter);
     return (this.prepare(`SELECT count(*) AS n FROM ${this.table} ${sql}`).get(...params) as { n: number }).n;
   }
@@ -115,20 +172,20 @@ class SqliteCollection<T extends object> implements Collection<T> {
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     const key = String(id);
     const pending = this.pending();
-    if (!pending) return this.upsertStmt.run(key, position, JSON.stringify(doc)).changes > 0;
+    if (!pending) return this.db.transaction(() => this.write(key, this.stored(key), doc, position))();
     if (!pending.has(key)) await this.get(key);
     const held = pending.get(key)!;
     if (held.doc !== null && held.pos >= position) return false;
-    pending.set(key, { doc, pos: position, dirty: true });
+    pending.set(key, { ...held, doc, pos: position, dirty: true });
     return true;
   }
 
   async delete(id: DocId): Promise<boolean> {
     const key = String(id);
     const pending = this.pending();
-    if (!pending) return this.deleteStmt.run(key).changes > 0;
+    if (!pending) return this.db.transaction(() => this.write(key, this.stored(key), null, 0))();
     const existed = (await this.get(key)) !== null;
-    pending.set(key, { doc: null, pos: 0, dirty: true });
+    pending.set(key, { ...pending.get(key)!, doc: null, pos: 0, dirty: true });
     return existed;
   }
 
@@ -138,10 +195,22 @@ class SqliteCollection<T extends object> implements Collection<T> {
     if (!pending) return;
     for (const [key, held] of pending) {
       if (!held.dirty) continue;
-      if (held.doc === null) this.deleteStmt.run(key);
-      else this.upsertStmt.run(key, held.pos, JSON.stringify(held.doc));
+      if (this.write(key, held.stored, held.doc, held.pos)) held.stored = held.doc;
       held.dirty = false;
     }
+  }
+
+  /** One document write (null deletes) and, when it took effect, the counts it moves. */
+  private write(key: string, before: object | null, after: object | null, position: number): boolean {
+    const applied = after === null ? this.deleteStmt.run(key).changes > 0 : this.upsertStmt.run(key, position, JSON.stringify(after)).changes > 0;
+    if (applied) this.counts?.change(before, after);
+    return applied;
+  }
+
+  private stored(key: string): object | null {
+    if (!this.counts) return null;
+    const row = this.getStmt.get(key);
+    return row ? JSON.parse(row.doc) : null;
   }
 
   private pending(): Map<string, Pending> | undefined {
@@ -174,6 +243,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
   private batch: Batch = null;
+  private readonly statements;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -184,10 +254,22 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma('optimize = 0x10002');
     this.optimizer = setInterval(() => this.db.open && this.db.pragma('optimize'), 600_000);
     this.optimizer.unref();
-    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL)');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS counts (collection TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS counted_sets (collection TEXT PRIMARY KEY, sets TEXT NOT NULL);
+    `);
+    this.statements = {
+      begin: this.db.prepare('BEGIN IMMEDIATE'),
+      commit: this.db.prepare('COMMIT'),
+      getCheckpoint: this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?'),
+      setCheckpoint: this.db.prepare<[string, number]>(
+        'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+      ),
+    };
   }
 
-  collection<T extends object>(name: string, indexes: IndexSpec[] = []): Collection<T> {
+  collection<T extends object>(name: string, indexes: IndexSpec[] = [], countedSets: string[][] = []): Collection<T> {
     const existing = this.collections.get(name);
     if (existing) return existing;
     const table = tableName(name);
@@ -198,20 +280,34 @@ export class SqliteDocumentStore implements DocumentStore {
         `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName} ON ${table} (${index.fields.map(path).join(', ')})`,
       );
     }
-    const collection = new SqliteCollection<T>(this.db, table, () => this.batch);
+    const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
+    this.fillCounts(name, table, countedSets);
+    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name);
     this.collections.set(name, collection);
     return collection;
   }
 
+  /** Counts declared anew (or differently) are filled once from the documents already stored. */
+  private fillCounts(name: string, table: string, sets: string[][]): void {
+    const declared = JSON.stringify(sets);
+    const row = this.db.prepare<[string], { sets: string }>('SELECT sets FROM counted_sets WHERE collection = ?').get(name);
+    if (row?.sets === declared) return;
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
+      for (const fields of sets) {
+        const key = Counts.keySql(fields);
+        this.db.prepare(`INSERT INTO counts (collection, key, n) SELECT ?, ${key}, count(*) FROM ${table} GROUP BY ${key}`).run(name);
+      }
+      this.db.prepare('INSERT INTO counted_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(name, declared);
+    })();
+  }
+
   async getCheckpoint(name: string): Promise<number> {
-    const row = this.db.prepare<[string], { position: number }>('SELECT position FROM checkpoints WHERE name = ?').get(name);
-    return row?.position ?? 0;
+    return this.statements.getCheckpoint.get(name)?.position ?? 0;
   }
 
   async setCheckpoint(name: string, position: number): Promise<void> {
-    this.db
-      .prepare('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position')
-      .run(name, position);
+    this.statements.setCheckpoint.run(name, position);
   }
 
   /**
@@ -221,12 +317,12 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     const run = async () => {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.statements.begin.run();
       this.batch = new Map();
       try {
         const result = await work();
         for (const collection of this.collections.values()) collection.flush();
-        this.db.exec('COMMIT');
+        this.statements.commit.run();
         return { ran: true as const, result };
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -245,6 +341,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.batch?.delete(table);
     const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
     if (exists) this.db.exec(`DELETE FROM ${table}`);
+    this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
   }
 
   async ping(): Promise<void> {
