@@ -1,4 +1,6 @@
 // Bulk data for the benchmark, written through the event store port exactly as the service writes it.
+const Database = require('better-sqlite3');
+const { randomUUID } = require('node:crypto');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-event-store');
 const { correlationIdOf } = require('../dist/infrastructure/event-sourcing/correlation');
@@ -23,42 +25,78 @@ function phone(i, area = 201) {
   return `+1${area}${valid[Math.floor(k / 10_000)]}${String(k % 10_000).padStart(4, '0')}`;
 }
 
-function open(dataDir) {
-  return new SqliteEventStore(join(dataDir, 'events.db'));
-}
+/**
+ * Writes new streams as the SQLite event store writes them (same rows, same sequences), but
+ * many per transaction: loading a million leads one append at a time would take many minutes.
+ */
+class BulkWriter {
+  constructor(dataDir) {
+    const file = join(dataDir, 'events.db');
+    new SqliteEventStore(file).close(); // creates or upgrades the schema
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.insert = this.db.prepare(
+      `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.sequence = this.db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
+    this.current = this.db.prepare('SELECT value FROM sequences WHERE name = ?');
+    this.ids = new Map();
+    this.pending = 0;
+    this.db.exec('BEGIN');
+  }
 
-async function append(store, stream, events, at) {
-  await store.append(
-    stream,
-    events.map((e) => ({ ...e, metadata: { occurred_at: at, ...(correlationIdOf(e) ? { $correlationId: correlationIdOf(e) } : {}) } })),
-    'no_stream',
-  );
+  nextId(name) {
+    if (!this.ids.has(name)) this.ids.set(name, this.current.get(name)?.value ?? 0);
+    const id = this.ids.get(name) + 1;
+    this.ids.set(name, id);
+    return id;
+  }
+
+  append(stream, events, at) {
+    events.forEach((e, revision) => {
+      const correlation = correlationIdOf(e) ?? null;
+      const metadata = { occurred_at: at, ...(correlation ? { $correlationId: correlation } : {}) };
+      this.insert.run(randomUUID(), stream, revision, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(metadata), at, correlation);
+    });
+    if (++this.pending % 10_000 === 0) this.commit(true);
+  }
+
+  commit(again = false) {
+    for (const [name, value] of this.ids) this.sequence.run(name, value);
+    this.db.exec('COMMIT');
+    if (again) this.db.exec('BEGIN');
+  }
+
+  close() {
+    this.commit();
+    this.db.close();
+  }
 }
 
 /** `count` leads in a campaign, each with one secondary contact. */
 async function loadLeads(dataDir, { userId, campaignId, count, prefix = 3 }) {
-  const store = open(dataDir);
+  const store = new BulkWriter(dataDir);
   const at = new Date().toISOString();
   for (let i = 0; i < count; i++) {
-    const id = await store.nextId('lead');
-    const contact = await store.nextId('secondary_contact');
-    await append(store, `lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data: { lead_id: id, user_id: userId, campaign_id: campaignId, phone_number: phone(i, AREAS[prefix][0]), variables: { customer_name: `Lead ${i}` }, secondary_contacts: [{ id: contact, phone_number: phone(i, AREAS[prefix][1]), variables: {} }] } }], at);
+    const id = store.nextId('lead');
+    const contact = store.nextId('secondary_contact');
+    store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data: { lead_id: id, user_id: userId, campaign_id: campaignId, phone_number: phone(i, AREAS[prefix][0]), variables: { customer_name: `Lead ${i}` }, secondary_contacts: [{ id: contact, phone_number: phone(i, AREAS[prefix][1]), variables: {} }] } }], at);
   }
-  await store.close();
+  store.close();
 }
 
 /** `count` finished calls spread over 30 days, mixed statuses and types. */
 async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
-  const store = open(dataDir);
+  const store = new BulkWriter(dataDir);
   const start = Date.parse('2025-01-01T00:00:00Z');
   for (let i = 0; i < count; i++) {
-    const id = await store.nextId('call');
+    const id = store.nextId('call');
     const at = new Date(start + Math.floor((i / count) * 30 * 86_400_000)).toISOString();
     const status = TERMINAL[i % TERMINAL.length];
     const type = i % 10 === 0 ? 'inbound' : 'outbound';
     const spec = { user_id: userId, assistant_id: assistantId, assistant_name: 'Bench', campaign_id: type === 'inbound' ? null : campaignId, campaign_name: type === 'inbound' ? null : 'Bench', lead_id: null, secondary_contact_id: null, type, assistant_phone_number: null, client_phone_number: phone(i), variables: {}, record: true, max_duration_seconds: 600 };
-    await append(
-      store,
+    store.append(
       `call-${id}`,
       [
         { type: 'CallInitiated', schemaVersion: 1, data: { call_id: id, ...spec } },
@@ -67,7 +105,7 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
       at,
     );
   }
-  await store.close();
+  store.close();
 }
 
 module.exports = { loadLeads, loadCalls, phone };

@@ -1,11 +1,9 @@
-import { CommandBus } from '@nestjs/cqrs';
 import { CallSpec } from '../src/calls/call.events';
-import { InitiateCall } from '../src/calls/commands/initiate-call';
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
 import { ManualClock } from '../src/shared/clock';
 import { sign } from '../src/shared/signature';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { openCall } from './support/calls';
 import { startTestApp, TestApp } from './support/test-app';
 
 const SECRET = 'telephony-test-secret';
@@ -34,26 +32,7 @@ describe('calls API and telephony callbacks', () => {
 
   const newCall = async (overrides: Partial<CallSpec> = {}, at?: string): Promise<number> => {
     if (at) clock.set(at);
-    const id = await t.app.get<EventStore>(EVENT_STORE).nextId('call');
-    const spec: CallSpec = {
-      user_id: alice.id,
-      assistant_id: assistantId,
-      assistant_name: 'Ada',
-      campaign_id: null,
-      campaign_name: null,
-      lead_id: null,
-      secondary_contact_id: null,
-      type: 'outbound',
-      assistant_phone_number: '+12015550100',
-      client_phone_number: '+12015550123',
-      variables: {},
-      record: true,
-      max_duration_seconds: 600,
-      ...overrides,
-    };
-    const { position } = await t.app.get(CommandBus).execute(new InitiateCall(id, spec));
-    await t.app.get(ProjectionRunner).waitFor(position);
-    return id;
+    return openCall(t.app, { user_id: alice.id, assistant_id: assistantId, assistant_phone_number: '+12015550100', ...overrides });
   };
 
   describe('record call outcome', () => {

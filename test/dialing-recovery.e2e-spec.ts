@@ -8,6 +8,7 @@ import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event
 import { StartLeadCall } from '../src/leads/commands/start-lead-call';
 import { ManualClock } from '../src/shared/clock';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { callSpec } from '../src/testing/call.fixture';
 import { eventually, FakeProvider } from './support/fake-provider';
 import { startTestApp } from './support/test-app';
 
@@ -36,23 +37,9 @@ describe('a crash between claiming a lead and dialing it', () => {
     expect((await bus.execute(new StartLeadCall(claimedOnly.id, firstCall))).claimed).toBe(true);
     const secondCall = await store.nextId('call');
     expect((await bus.execute(new StartLeadCall(openedNotPlaced.id, secondCall))).claimed).toBe(true);
-    const { created } = await bus.execute(
-      new InitiateCall(secondCall, {
-        user_id: (await before.request('GET', '/api/user/me', { token })).body.id,
-        assistant_id: assistant,
-        assistant_name: 'Ada',
-        campaign_id: campaign,
-        campaign_name: 'R',
-        lead_id: openedNotPlaced.id,
-        secondary_contact_id: null,
-        type: 'outbound',
-        assistant_phone_number: null,
-        client_phone_number: '+12015550502',
-        variables: {},
-        record: true,
-        max_duration_seconds: 20,
-      }),
-    );
+    const userId = (await before.request('GET', '/api/user/me', { token })).body.id;
+    const spec = callSpec({ user_id: userId, assistant_id: assistant, campaign_id: campaign, campaign_name: 'R', lead_id: openedNotPlaced.id, client_phone_number: '+12015550502', max_duration_seconds: 20 });
+    const { created } = await bus.execute(new InitiateCall(secondCall, spec));
     expect(created).toBe(true);
     await before.stop();
 

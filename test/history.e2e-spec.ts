@@ -11,6 +11,7 @@ import { DocumentStore, READ_STORE } from '../src/infrastructure/read-store/docu
 import { StartLeadCall } from '../src/leads/commands/start-lead-call';
 import { ManualClock } from '../src/shared/clock';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { callSpec } from '../src/testing/call.fixture';
 import { eventually } from './support/fake-provider';
 import { cli } from './support/processes';
 import { startTestApp, TestApp } from './support/test-app';
@@ -146,7 +147,7 @@ describe('an event stored in an older shape', () => {
       const callId = await store.nextId('call');
       const bus = t.app.get(CommandBus);
       await bus.execute(new StartLeadCall(lead.id, callId));
-      await bus.execute(new InitiateCall(callId, { user_id: userId, assistant_id: assistant, assistant_name: 'Ada', campaign_id: campaign, campaign_name: 'Old', lead_id: lead.id, secondary_contact_id: null, type: 'outbound', assistant_phone_number: null, client_phone_number: '+12015554000', variables: {}, record: true, max_duration_seconds: 600 }));
+      await bus.execute(new InitiateCall(callId, callSpec({ user_id: userId, assistant_id: assistant, campaign_id: campaign, campaign_name: 'Old', lead_id: lead.id, client_phone_number: '+12015554000' })));
       // A v1 outcome, as the service wrote them before `reached` existed.
       const [, ...rest] = await store.readStream(`call-${callId}`);
       await store.append(

@@ -1,10 +1,8 @@
-import { CommandBus } from '@nestjs/cqrs';
-import { InitiateCall } from '../src/calls/commands/initiate-call';
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
 import { sign } from '../src/shared/signature';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { RegisteredUser } from '../src/users/commands/register-user';
+import { openCall } from './support/calls';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -110,11 +108,7 @@ describe('running mid-call tools', () => {
       const tool = await newTool('POST', '/book', { name: 'reserve' });
       toolName = tool.name;
       const assistant = (await t.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, tool_ids: [tool.id] } })).body.data.id;
-      callId = await t.app.get<EventStore>(EVENT_STORE).nextId('call');
-      const { position } = await t.app.get(CommandBus).execute(
-        new InitiateCall(callId, { user_id: owner.id, assistant_id: assistant, assistant_name: 'Ada', campaign_id: null, campaign_name: null, lead_id: null, secondary_contact_id: null, type: 'outbound', assistant_phone_number: null, client_phone_number: '+12015550123', variables: {}, record: true, max_duration_seconds: 600 }),
-      );
-      await t.app.get(ProjectionRunner).waitFor(position);
+      callId = await openCall(t.app, { user_id: owner.id, assistant_id: assistant });
     });
     const invoke = (name: string, body: object, signature?: string, call = callId) => {
       const raw = JSON.stringify(body);

@@ -1,15 +1,12 @@
-import { CommandBus } from '@nestjs/cqrs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CallSpec } from '../src/calls/call.events';
-import { InitiateCall } from '../src/calls/commands/initiate-call';
-import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
 import { hasValidSignature, sign } from '../src/shared/signature';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { RegisteredUser } from '../src/users/commands/register-user';
 import { eventually } from './support/fake-provider';
+import { openCall } from './support/calls';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -41,28 +38,7 @@ describe('post-call webhooks', () => {
 
   const assistant = async (settings: object) =>
     (await t.request('POST', '/api/user/assistant', { token: user.token, body: { ...requiredAssistantSettings, ...settings } })).body.data.id as number;
-  const callFor = async (assistantId: number, overrides: Partial<CallSpec> = {}) => {
-    const id = await t.app.get<EventStore>(EVENT_STORE).nextId('call');
-    const spec: CallSpec = {
-      user_id: user.id,
-      assistant_id: assistantId,
-      assistant_name: 'Ada',
-      campaign_id: null,
-      campaign_name: null,
-      lead_id: null,
-      secondary_contact_id: null,
-      type: 'outbound',
-      assistant_phone_number: null,
-      client_phone_number: '+12015550123',
-      variables: {},
-      record: true,
-      max_duration_seconds: 600,
-      ...overrides,
-    };
-    const { position } = await t.app.get(CommandBus).execute(new InitiateCall(id, spec));
-    await t.app.get(ProjectionRunner).waitFor(position);
-    return id;
-  };
+  const callFor = (assistantId: number, overrides: Partial<CallSpec> = {}) => openCall(t.app, { user_id: user.id, assistant_id: assistantId, ...overrides });
   const report = (callId: number, body: object) => {
     const raw = JSON.stringify(body);
     return t.request('POST', `/api/telephony/calls/${callId}/events`, { body: raw, headers: { 'x-signature': sign(raw, SECRET) } });
@@ -146,9 +122,7 @@ describe('post-call webhooks', () => {
     try {
       const owner = await strict.createUser();
       const a = (await strict.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/ok` } })).body.data.id;
-      const id = await strict.app.get<EventStore>(EVENT_STORE).nextId('call');
-      const { position } = await strict.app.get(CommandBus).execute(new InitiateCall(id, { user_id: owner.id, assistant_id: a, assistant_name: 'Ada', campaign_id: null, campaign_name: null, lead_id: null, secondary_contact_id: null, type: 'outbound', assistant_phone_number: null, client_phone_number: '+12015550123', variables: {}, record: true, max_duration_seconds: 600 }));
-      await strict.app.get(ProjectionRunner).waitFor(position);
+      const id = await openCall(strict.app, { user_id: owner.id, assistant_id: a });
       const before = receiver.received.length;
       const raw = JSON.stringify({ status: 'completed' });
       await strict.request('POST', `/api/telephony/calls/${id}/events`, { body: raw, headers: { 'x-signature': sign(raw, SECRET) } });
@@ -174,9 +148,7 @@ describe('post-call webhooks', () => {
     await t.stop();
     const slow = await startTestApp({ ...env, WEBHOOK_RETRY_DELAYS: '1,1,1,1' }, { dataDir });
     const a = (await slow.request('POST', '/api/user/assistant', { token: user.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/later` } })).body.data.id;
-    const id = await slow.app.get<EventStore>(EVENT_STORE).nextId('call');
-    const { position } = await slow.app.get(CommandBus).execute(new InitiateCall(id, { user_id: user.id, assistant_id: a, assistant_name: 'Ada', campaign_id: null, campaign_name: null, lead_id: null, secondary_contact_id: null, type: 'outbound', assistant_phone_number: null, client_phone_number: '+12015550123', variables: {}, record: true, max_duration_seconds: 600 }));
-    await slow.app.get(ProjectionRunner).waitFor(position);
+    const id = await openCall(slow.app, { user_id: user.id, assistant_id: a });
     const raw = JSON.stringify({ status: 'completed' });
     await slow.request('POST', `/api/telephony/calls/${id}/events`, { body: raw, headers: { 'x-signature': sign(raw, SECRET) } });
     await eventually(() => receiver.to('/later').length === 1, 10_000, 'first attempt');

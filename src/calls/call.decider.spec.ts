@@ -1,23 +1,10 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
 import { canMove, isReached, TERMINAL_STATUSES } from './call-status';
 import { CallCommand, callDecider, INVALID_TRANSITION } from './call.decider';
+import { callSpec } from '../testing/call.fixture';
 import { CALL_STATUSES, CallEvent, CallSpec, CallStatus } from './call.events';
 
-const spec: CallSpec = {
-  user_id: 2,
-  assistant_id: 3,
-  assistant_name: 'Ada',
-  campaign_id: 4,
-  campaign_name: 'Spring',
-  lead_id: 5,
-  secondary_contact_id: null,
-  type: 'outbound',
-  assistant_phone_number: '+12015550100',
-  client_phone_number: '+12015550123',
-  variables: {},
-  record: true,
-  max_duration_seconds: 600,
-};
+const spec: CallSpec = callSpec({ user_id: 2, assistant_id: 3, campaign_id: 4, campaign_name: 'Spring', lead_id: 5 });
 const initiated: CallEvent = { type: 'CallInitiated', data: { call_id: 1, ...spec } };
 const moved = (from: CallStatus, status: CallStatus): CallEvent => ({
   type: 'CallOutcomeRecorded',

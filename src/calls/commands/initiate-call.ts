@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { ConcurrencyError } from '../../infrastructure/event-store/event-store.errors';
 import { callDecider } from '../call.decider';
 import { CallSpec, callStream } from '../call.events';
 
@@ -20,12 +19,7 @@ export class InitiateCallHandler implements ICommandHandler<InitiateCall, { crea
   constructor(private readonly runner: CommandRunner) {}
 
   async execute({ callId, spec }: InitiateCall) {
-    try {
-      const { events, position } = await this.runner.run(callStream(callId), callDecider, { type: 'InitiateCall', id: callId, spec }, { retries: 0 });
-      return { created: events.length > 0, position };
-    } catch (error) {
-      if (error instanceof ConcurrencyError) return { created: false, position: null };
-      throw error;
-    }
+    const result = await this.runner.tryRun(callStream(callId), callDecider, { type: 'InitiateCall', id: callId, spec });
+    return { created: !!result?.events.length, position: result?.position ?? null };
   }
 }

@@ -3,6 +3,7 @@ import { Clock } from '../../shared/clock';
 import { ConcurrencyError } from '../event-store/event-store.errors';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { defined } from '../../shared/defined';
+import { DomainError } from '../../shared/domain-error';
 import { correlationIdOf } from './correlation';
 import { Decider, DomainEvent, fold } from './decider';
 import { Upcasters } from './upcasters';
@@ -76,6 +77,25 @@ export class CommandRunner {
         if (error instanceof ConcurrencyError && attempt < retries) continue;
         throw error;
       }
+    }
+  }
+
+  /**
+   * Runs a command that claims something (a lead for a call, a call's stream, a webhook
+   * attempt): once, with no retry. Null when another writer got there first, whether the
+   * append found the stream moved on or the decider refused with a conflict.
+   */
+  async tryRun<Command, State, Event extends DomainEvent>(
+    stream: string,
+    decider: Decider<Command, State, Event>,
+    command: Command,
+    options: Omit<RunOptions, 'retries'> = {},
+  ): Promise<RunResult<State, Event> | null> {
+    try {
+      return await this.run(stream, decider, command, { ...options, retries: 0 });
+    } catch (error) {
+      if (error instanceof ConcurrencyError || (error instanceof DomainError && error.kind === 'conflict')) return null;
+      throw error;
     }
   }
 

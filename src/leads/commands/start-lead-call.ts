@@ -1,7 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { ConcurrencyError } from '../../infrastructure/event-store/event-store.errors';
-import { DomainError } from '../../shared/domain-error';
 import { leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
 
@@ -21,12 +19,7 @@ export class StartLeadCallHandler implements ICommandHandler<StartLeadCall, { cl
   constructor(private readonly runner: CommandRunner) {}
 
   async execute({ leadId, callId }: StartLeadCall) {
-    try {
-      const { position } = await this.runner.run(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId }, { retries: 0 });
-      return { claimed: true, position };
-    } catch (error) {
-      if (error instanceof ConcurrencyError || (error instanceof DomainError && error.kind === 'conflict')) return { claimed: false, position: null };
-      throw error;
-    }
+    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId });
+    return { claimed: result !== null, position: result?.position ?? null };
   }
 }

@@ -1,10 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { ConcurrencyError } from '../../infrastructure/event-store/event-store.errors';
 import { OutboundFailure, OutboundHttp } from '../../infrastructure/outbound/outbound-http';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { DomainError } from '../../shared/domain-error';
 import { parsedOrText } from '../../shared/parsed-or-text';
 import { sign } from '../../shared/signature';
 import { UsersProjection } from '../../users/users.projection';
@@ -35,14 +33,9 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
 
   async execute({ deliveryId }: DeliverWebhook): Promise<boolean> {
     const stream = webhookStream(deliveryId);
-    let attempt: number;
-    try {
-      const { state } = await this.runner.run(stream, webhookDecider, { type: 'StartWebhookAttempt', id: deliveryId }, { retries: 0 });
-      attempt = state.exists ? state.attempts : 0;
-    } catch (error) {
-      if (error instanceof ConcurrencyError || (error instanceof DomainError && error.kind === 'conflict')) return false;
-      throw error;
-    }
+    const started = await this.runner.tryRun(stream, webhookDecider, { type: 'StartWebhookAttempt', id: deliveryId });
+    if (!started?.state.exists) return false;
+    const attempt = started.state.attempts;
     const delivery = (await this.deliveries.deliveries.get(deliveryId))!;
     const user = await this.users.users.get(delivery.user_id);
     const body = JSON.stringify(delivery.payload);
