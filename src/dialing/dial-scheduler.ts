@@ -59,7 +59,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   /** One look at every running campaign; answers how many calls it started. */
   async pass(): Promise<number> {
     // Decide on a read model that has seen every claim made so far.
-    await this.projections.waitFor(await this.events.headPosition());
+    await this.projections.settle(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
     for (const campaign of await this.campaigns.campaigns.find({ status: 'in-progress' }, { sort: [['id', 'asc']] })) {

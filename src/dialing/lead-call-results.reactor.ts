@@ -30,7 +30,7 @@ export class LeadCallResultsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
-    await this.projections.waitFor(event.position);
+    await this.projections.settle(event.position);
     const lead = await this.leads.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;

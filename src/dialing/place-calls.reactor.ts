@@ -44,7 +44,7 @@ export class PlaceCallsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as LeadCallStarted;
-    await this.projections.waitFor(event.position);
+    await this.projections.settle(event.position);
     const [lead, campaign] = await Promise.all([this.leads.leads.get(data.lead_id), this.campaigns.campaigns.get(data.campaign_id)]);
     const assistant = campaign && (await this.assistants.assistants.get(campaign.assistant_id));
     if (!lead || !campaign || !assistant) return;

@@ -44,7 +44,7 @@ export class PhoneNumbersController {
       { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
       { retries: 0, metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return { message: 'Phone number created successfully', data: view((await this.read.numbers.get(id))!) };
   }
 
@@ -56,7 +56,7 @@ export class PhoneNumbersController {
   @Delete('phone-numbers/:id')
   async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Phone number') id: number) {
     const { position } = await this.runner.run(phoneNumberStream(id), phoneNumberDecider, { type: 'RemovePhoneNumber', id, userId: user.id });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return { message: 'Phone number deleted successfully' };
   }
 }

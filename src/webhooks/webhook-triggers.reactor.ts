@@ -39,7 +39,7 @@ export class WebhookTriggersReactor implements Reactor {
 
   async react(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as CallEvent;
-    await this.projections.waitFor(recorded.position);
+    await this.projections.settle(recorded.position);
     const call = await this.calls.calls.get(event.data.call_id);
     const assistant = call && (await this.assistants.assistants.get(call.assistant_id));
     if (!call || !assistant) return;

@@ -37,7 +37,7 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
       { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references },
       { retries: 0, metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return id;
   }
 }

@@ -22,6 +22,6 @@ export class DeleteAssistantHandler implements ICommandHandler<DeleteAssistant, 
 
   async execute({ user, id }: DeleteAssistant): Promise<void> {
     const { position } = await this.runner.run(assistantStream(id), assistantDecider, { type: 'DeleteAssistant', id, userId: user.id });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
   }
 }

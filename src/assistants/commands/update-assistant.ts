@@ -32,6 +32,6 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
       { type: 'UpdateAssistant', id, userId: user.id, changes, references },
       { metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
   }
 }

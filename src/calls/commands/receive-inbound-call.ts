@@ -52,7 +52,7 @@ export class ReceiveInboundCallHandler implements ICommandHandler<ReceiveInbound
           max_duration_seconds: assistant.settings.max_call_duration,
         }),
       );
-      await this.projections.waitFor(position);
+      await this.projections.settle(position);
       return { call_id: callId, assistant: (await this.view.render([assistant]))[0] };
     }
     throw DomainError.notFound('Phone number');

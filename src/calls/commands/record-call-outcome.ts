@@ -26,7 +26,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
 
   async execute({ callId, status, details, reason }: RecordCallOutcome): Promise<CallDocument> {
     const { position } = await this.runner.run(callStream(callId), callDecider, { type: 'RecordCallOutcome', id: callId, status, details, reason });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return (await this.read.calls.get(callId))!;
   }
 }

@@ -30,7 +30,7 @@ export class ChangeCampaignStatusHandler implements ICommandHandler<ChangeCampai
         ? { type: 'StartCampaign' as const, id: campaignId, userId: user.id, leadsToCall: await this.leads.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' }) }
         : { type: 'StopCampaign' as const, id: campaignId, userId: user.id };
     const { position, state } = await this.runner.run(campaignStream(campaignId), campaignDecider, command, { metadata: { user_id: user.id } });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return state.exists ? state.status : 'draft';
   }
 }

@@ -35,7 +35,7 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
       { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall },
       { retries: 0, metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return id;
   }
 }

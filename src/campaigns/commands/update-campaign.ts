@@ -33,6 +33,6 @@ export class UpdateCampaignHandler implements ICommandHandler<UpdateCampaign, vo
       { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall },
       { metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
   }
 }

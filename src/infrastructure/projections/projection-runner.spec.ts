@@ -9,6 +9,7 @@ import { InfrastructureModule } from '../infrastructure.module';
 import { Collection, DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { Projection, ReadModelProjection } from './projection';
 import { ProjectionRunner } from './projection-runner';
+import { ReadModelBehind } from './read-model-behind';
 
 let failNext = 0;
 
@@ -107,5 +108,33 @@ describe('ProjectionRunner', () => {
     expect(applied).toBe(1200);
     expect(await totals.find({}, { sort: [['stream', 'asc']] })).toEqual(before);
     await moduleRef.close();
+  });
+
+  it('settles a write once projected, and refuses with ReadModelBehind (503) when the read models do not get there in time', async () => {
+    const { moduleRef, events, runner } = await boot();
+    const { position } = await events.append('sum-s', [{ type: 'Added', data: { n: 1 } }], 'no_stream');
+    await expect(runner.settle(position)).resolves.toBeUndefined();
+    failNext = 1_000_000;
+    const stuck = await events.append('sum-s', [{ type: 'Added', data: { n: 1 } }], 0);
+    const refusal = await runner.settle(stuck.position).catch((e) => e);
+    expect(refusal).toBeInstanceOf(ReadModelBehind);
+    expect(refusal.getStatus()).toBe(503);
+    failNext = 0;
+    await moduleRef.close();
+  });
+
+  it('projects what is stored before it stops, so a write answering during shutdown reads itself', async () => {
+    const { moduleRef, events, runner } = await boot();
+    // Batches keep failing until the shutdown begins; the event is stored but not projected.
+    failNext = 1_000_000;
+    const { position } = await events.append('sum-d', [{ type: 'Added', data: { n: 4 } }], 'no_stream');
+    const waiting = runner.waitFor(position, 60_000);
+    await new Promise((r) => setTimeout(r, 100));
+    failNext = 0;
+    await moduleRef.close();
+    expect(await waiting).toBe(true);
+    const reopened = await boot();
+    expect(await reopened.totals.get('sum-d')).toEqual({ stream: 'sum-d', sum: 4 });
+    await reopened.moduleRef.close();
   });
 });

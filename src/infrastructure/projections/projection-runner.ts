@@ -6,6 +6,7 @@ import { Upcasters } from '../event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { PROJECTION, ReadModelProjection } from './projection';
+import { ReadModelBehind } from './read-model-behind';
 
 const BATCH = 500;
 /** A rebuild holds more events per transaction: nothing waits on it, and each document is written once per batch. */
@@ -47,11 +48,17 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
     this.unwatch?.();
     clearTimeout(this.retryTimer);
     await this.running;
-    for (const waiter of this.waiters.splice(0)) waiter.resolve(false);
+    // Project what is stored already, so the writes answering during shutdown read themselves.
+    try {
+      while ((await this.runBatch()).count === BATCH);
+    } catch (error) {
+      this.logger.error(`Final projection batch failed: ${(error as Error).message}`);
+    }
+    this.stopped = true;
+    for (const waiter of this.waiters.splice(0)) waiter.resolve(waiter.position <= this.projectedUpTo);
   }
 
   names(): string[] {
@@ -76,6 +83,11 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
       this.waiters.push(waiter);
       this.trigger();
     });
+  }
+
+  /** Waits like `waitFor`, and throws ReadModelBehind when the read models do not get there in time. */
+  async settle(position: number | null): Promise<void> {
+    if (!(await this.waitFor(position))) throw new ReadModelBehind(position!);
   }
 
   /** Projects until nothing is left; concurrent callers share one run. */

@@ -56,7 +56,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
       },
       { retries: 0, metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return (await this.read.leads.get(id))!;
   }
 }

@@ -22,6 +22,6 @@ export class DeleteLeadHandler implements ICommandHandler<DeleteLead, void> {
 
   async execute({ user, leadId }: DeleteLead): Promise<void> {
     const { position } = await this.runner.run(leadStream(leadId), leadDecider, { type: 'DeleteLead', id: leadId, userId: user.id }, { metadata: { user_id: user.id } });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
   }
 }

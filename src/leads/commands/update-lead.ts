@@ -42,6 +42,6 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
       { type: 'UpdateLead', id: leadId, userId: user.id, changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables } },
       { metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
   }
 }

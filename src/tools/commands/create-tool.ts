@@ -43,7 +43,7 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
       },
       { retries: 0, metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return (await this.read.tools.get(toolId))!;
   }
 }

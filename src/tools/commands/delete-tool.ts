@@ -27,6 +27,6 @@ export class DeleteToolHandler implements ICommandHandler<DeleteTool, void> {
       { type: 'DeleteTool', toolId, userId: user.id },
       { metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
   }
 }

@@ -33,7 +33,7 @@ export class UpdateToolHandler implements ICommandHandler<UpdateTool, ToolRecord
       { type: 'UpdateTool', toolId, userId: user.id, changes },
       { metadata: { user_id: user.id } },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return (await this.read.tools.get(toolId))!;
   }
 }

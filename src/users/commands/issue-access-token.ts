@@ -23,7 +23,7 @@ export class IssueAccessTokenHandler implements ICommandHandler<IssueAccessToken
       userId,
       tokenHash: hashToken(token),
     });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return { token };
   }
 }

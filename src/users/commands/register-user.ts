@@ -62,7 +62,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
       },
       { retries: 0 },
     );
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return { id, email: normalized, token, webhook_secret: webhookSecret };
   }
 }

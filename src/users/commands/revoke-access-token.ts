@@ -29,7 +29,7 @@ export class RevokeAccessTokenHandler implements ICommandHandler<RevokeAccessTok
       userId: record.user_id,
       tokenHash,
     });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return { revoked: events.length > 0 };
   }
 }

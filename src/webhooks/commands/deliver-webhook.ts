@@ -47,7 +47,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
       result,
       retryDelaysSeconds: this.config.webhookRetryDelays,
     });
-    await this.projections.waitFor(position);
+    await this.projections.settle(position);
     return true;
   }
 
