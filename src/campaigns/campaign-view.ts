@@ -35,7 +35,7 @@ export class CampaignView {
     const counts = await Promise.all(LEAD_STATUSES.map((status) => this.leads.leads.count({ campaign_id: campaignId, deleted: false, status })));
     return {
       leads: Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]])),
-      calls_in_flight: await this.leads.leads.count({ campaign_id: campaignId, in_flight_call_id: { ne: null } }),
+      calls_in_flight: await this.leads.leads.count({ campaign_id: campaignId, in_flight: true }),
     };
   }
 }

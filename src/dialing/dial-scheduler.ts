@@ -70,7 +70,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
-    const inFlight = await this.leads.leads.count({ campaign_id: campaign.id, in_flight_call_id: { ne: null } });
+    const inFlight = await this.leads.leads.count({ campaign_id: campaign.id, in_flight: true });
     if (inFlight === 0) {
       const leadsToCall = await this.leads.leads.count({ campaign_id: campaign.id, deleted: false, status: 'created' });
       if (leadsToCall === 0) {

@@ -15,6 +15,7 @@ import { DialingPolicies } from './dialing-policies';
 @Injectable()
 export class LeadCallResultsReactor implements Reactor {
   readonly name = 'lead-call-results';
+  readonly eventTypes = ['CallOutcomeRecorded'];
 
   constructor(
     private readonly commands: CommandBus,

@@ -25,6 +25,7 @@ import { DialRequest, Dialer } from './dialer.port';
 @Injectable()
 export class PlaceCallsReactor implements Reactor {
   readonly name = 'place-calls';
+  readonly eventTypes = ['LeadCallStarted'];
 
   constructor(
     private readonly commands: CommandBus,

@@ -25,6 +25,8 @@ export interface LeadDocument {
   deleted: boolean;
   attempts: number;
   in_flight_call_id: number | null;
+  /** Whether a call of the lead is in flight: counted per campaign for the dialer's limit. */
+  in_flight: boolean;
   /** Epoch ms from which the next call is due. */
   next_due_at: number;
   /** `next_due_at` while the lead can be dialed (created, not deleted, no call in flight), else null: the scheduler's index. */
@@ -33,14 +35,20 @@ export interface LeadDocument {
   updated_at: string;
 }
 
-const dialDue = (doc: Omit<LeadDocument, 'dial_due_at'>): number | null =>
-  doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null;
+/** The fields derived from the others: what the dialer's index and counts read. */
+const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument => ({
+  ...doc,
+  in_flight: doc.in_flight_call_id !== null,
+  dial_due_at: doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null,
+});
 
 @Projection()
 @Injectable()
 export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads'];
+  /** 2: `in_flight`. */
+  readonly version = 2;
   readonly leads: Collection<LeadDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -53,7 +61,6 @@ export class LeadsProjection implements ReadModelProjection {
       { fields: ['campaign_id', 'deleted', 'phone_number'] },
       { fields: ['campaign_id', 'deleted', 'status'] },
       { fields: ['campaign_id', 'dial_due_at', 'id'] },
-      { fields: ['campaign_id', 'in_flight_call_id'] },
     ], [
       // The totals of the list's filters and of the campaign stats.
       ['user_id', 'deleted'],
@@ -61,6 +68,7 @@ export class LeadsProjection implements ReadModelProjection {
       ['user_id', 'deleted', 'status'],
       ['user_id', 'deleted', 'campaign_id', 'status'],
       ['campaign_id', 'deleted', 'status'],
+      ['campaign_id', 'in_flight'],
     ]);
   }
 
@@ -85,14 +93,12 @@ export class LeadsProjection implements ReadModelProjection {
         created_at: at,
         updated_at: at,
       };
-      await this.leads.upsert(id, { ...doc, dial_due_at: dialDue(doc) }, recorded.position);
+      await this.leads.upsert(id, withDialing(doc), recorded.position);
       return;
     }
     const current = await this.leads.get(event.data.lead_id);
     if (!current) return;
-    const changed = evolveDocument(current, event, at, Date.parse(recorded.occurredAt));
-    const next = { ...changed, dial_due_at: dialDue(changed) };
-    await this.leads.upsert(current.id, next, recorded.position);
+    await this.leads.upsert(current.id, withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt))), recorded.position);
   }
 
   /** The user's live lead, or null for a missing, deleted or foreign one. */

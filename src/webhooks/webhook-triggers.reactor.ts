@@ -22,6 +22,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 @Injectable()
 export class WebhookTriggersReactor implements Reactor {
   readonly name = 'webhook-triggers';
+  readonly eventTypes = ['CallOutcomeRecorded', 'CallInitiated'];
 
   constructor(
     private readonly commands: CommandBus,

@@ -170,6 +170,16 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         expect(await store.headPosition()).toBe(all[3].position);
       });
 
+      it('reads only the asked types, still in order, skipping any stretch of others', async () => {
+        const start = await store.headPosition();
+        await store.append(`${prefix}-a`, [{ type: 'Keep', data: { n: 1 } }, ...Array.from({ length: 300 }, () => ({ type: 'Skip', data: {} }))], 'no_stream');
+        await store.append(`${prefix}-b`, [{ type: 'Also', data: { n: 2 } }, { type: 'Keep', data: { n: 3 } }], 'no_stream');
+        const kept = ours(await store.readAll(start, 10, ['Keep', 'Also']));
+        expect(kept.map((e) => [e.type, e.data.n])).toEqual([['Keep', 1], ['Also', 2], ['Keep', 3]]);
+        expect(ours(await store.readAll(kept[0].position, 1, ['Keep', 'Also'])).map((e) => e.data.n)).toEqual([2]);
+        expect(await store.readAll(start, 10, [])).toEqual([]);
+      });
+
       it('pages with maxCount', async () => {
         const start = await store.headPosition();
         await store.append(`${prefix}-a`, [1, 2, 3, 4, 5].map((n) => ({ type: 'N', data: { n } })), 'no_stream');
@@ -181,6 +191,19 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
     });
 
     describe('subscriptions', () => {
+      it('hands over only the asked types, and moves past a stretch of others', async () => {
+        const start = await store.headPosition();
+        await store.append(`${prefix}-t`, [{ type: 'Keep', data: { n: 1 } }, ...Array.from({ length: 300 }, () => ({ type: 'Skip', data: {} }))], 'no_stream');
+        const head = await store.headPosition();
+        const seen: number[] = [];
+        const sub = store.subscribeToAll(start, (e) => void (e.stream.startsWith(prefix) && seen.push(e.data.n)), { types: ['Keep'], batchSize: 10 });
+        await until(() => seen.length === 1 && sub.position >= head);
+        await store.append(`${prefix}-t`, [{ type: 'Skip', data: {} }, { type: 'Keep', data: { n: 2 } }], 300);
+        await until(() => seen.length === 2);
+        expect(seen).toEqual([1, 2]);
+        await sub.stop();
+      });
+
       it('catches up from a checkpoint, then follows new events one at a time', async () => {
         await store.append(`${prefix}-a`, [{ type: 'Before', data: {} }], 'no_stream');
         const checkpoint = await store.headPosition();

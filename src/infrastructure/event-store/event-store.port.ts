@@ -47,12 +47,14 @@ export interface AppendResult {
 export type EventHandler = (event: RecordedEvent) => Promise<void> | void;
 
 export interface Subscription {
-  /** Position of the last event handed to the handler. */
+  /** Position read up to: the last event handed to the handler, or past other types' events. */
   readonly position: number;
   stop(): Promise<void>;
 }
 
 export interface SubscribeOptions {
+  /** Only events of these types are handed over. */
+  types?: readonly string[];
   /** Events fetched per read; the handler still receives them one at a time. */
   batchSize?: number;
   /** Called when the handler throws; the same event is offered again after `retryDelayMs`. */
@@ -64,8 +66,11 @@ export interface EventStore {
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream from a revision on, oldest first; empty when the stream does not exist. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
-  /** Up to `maxCount` events of the whole store after `afterPosition`, oldest first. */
-  readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
+  /**
+   * Up to `maxCount` events of the whole store after `afterPosition`, oldest first; with
+   * `types`, only events of those types (the others are skipped by the store, unread).
+   */
+  readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]>;
   /**
    * Up to `maxCount` events whose metadata `$correlationId` is `correlationId`, after
    * `afterPosition`, oldest first: found through an index, never by scanning the store.

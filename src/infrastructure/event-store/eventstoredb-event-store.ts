@@ -90,13 +90,18 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
-  async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+  /**
+   * With `types`, this client reads `$all` unfiltered and keeps reading until it has a page
+   * of matches or reaches the end, so a page is empty only when no match is left.
+   */
+  async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
     const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
+    const wanted = types && new Set(types);
     const out: RecordedEvent[] = [];
-    // One more than asked: the event at `afterPosition` itself may come back first.
-    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: maxCount + 1, direction: FORWARDS })) {
+    // One more than asked when unfiltered: the event at `afterPosition` itself may come back first.
+    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: wanted ? undefined : maxCount + 1, direction: FORWARDS })) {
       const recorded = toRecorded(resolved);
-      if (recorded && recorded.position > afterPosition && !recorded.stream.startsWith('$')) out.push(recorded);
+      if (recorded && recorded.position > afterPosition && !recorded.stream.startsWith('$') && (!wanted || wanted.has(recorded.type))) out.push(recorded);
       if (out.length === maxCount) break;
     }
     return out;

@@ -1,6 +1,8 @@
 import { yieldToIo } from '../../shared/yield-to-io';
 import { EventHandler, EventStore, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 
+const YIELD_EVERY_MS = 5;
+
 /**
  * A subscription built on `readAll` and `watch`: reads a page, hands the events to the
  * handler one at a time (awaiting each, which is the backpressure), and sleeps until the
@@ -8,7 +10,7 @@ import { EventHandler, EventStore, RecordedEvent, SubscribeOptions, Subscription
  * so nothing is skipped.
  */
 export function pullSubscription(
-  store: Pick<EventStore, 'readAll' | 'watch'>,
+  store: Pick<EventStore, 'readAll' | 'watch' | 'headPosition'>,
   afterPosition: number,
   handler: EventHandler,
   options: SubscribeOptions = {},
@@ -17,6 +19,7 @@ export function pullSubscription(
   const batchSize = options.batchSize ?? 256;
   const retryDelayMs = options.retryDelayMs ?? 1000;
   let position = afterPosition;
+  let lastYield = performance.now();
   let stopped = false;
   let wake: (() => void) | undefined;
   const unwatch = store.watch(() => wake?.());
@@ -49,24 +52,35 @@ export function pullSubscription(
   const loop = (async () => {
     while (!stopped) {
       let page: RecordedEvent[];
+      // A typed page shorter than asked holds every match up to the head read before it: the
+      // stretch of other events is passed over once, not scanned again at every wake-up.
+      let scannedTo = position;
       try {
-        page = await store.readAll(position, batchSize);
+        if (options.types) scannedTo = await store.headPosition();
+        page = await store.readAll(position, batchSize, options.types);
       } catch (error) {
         options.onError?.(error);
         await sleep(retryDelayMs);
         continue;
       }
+      const skipTo = options.types && page.length < batchSize ? scannedTo : position;
       if (page.length === 0) {
+        position = Math.max(position, skipTo);
         await sleep(idlePollMs);
         continue;
       }
       for (const event of page) {
         if (stopped) return;
-        await yieldToIo();
+        // Pending I/O runs at least every few milliseconds, however long the catch-up.
+        if (performance.now() - lastYield > YIELD_EVERY_MS) {
+          await yieldToIo();
+          lastYield = performance.now();
+        }
         await deliver(event);
         if (stopped) return;
         position = event.position;
       }
+      position = Math.max(position, skipTo);
     }
   })();
 

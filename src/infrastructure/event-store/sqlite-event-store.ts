@@ -44,6 +44,7 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly statements;
   private readonly appendTx;
+  private readonly typedReads = new Map<number, Database.Statement>();
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
@@ -143,8 +144,15 @@ export class SqliteEventStore implements EventStore {
     return this.statements.readStream.all(stream, fromRevision).map(toRecorded);
   }
 
-  async readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
-    return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
+  async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
+    if (!types) return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
+    if (types.length === 0) return [];
+    let stmt = this.typedReads.get(types.length);
+    if (!stmt) {
+      stmt = this.db.prepare(`SELECT * FROM events WHERE position > ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position LIMIT ?`);
+      this.typedReads.set(types.length, stmt);
+    }
+    return (stmt.all(afterPosition, ...types, maxCount) as EventRow[]).map(toRecorded);
   }
 
   async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {

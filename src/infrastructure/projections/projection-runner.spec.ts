@@ -110,6 +110,31 @@ describe('ProjectionRunner', () => {
     await moduleRef.close();
   });
 
+  it('projects a projection again from the first event when its version changes', async () => {
+    const first = await boot();
+    const { position } = await first.events.append('sum-v', [{ type: 'Added', data: { n: 2 } }], 'no_stream');
+    await first.runner.settle(position);
+    // A document the current shape would not write: only a fresh projection removes it.
+    await first.totals.upsert('stale', { stream: 'stale', sum: -1 }, position + 1000);
+    await first.moduleRef.close();
+    const projection = TotalsProjection.prototype as { version?: number };
+    projection.version = 2;
+    try {
+      const second = await boot();
+      expect(await second.totals.get('stale')).toBeNull();
+      expect(await second.totals.get('sum-v')).toEqual({ stream: 'sum-v', sum: 2 });
+      await second.moduleRef.close();
+      const third = await boot();
+      await third.totals.upsert('kept', { stream: 'kept', sum: 1 }, position + 2000);
+      await third.moduleRef.close();
+      const fourth = await boot();
+      expect(await fourth.totals.get('kept')).toEqual({ stream: 'kept', sum: 1 });
+      await fourth.moduleRef.close();
+    } finally {
+      delete projection.version;
+    }
+  });
+
   it('settles a write once projected, and refuses with ReadModelBehind (503) when the read models do not get there in time', async () => {
     const { moduleRef, events, runner } = await boot();
     const { position } = await events.append('sum-s', [{ type: 'Added', data: { n: 1 } }], 'no_stream');

@@ -43,6 +43,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
       .getProviders()
       .filter((wrapper) => wrapper.metatype && Reflect.getMetadata(PROJECTION, wrapper.metatype) && wrapper.instance)
       .map((wrapper) => wrapper.instance as ReadModelProjection);
+    await this.resetChangedProjections();
     this.unwatch = this.events.watch(() => this.trigger());
     await this.catchUp();
   }
@@ -59,6 +60,24 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
     }
     this.stopped = true;
     for (const waiter of this.waiters.splice(0)) waiter.resolve(waiter.position <= this.projectedUpTo);
+  }
+
+  /** A projection whose documents changed shape starts again from the first event. */
+  private async resetChangedProjections(): Promise<void> {
+    await this.readStore.exclusive(LOCK, async () => {
+      for (const projection of this.projections) {
+        const key = `version:${projection.name}`;
+        const version = projection.version ?? 1;
+        const stored = await this.readStore.getCheckpoint(key);
+        if (stored === version) continue;
+        if (stored !== 0 || (await this.readStore.getCheckpoint(projection.name)) > 0) {
+          this.logger.log(`Projection ${projection.name} changed to version ${version}: projecting it again`);
+          for (const collection of projection.collections) await this.readStore.clearCollection(collection);
+          await this.readStore.setCheckpoint(projection.name, 0);
+        }
+        await this.readStore.setCheckpoint(key, version);
+      }
+    });
   }
 
   names(): string[] {

@@ -12,6 +12,8 @@ export interface ReadModelProjection {
   readonly name: string;
   /** Collections it writes, dropped on a rebuild. */
   readonly collections: string[];
+  /** The shape of its documents; a different version than the stored one rebuilds it at start. */
+  readonly version?: number;
   apply(event: RecordedEvent): Promise<void>;
 }
 

@@ -5,13 +5,10 @@ import { EVENT_STORE, EventStore, Subscription } from '../event-store/event-stor
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { BACKGROUND_WORK, REACTOR, Reactor } from './reactor';
 
-/** How often the checkpoint of a reactor that only skipped events is written. */
-const IDLE_CHECKPOINT_MS = 500;
-
 /**
  * Runs each reactor on its own checkpointed subscription: one event at a time (the next
  * is read only when the reactor is done, which is the backpressure), a failing event
- * offered again after a pause, the checkpoint written after every handled event.
+ * offered again after a pause, the checkpoint written after every event it was handed.
  */
 @Injectable()
 export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
@@ -41,25 +38,16 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async start(reactor: Reactor): Promise<Subscription> {
     const checkpoint = `reactor:${reactor.name}`;
-    let saved = await this.readStore.getCheckpoint(checkpoint);
-    let savedAt = Date.now();
-    const save = async (position: number) => {
-      if (position <= saved) return;
-      await this.readStore.setCheckpoint(checkpoint, position);
-      saved = position;
-      savedAt = Date.now();
-    };
     return this.events.subscribeToAll(
-      saved,
+      await this.readStore.getCheckpoint(checkpoint),
       async (recorded) => {
-        if (reactor.handles(recorded)) {
-          await reactor.react(this.upcasters.upcast(recorded));
-          await save(recorded.position);
-        } else if (Date.now() - savedAt > IDLE_CHECKPOINT_MS) {
-          await save(recorded.position);
-        }
+        if (reactor.handles(recorded)) await reactor.react(this.upcasters.upcast(recorded));
+        await this.readStore.setCheckpoint(checkpoint, recorded.position);
       },
-      { onError: (error, event) => this.logger.error(`${reactor.name} failed at position ${event?.position}: ${(error as Error).stack ?? error}`) },
+      {
+        types: reactor.eventTypes,
+        onError: (error, event) => this.logger.error(`${reactor.name} failed at position ${event?.position}: ${(error as Error).stack ?? error}`),
+      },
     );
   }
 }

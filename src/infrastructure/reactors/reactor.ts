@@ -12,6 +12,9 @@ export const REACTOR = Symbol('REACTOR');
 export interface Reactor {
   /** Checkpoint name. */
   readonly name: string;
+  /** The event types it may react to: the store hands over no others. */
+  readonly eventTypes: readonly string[];
+  /** A finer choice among those events. */
   handles(event: RecordedEvent): boolean;
   react(event: RecordedEvent): Promise<void>;
 }
