@@ -68,9 +68,10 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
       for (const projection of this.projections) {
         const key = `version:${projection.name}`;
         const version = projection.version ?? 1;
-        const stored = await this.readStore.getCheckpoint(key);
+        // Stores written before versions were kept hold version 1 of every projection.
+        const stored = (await this.readStore.getCheckpoint(key)) || 1;
         if (stored === version) continue;
-        if (stored !== 0 || (await this.readStore.getCheckpoint(projection.name)) > 0) {
+        if ((await this.readStore.getCheckpoint(projection.name)) > 0) {
           this.logger.log(`Projection ${projection.name} changed to version ${version}: projecting it again`);
           for (const collection of projection.collections) await this.readStore.clearCollection(collection);
           await this.readStore.setCheckpoint(projection.name, 0);
