@@ -72,7 +72,7 @@ class Counts {
   private readonly bump;
 
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly collection: string,
     readonly sets: string[][],
   ) {
