@@ -55,6 +55,8 @@ describe('campaigns API', () => {
     [{ name: 'x', assistant_id: 1, calling_hours: { start: '09:00', end: '24:01' } }, 'calling_hours.end', 'The calling hours.end field format is invalid.'],
     [{ name: 'x', assistant_id: 1, calling_days: ['mon', 'holiday'] }, 'calling_days', 'The selected calling days is invalid.'],
     [{ name: 'x', assistant_id: 1, calling_days: [] }, 'calling_days', 'The calling days field must have at least 1 items.'],
+    [{ name: 'x', assistant_id: 1, calling_days: 'mon' }, 'calling_days', 'The calling days field must be an array.'],
+    [{ name: 'x', assistant_id: 1, calling_hours: 'x' }, 'calling_hours', 'The calling hours field must be an array.'],
     [{ assistant_id: 1 }, 'name', 'The name field is required.'],
     [{ name: 'x'.repeat(256), assistant_id: 1 }, 'name', 'The name field must not be greater than 255 characters.'],
   ])('refuses %j on %s', async (body, field, message) => {

@@ -90,6 +90,8 @@ describe('leads API', () => {
       [{ allow_dupplicate: 'yes' }, 'allow_dupplicate', 'The allow dupplicate field must be true or false.'],
       [{ secondary_contacts: [{ phone_number: 'nope' }] }, 'secondary_contacts.0.phone_number', 'The secondary contacts.0.phone number field must be a valid phone number in E.164 format.'],
       [{ secondary_contacts: [{}] }, 'secondary_contacts.0.phone_number', 'The secondary contacts.0.phone number field is required.'],
+      [{ secondary_contacts: 'x' }, 'secondary_contacts', 'The secondary contacts field must be an array.'],
+      [{ secondary_contacts: [1] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an array.'],
     ])('refuses %j: the first field message is the message', async (body, field, message) => {
       const res = await create({ phone_number: '+12015550123', campaign_id: campaignId, ...body });
       expect(res.status).toBe(422);

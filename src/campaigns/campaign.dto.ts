@@ -17,10 +17,11 @@ export class CreateCampaignDto {
   @IsOptional() @Rules(Int(), Between(0, 20)) max_retries?: number;
   @IsOptional() @Rules(Int(), Between(0, 604800)) retry_delay_seconds?: number;
   @IsOptional() @ValidateNested() @Type(() => CallingHoursDto) calling_hours?: CallingHoursDto;
+  // Decorators register bottom-up and the first registered failure is reported: the type check goes last.
   @IsOptional()
-  @Rules(Arr(), OneOf(WEEKDAYS, true))
   @ArrayNotEmpty({ message: 'The :attribute field must have at least 1 items.' })
   @ArrayUnique({ message: 'The :attribute field has a duplicate value.' })
+  @Rules(Arr(), OneOf(WEEKDAYS, true))
   calling_days?: Weekday[];
   @IsOptional() @Rules(Int(), Between(1, 100)) max_concurrent_calls?: number;
 }

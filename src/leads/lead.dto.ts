@@ -17,11 +17,12 @@ export class CreateLeadDto {
   @IsOptional() @Rules(Variables()) variables?: LeadVariables;
   /** Spelled so by interface.md §4.3. */
   @IsOptional() @Rules(Bool()) allow_dupplicate?: boolean;
+  // class-validator reports the rule registered first, and decorators register bottom-up: the type check goes last.
   @IsOptional()
-  @Rules(Arr())
   @ArrayMaxSize(MAX_SECONDARY_CONTACTS, { message: `The :attribute field must not have more than ${MAX_SECONDARY_CONTACTS} items.` })
   @ValidateNested({ each: true })
   @Type(() => SecondaryContactDto)
+  @Rules(Arr())
   secondary_contacts?: SecondaryContactDto[];
 }
 

@@ -66,4 +66,8 @@ describe('AppValidationPipe', () => {
   it('refuses a body that is not an object', async () => {
     expect((await run([1]))?.errors).toEqual({ body: ['The request body must be a JSON object.'] });
   });
+
+  it('words a nested value that is not an object like the other rules', async () => {
+    expect((await run({ assistant_name: 'ab', items: [1] }))?.errors).toEqual({ 'items.0': ['The items.0 field must be an array.'] });
+  });
 });

@@ -16,13 +16,16 @@ export class ValidationFailed extends HttpException {
 
 export const attribute = (path: string) => path.replace(/_/g, ' ');
 
+/** class-validator's own refusals, in the wording of the rules (a nested value that is not an object or array). */
+const OWN_WORDING: Record<string, string> = { nestedValidation: 'The :attribute field must be an array.' };
+
 /** Flattens class-validator's tree into dotted field paths, one message per failed rule. */
 export function collectErrors(errors: ValidationError[], parent = ''): FieldErrors {
   const out: FieldErrors = {};
   for (const error of errors) {
     const path = parent ? `${parent}.${error.property}` : error.property;
     if (error.constraints) {
-      out[path] = Object.values(error.constraints).map((msg) => msg.replace(/:attribute/g, attribute(path)));
+      out[path] = Object.entries(error.constraints).map(([rule, msg]) => (OWN_WORDING[rule] ?? msg).replace(/:attribute/g, attribute(path)));
     }
     if (error.children?.length) Object.assign(out, collectErrors(error.children, path));
   }
