@@ -178,7 +178,7 @@ describe('calls API and telephony callbacks', () => {
     });
 
     it('refuses bad filter values with 422', async () => {
-      for (const q of ['?per_page=0', '?per_page=101', '?page=0', '?status=x', '?type=x', '?date_from=2025-13-01', '?date_to=01-04-2025', '?campaign_id=x']) {
+      for (const q of ['?per_page=0', '?per_page=101', '?page=0', '?status=x', '?type=x', '?date_from=2025-13-01', '?date_from=2025-02-30', '?date_to=01-04-2025', '?date_to=2025-04-01T00:00:00Z', '?campaign_id=x']) {
         expect((await list(q)).status).toBe(422);
       }
     });

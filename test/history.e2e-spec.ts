@@ -102,7 +102,7 @@ describe('campaign history and replay', () => {
   });
 
   it('refuses bad paging and instants, and another user\'s campaign', async () => {
-    for (const q of ['limit=0', 'limit=1001', 'after=-1', 'as_of=yesterday', 'as_of=2025-13-45']) {
+    for (const q of ['limit=0', 'limit=1001', 'after=-1', 'as_of=yesterday', 'as_of=2025-13-45', 'as_of=2025-02-30T10:00:00Z']) {
       expect((await t.request('GET', `/api/user/campaigns/${campaign}/history?${q}`, { token })).status).toBe(422);
     }
     expect(await t.request('GET', `/api/user/campaigns/${campaign}/history`, { token: otherToken })).toMatchObject({ status: 404, body: { message: 'Campaign not found' } });

@@ -1,24 +1,11 @@
 import { Type } from 'class-transformer';
-import { IsOptional, Min, ValidateBy } from 'class-validator';
+import { IsOptional, Min } from 'class-validator';
 import { PageQuery } from '../shared/http/page-query';
-import { HttpUrl, Int, Num, Obj, OneOf, Phone, Required, Rules, Str } from '../shared/validation/rules';
+import { DateYmd, HttpUrl, Int, Num, Obj, OneOf, Phone, Required, Rules, Str } from '../shared/validation/rules';
 import { ANSWERED_BY, AnsweredBy, CALL_STATUSES, CALL_TYPES, CallStatus, CallType } from './call.events';
 
 const NonNegative = () => Min(0, { message: 'The :attribute field must be at least 0.' });
 
-/** A calendar date written `YYYY-MM-DD` that exists. */
-const IsoDate = () =>
-  ValidateBy({
-    name: 'date',
-    validator: {
-      validate: (value) => {
-        if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-        const day = new Date(`${value}T00:00:00Z`);
-        return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
-      },
-      defaultMessage: () => 'The :attribute field must match the format Y-m-d.',
-    },
-  });
 
 /** The body of a telephony event: a status and whatever the runtime knows by then. */
 export class CallEventDto {
@@ -46,6 +33,6 @@ export class CallListQuery extends PageQuery(15) {
   @IsOptional() @Rules(Str()) phone_number?: string;
   @IsOptional() @Type(() => Number) @Rules(Int()) assistant_id?: number;
   @IsOptional() @Type(() => Number) @Rules(Int()) campaign_id?: number;
-  @IsOptional() @Rules(IsoDate()) date_from?: string;
-  @IsOptional() @Rules(IsoDate()) date_to?: string;
+  @IsOptional() @Rules(DateYmd()) date_from?: string;
+  @IsOptional() @Rules(DateYmd()) date_to?: string;
 }

@@ -1,28 +1,19 @@
 import { Get, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsOptional, ValidateBy } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { CampaignsProjection } from '../campaigns/campaigns.projection';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
-import { Between, Int, Rules } from '../shared/validation/rules';
+import { Between, Int, Iso8601, Rules } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CampaignHistory } from './campaign-history';
-
-const IsoInstant = () =>
-  ValidateBy({
-    name: 'iso8601',
-    validator: {
-      validate: (value) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)),
-      defaultMessage: () => 'The :attribute field must be a valid ISO 8601 date.',
-    },
-  });
 
 class HistoryQuery {
   @IsOptional() @Type(() => Number) @Rules(Int(), Between(0, Number.MAX_SAFE_INTEGER)) after: number = 0;
   @IsOptional() @Type(() => Number) @Rules(Int(), Between(1, 1000)) limit: number = 100;
-  @IsOptional() @Rules(IsoInstant()) as_of?: string;
+  @IsOptional() @Rules(Iso8601()) as_of?: string;
 }
 
 @UserApi()

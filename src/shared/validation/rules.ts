@@ -2,6 +2,7 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsISO8601,
   IsInt,
   IsNumber,
   IsString,
@@ -47,6 +48,15 @@ export const Bool = () => IsBoolean(m('The :attribute field must be true or fals
 export const OneOf = (values: readonly unknown[], each = false) => IsIn(values as unknown[], m('The selected :attribute is invalid.', each));
 export const Pattern = (pattern: RegExp) => Matches(pattern, m('The :attribute field format is invalid.'));
 export const Arr = () => IsArray(m('The :attribute field must be an array.'));
+
+/** An ISO 8601 instant or date that exists (strict: no 30 February). */
+export const Iso8601 = () => IsISO8601({ strict: true, strictSeparator: true }, m('The :attribute field must be a valid ISO 8601 date.'));
+
+/** A calendar date written `YYYY-MM-DD` that exists. */
+export const DateYmd = () => [
+  Matches(/^\d{4}-\d{2}-\d{2}$/, m('The :attribute field must match the format Y-m-d.')),
+  IsISO8601({ strict: true }, m('The :attribute field must match the format Y-m-d.')),
+];
 
 /** A JSON object (Laravel calls it an array, and so does its message). */
 export const Obj = () =>
