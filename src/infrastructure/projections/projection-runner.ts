@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { Upcasters } from '../event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
-import { PROJECTION, ReadModelProjection } from './projection';
+import { Projection, ReadModelProjection } from './projection';
 import { ReadModelBehind } from './read-model-behind';
 
 const BATCH = 500;
@@ -40,8 +40,8 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
 
   async onApplicationBootstrap(): Promise<void> {
     this.projections = this.discovery
-      .getProviders()
-      .filter((wrapper) => wrapper.metatype && Reflect.getMetadata(PROJECTION, wrapper.metatype) && wrapper.instance)
+      .getProviders({ metadataKey: Projection.KEY })
+      .filter((wrapper) => wrapper.instance)
       .map((wrapper) => wrapper.instance as ReadModelProjection);
     await this.resetChangedProjections();
     this.unwatch = this.events.watch(() => this.trigger());

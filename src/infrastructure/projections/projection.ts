@@ -1,7 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { RecordedEvent } from '../event-store/event-store.port';
 
-export const PROJECTION = Symbol('PROJECTION');
 
 /**
  * A read-model projection. `apply` must be deterministic and write through the document
@@ -18,4 +17,4 @@ export interface ReadModelProjection {
 }
 
 /** Marks a provider as a projection for the runner to discover. */
-export const Projection = () => SetMetadata(PROJECTION, true);
+export const Projection = DiscoveryService.createDecorator<void>();

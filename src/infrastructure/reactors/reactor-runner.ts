@@ -3,7 +3,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { Upcasters } from '../event-sourcing/upcasters';
 import { EVENT_STORE, EventStore, Subscription } from '../event-store/event-store.port';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
-import { BACKGROUND_WORK, REACTOR, Reactor } from './reactor';
+import { BACKGROUND_WORK, ReactsToEvents, Reactor } from './reactor';
 
 /**
  * Runs each reactor on its own checkpointed subscription: one event at a time (the next
@@ -26,8 +26,8 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
   async onApplicationBootstrap(): Promise<void> {
     if (!this.background) return;
     const reactors = this.discovery
-      .getProviders()
-      .filter((w) => w.metatype && Reflect.getMetadata(REACTOR, w.metatype) && w.instance)
+      .getProviders({ metadataKey: ReactsToEvents.KEY })
+      .filter((w) => w.instance)
       .map((w) => w.instance as Reactor);
     for (const reactor of reactors) this.subscriptions.push(await this.start(reactor));
   }

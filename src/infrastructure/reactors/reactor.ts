@@ -1,7 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { RecordedEvent } from '../event-store/event-store.port';
 
-export const REACTOR = Symbol('REACTOR');
 
 /**
  * Work that must happen because an event happened and must survive a crash: placing a
@@ -20,7 +19,7 @@ export interface Reactor {
 }
 
 /** Marks a provider as a reactor for the runner to discover. */
-export const ReactsToEvents = () => SetMetadata(REACTOR, true);
+export const ReactsToEvents = DiscoveryService.createDecorator<void>();
 
 /** False in the CLI: it shares the stores but must not dial, sweep or deliver. */
 export const BACKGROUND_WORK = Symbol('BACKGROUND_WORK');
