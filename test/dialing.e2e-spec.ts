@@ -40,7 +40,7 @@ const lead = async (w: World, campaign_id: number, phone_number: string, seconda
 const setStatus = (w: World, campaign_id: number, action: 'start' | 'stop') => w.t.request('POST', '/api/user/campaigns/update-status', { token: w.token, body: { campaign_id, action } });
 const getCampaign = async (w: World, id: number) => (await w.t.request('GET', `/api/user/campaigns/${id}`, { token: w.token })).body;
 const leadsOf = async (w: World, id: number) => (await w.t.request('GET', `/api/user/leads?campaign_id=${id}`, { token: w.token })).body;
-const settled = (w: World) => eventually(async () => (await w.t.app.get(DialScheduler).pass()) === 0 && w.provider.dials.every((d) => d.endedAt || d.request.to.endsWith('9')) && (await new Promise((r) => setTimeout(r, 60)), true), 15_000, 'dialing to settle');
+const settled = (w: World) => eventually(async () => (await w.t.app.get(DialScheduler).pass()) === 0 && w.provider.dials.every((d) => d.endedAt || d.script === 'silence') && (await new Promise((r) => setTimeout(r, 60)), true), 15_000, 'dialing to settle');
 
 /** Every lead stream alternates LeadCallStarted and LeadCallFinished: never two calls of one lead in flight. */
 async function expectOneCallAtATime(w: World) {
@@ -185,35 +185,29 @@ describe('the calling window, with a controlled clock', () => {
     expect(await pass()).toBe(1);
   });
 
+  /** A campaign of one lead in a zone: nothing is dialed at `closed`, the lead is dialed at `opens`. */
+  const expectOpening = async (settings: object, timezone: string, phone: string, closed: string, opens: string) => {
+    const id = await campaign(w, { calling_days: EVERY_DAY, ...settings }, { timezone });
+    await lead(w, id, phone);
+    await setStatus(w, id, 'start');
+    w.clock.set(closed);
+    expect(await pass()).toBe(0);
+    w.clock.set(opens);
+    expect(await pass()).toBe(1);
+    await setStatus(w, id, 'stop');
+  };
+
   it('follows the assistant\'s timezone across a DST change: Berlin 09:00 is 08:00Z before and 07:00Z after spring-forward', async () => {
-    const berlin = { calling_hours: { start: '09:00', end: '10:00' }, calling_days: EVERY_DAY };
-    const before = await campaign(w, berlin, { timezone: 'Europe/Berlin' });
-    await lead(w, before, '+12015550201');
-    await setStatus(w, before, 'start');
-    w.clock.set('2025-03-29T07:30:00Z'); // Saturday 08:30 CET
-    expect(await pass()).toBe(0);
-    w.clock.set('2025-03-29T08:00:00Z'); // 09:00 CET
-    expect(await pass()).toBe(1);
-    await setStatus(w, before, 'stop');
-    const after = await campaign(w, berlin, { timezone: 'Europe/Berlin' });
-    await lead(w, after, '+12015550202');
-    await setStatus(w, after, 'start');
-    w.clock.set('2025-03-30T06:59:00Z'); // Sunday 08:59 CEST
-    expect(await pass()).toBe(0);
-    w.clock.set('2025-03-30T07:00:00Z'); // 09:00 CEST
-    expect(await pass()).toBe(1);
-    await setStatus(w, after, 'stop');
+    const nineToTen = { calling_hours: { start: '09:00', end: '10:00' } };
+    // Saturday 08:30 CET, then 09:00 CET.
+    await expectOpening(nineToTen, 'Europe/Berlin', '+12015550201', '2025-03-29T07:30:00Z', '2025-03-29T08:00:00Z');
+    // Sunday 08:59 CEST, then 09:00 CEST.
+    await expectOpening(nineToTen, 'Europe/Berlin', '+12015550202', '2025-03-30T06:59:00Z', '2025-03-30T07:00:00Z');
   });
 
   it('dials in Kolkata\'s half-hour offset and up to a window ending at 24:00', async () => {
-    const id = await campaign(w, { calling_hours: { start: '20:00', end: '24:00' }, calling_days: EVERY_DAY }, { timezone: 'Asia/Kolkata' });
-    await lead(w, id, '+12015550301');
-    await setStatus(w, id, 'start');
-    w.clock.set('2025-04-01T14:29:00Z'); // 19:59 IST
-    expect(await pass()).toBe(0);
-    w.clock.set('2025-04-01T18:29:59Z'); // 23:59:59 IST
-    expect(await pass()).toBe(1);
-    await setStatus(w, id, 'stop');
+    // 19:59 IST, then 23:59:59 IST.
+    await expectOpening({ calling_hours: { start: '20:00', end: '24:00' } }, 'Asia/Kolkata', '+12015550301', '2025-04-01T14:29:00Z', '2025-04-01T18:29:59Z');
   });
 });
 

@@ -26,7 +26,7 @@ export class LeadCallResultsReactor implements Reactor {
   ) {}
 
   handles(event: RecordedEvent): boolean {
-    return event.type === 'CallOutcomeRecorded' && event.data.lead_id !== null && isTerminal(event.data.status);
+    return event.data.lead_id !== null && isTerminal(event.data.status);
   }
 
   async react(event: RecordedEvent): Promise<void> {

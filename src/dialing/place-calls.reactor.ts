@@ -39,10 +39,6 @@ export class PlaceCallsReactor implements Reactor {
     private readonly config: AppConfig,
   ) {}
 
-  handles(event: RecordedEvent): boolean {
-    return event.type === 'LeadCallStarted';
-  }
-
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as LeadCallStarted;
     await this.projections.settle(event.position);

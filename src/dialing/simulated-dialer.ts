@@ -62,7 +62,8 @@ export class SimulatedDialer extends Dialer implements OnModuleDestroy {
 
   async dial(request: DialRequest): Promise<void> {
     const outcome = drawOutcome(this.config.dialing.simulatedOdds, this.random);
-    const call = this.play(request.call_id, SCRIPTS[outcome](Math.max(1, Math.round(this.config.dialing.simulatedStepSeconds * 10))));
+    // The conversation lasts one step; a call answered at once still reports a second.
+    const call = this.play(request.call_id, SCRIPTS[outcome](Math.max(1, Math.round(this.config.dialing.simulatedStepSeconds))));
     this.calls.add(call);
     void call.finally(() => this.calls.delete(call));
   }

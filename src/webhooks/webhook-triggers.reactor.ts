@@ -35,7 +35,7 @@ export class WebhookTriggersReactor implements Reactor {
   ) {}
 
   handles(event: RecordedEvent): boolean {
-    return (event.type === 'CallOutcomeRecorded' && isTerminal(event.data.status)) || (event.type === 'CallInitiated' && event.data.type === 'inbound');
+    return event.type === 'CallOutcomeRecorded' ? isTerminal(event.data.status) : event.data.type === 'inbound';
   }
 
   async react(recorded: RecordedEvent): Promise<void> {

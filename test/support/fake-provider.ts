@@ -16,6 +16,7 @@ const STEPS: Record<Exclude<Script, 'refuse'>, object[]> = {
 
 export interface Dial {
   request: any;
+  script: Script;
   receivedAt: number;
   /** Set when the provider reported the call's last status. */
   endedAt?: number;
@@ -53,9 +54,9 @@ export class FakeProvider {
       }
       const request = JSON.parse(raw);
       const attempt = this.dials.filter((d) => d.request.to === request.to).length + 1;
-      const dial: Dial = { request, receivedAt: Date.now() };
-      this.dials.push(dial);
       const script = this.scriptFor(request.to, attempt);
+      const dial: Dial = { request, script, receivedAt: Date.now() };
+      this.dials.push(dial);
       if (script === 'refuse') {
         dial.endedAt = Date.now();
         res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"no capacity"}');

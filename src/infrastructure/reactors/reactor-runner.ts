@@ -41,7 +41,7 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return this.events.subscribeToAll(
       await this.readStore.getCheckpoint(checkpoint),
       async (recorded) => {
-        if (reactor.handles(recorded)) await reactor.react(this.upcasters.upcast(recorded));
+        if (reactor.handles?.(recorded) ?? true) await reactor.react(this.upcasters.upcast(recorded));
         await this.readStore.setCheckpoint(checkpoint, recorded.position);
       },
       {

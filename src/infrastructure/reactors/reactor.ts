@@ -13,8 +13,8 @@ export interface Reactor {
   readonly name: string;
   /** The event types it may react to: the store hands over no others. */
   readonly eventTypes: readonly string[];
-  /** A finer choice among those events. */
-  handles(event: RecordedEvent): boolean;
+  /** A finer choice among those events; without it, every one is handled. */
+  handles?(event: RecordedEvent): boolean;
   react(event: RecordedEvent): Promise<void>;
 }
 
