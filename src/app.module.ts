@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { SlidingWindowStorage } from './infrastructure/auth/sliding-window-storage';
 import { HealthController } from './health/health.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
@@ -30,6 +31,7 @@ export class AppModule {
         ThrottlerModule.forRoot({
           throttlers: [{ ttl: 60_000, limit: options.config.rateLimitPerMinute }],
           errorMessage: 'Too Many Attempts.',
+          storage: new SlidingWindowStorage(),
         }),
         UsersModule,
         ToolsModule,
