@@ -129,6 +129,28 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         }
         expect(await store.readStream(`${prefix}-a`)).toHaveLength(2);
       });
+
+      it('decides each of many appends asked at once on its own: a refused one takes none of the others with it', async () => {
+        await store.append(`${prefix}-b`, [{ type: 'A', data: {} }], 'no_stream');
+        const asked = [
+          store.append(`${prefix}-c`, [{ type: 'C', data: {} }], 'no_stream'),
+          store.append(`${prefix}-b`, [{ type: 'Stale', data: {} }], 5),
+          store.nextId(`${prefix}-seq`),
+          store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0),
+          store.append(`${prefix}-b`, [{ type: 'AlsoAtZero', data: {} }], 0),
+          store.append(`${prefix}-d`, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'no_stream'),
+        ];
+        const results = await Promise.allSettled(asked);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+        expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+        expect((results[4] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+        expect((await store.readStream(`${prefix}-b`)).map((e) => e.type)).toEqual(['A', 'B']);
+        expect((await store.readStream(`${prefix}-c`)).map((e) => e.type)).toEqual(['C']);
+        expect((await store.readStream(`${prefix}-d`)).map((e) => [e.type, e.revision])).toEqual([['D', 0], ['E', 1]]);
+        const d = results[5] as PromiseFulfilledResult<{ position: number; revision: number }>;
+        expect(d.value.revision).toBe(1);
+        expect(d.value.position).toBe((await store.readStream(`${prefix}-d`))[1].position);
+      });
     });
 
     describe('correlated reads', () => {

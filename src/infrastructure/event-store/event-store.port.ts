@@ -80,8 +80,11 @@ export interface EventStore {
   headPosition(): Promise<number>;
   /** Hands every event after `afterPosition` to the handler one at a time, then follows new ones. */
   subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription;
-  /** Calls the listener when new events may have been appended (by this process or another). */
-  watch(listener: () => void): () => void;
+  /**
+   * Calls the listener when new events may have been appended (by this process or another),
+   * with their types when the store knows them; without types, anything may have come.
+   */
+  watch(listener: (types?: readonly string[]) => void): () => void;
   /** Next integer of a named sequence; unique across concurrent writers sharing the store. */
   nextId(sequence: string): Promise<number>;
   ping(): Promise<void>;

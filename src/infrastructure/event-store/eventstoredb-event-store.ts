@@ -138,7 +138,7 @@ export class EventStoreDbEventStore implements EventStore {
     return pullSubscription(this, afterPosition, handler, options);
   }
 
-  watch(listener: () => void): () => void {
+  watch(listener: (types?: readonly string[]) => void): () => void {
     this.signals.on('appended', listener);
     this.startLiveFeed();
     return () => {
@@ -189,7 +189,7 @@ export class EventStoreDbEventStore implements EventStore {
   private startLiveFeed() {
     if (this.liveFeed) return;
     this.liveFeed = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
-    this.liveFeed.on('data', () => this.signals.emit('appended'));
+    this.liveFeed.on('data', (resolved: AllStreamResolvedEvent) => this.signals.emit('appended', resolved.event ? [resolved.event.type] : undefined));
     this.liveFeed.on('error', () => {
       this.liveFeed = undefined;
       setTimeout(() => this.signals.listenerCount('appended') > 0 && this.startLiveFeed(), 1000).unref();

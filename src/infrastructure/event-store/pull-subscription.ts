@@ -22,7 +22,11 @@ export function pullSubscription(
   let lastYield = performance.now();
   let stopped = false;
   let wake: (() => void) | undefined;
-  const unwatch = store.watch(() => wake?.());
+  // A typed subscription sleeps through appends of other types (each wake-up costs two reads).
+  const wanted = options.types && new Set(options.types);
+  const unwatch = store.watch((types) => {
+    if (!wanted || !types || types.some((type) => wanted.has(type))) wake?.();
+  });
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {

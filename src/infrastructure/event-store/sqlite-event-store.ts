@@ -31,10 +31,20 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
 }
 
+interface QueuedWrite {
+  run: () => unknown;
+  types: readonly string[];
+  resolve: (value: never) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * The embedded event store: one SQLite file in WAL mode. An append is one IMMEDIATE
- * transaction, so writers in several processes sharing the file are serialised by
- * SQLite's write lock and the (stream, revision) key.
+ * The embedded event store: one SQLite file in WAL mode. Writes (appends and id
+ * allocations) asked for during one turn of the event loop share one IMMEDIATE
+ * transaction, each in a savepoint of its own: a commit costs more than the rows it
+ * writes, so concurrent commands share it (group commit), and a refused append
+ * leaves the others of its group untouched. Writers in several processes sharing the
+ * file are serialised by SQLite's write lock and the (stream, revision) key.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -44,6 +54,9 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly statements;
   private readonly appendTx;
+  private readonly inSavepoint;
+  private readonly groupTx;
+  private queue: QueuedWrite[] = [];
   private readonly typedReads = new Map<number, Database.Statement>();
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
@@ -119,6 +132,17 @@ export class SqliteEventStore implements EventStore {
       }
       return { revision, position };
     });
+    // Called inside `groupTx`, better-sqlite3 runs a transaction function as a savepoint.
+    this.inSavepoint = this.db.transaction((run: () => unknown) => run());
+    this.groupTx = this.db.transaction((writes: QueuedWrite[]) =>
+      writes.map((write) => {
+        try {
+          return { ok: true as const, value: this.inSavepoint(write.run) };
+        } catch (error) {
+          return { ok: false as const, error };
+        }
+      }),
+    );
   }
 
   /** The indexed column behind `readCorrelated`; a store written before it existed gets it filled from the metadata. */
@@ -131,13 +155,41 @@ export class SqliteEventStore implements EventStore {
       `);
     }
     this.db.exec('CREATE INDEX IF NOT EXISTS events_correlation ON events (correlation_id, position) WHERE correlation_id IS NOT NULL');
+    // Typed reads (reactors) find their few events among many others without scanning them.
+    this.db.exec('CREATE INDEX IF NOT EXISTS events_type ON events (type, position)');
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const result = this.appendTx.immediate(stream, events, expected);
-    this.signals.emit('appended');
-    return result;
+    return this.write(() => this.appendTx(stream, events, expected), events.map((e) => e.type));
+  }
+
+  private write<T>(run: () => T, types: readonly string[] = []): Promise<T> {
+    if (!this.db.open) return Promise.reject(new Error('the event store is closed'));
+    return new Promise<T>((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => this.flush());
+      this.queue.push({ run, types, resolve: resolve as (value: never) => void, reject });
+    });
+  }
+
+  private flush(): void {
+    const writes = this.queue;
+    this.queue = [];
+    if (writes.length === 0) return;
+    let outcomes;
+    try {
+      outcomes = this.groupTx.immediate(writes);
+    } catch (error) {
+      for (const write of writes) write.reject(error);
+      return;
+    }
+    const types = new Set<string>();
+    outcomes.forEach((outcome, i) => {
+      if (!outcome.ok) return writes[i].reject(outcome.error);
+      for (const type of writes[i].types) types.add(type);
+      writes[i].resolve(outcome.value as never);
+    });
+    if (types.size) this.signals.emit('appended', [...types]);
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -167,7 +219,7 @@ export class SqliteEventStore implements EventStore {
     return pullSubscription(this, afterPosition, handler, options);
   }
 
-  watch(listener: () => void): () => void {
+  watch(listener: (types?: readonly string[]) => void): () => void {
     this.signals.on('appended', listener);
     this.startPolling();
     return () => {
@@ -176,8 +228,8 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  async nextId(sequence: string): Promise<number> {
-    return this.statements.nextId.get(sequence)!.value;
+  nextId(sequence: string): Promise<number> {
+    return this.write(() => this.statements.nextId.get(sequence)!.value);
   }
 
   async ping(): Promise<void> {
@@ -185,6 +237,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) this.flush();
     this.stopPolling();
     this.signals.removeAllListeners();
     if (this.db.open) this.db.close();

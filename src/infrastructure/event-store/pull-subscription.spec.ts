@@ -1,0 +1,71 @@
+import { RecordedEvent } from './event-store.port';
+import { pullSubscription } from './pull-subscription';
+
+/** An in-memory log with the three calls a pull subscription makes, counting its reads. */
+function memoryLog() {
+  const events: RecordedEvent[] = [];
+  let listener: ((types?: readonly string[]) => void) | undefined;
+  const log = {
+    reads: 0,
+    append(type: string, announce: readonly string[] | undefined = [type]) {
+      const position = events.length + 1;
+      events.push({ id: String(position), stream: 's', revision: position - 1, position, type, schemaVersion: 1, data: {}, metadata: {}, occurredAt: '' });
+      listener?.(announce);
+    },
+    store: {
+      readAll: async (after: number, max: number, types?: readonly string[]) => {
+        log.reads += 1;
+        return events.filter((e) => e.position > after && (!types || types.includes(e.type))).slice(0, max);
+      },
+      headPosition: async () => events.length,
+      watch: (l: (types?: readonly string[]) => void) => {
+        listener = l;
+        return () => (listener = undefined);
+      },
+    },
+  };
+  return log;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe('pullSubscription wake-ups', () => {
+  it('given a typed subscription asleep, when other types are appended, then it does not read', async () => {
+    const log = memoryLog();
+    const seen: string[] = [];
+    const sub = pullSubscription(log.store, 0, (e) => void seen.push(e.type), { types: ['Wanted'] }, 60_000);
+    await settle();
+    const readsAsleep = log.reads;
+    for (let i = 0; i < 50; i++) log.append('Other');
+    await settle();
+    expect(log.reads).toBe(readsAsleep);
+
+    log.append('Wanted');
+    await settle();
+    expect(seen).toEqual(['Wanted']);
+    expect(log.reads).toBeGreaterThan(readsAsleep);
+    await sub.stop();
+  });
+
+  it('given appends whose types the store does not know, then every subscription reads', async () => {
+    const log = memoryLog();
+    const seen: string[] = [];
+    const sub = pullSubscription(log.store, 0, (e) => void seen.push(e.type), { types: ['Wanted'] }, 60_000);
+    await settle();
+    log.append('Wanted', undefined);
+    await settle();
+    expect(seen).toEqual(['Wanted']);
+    await sub.stop();
+  });
+
+  it('given an untyped subscription, then any append wakes it', async () => {
+    const log = memoryLog();
+    const seen: string[] = [];
+    const sub = pullSubscription(log.store, 0, (e) => void seen.push(e.type), {}, 60_000);
+    await settle();
+    log.append('Anything');
+    await settle();
+    expect(seen).toEqual(['Anything']);
+    await sub.stop();
+  });
+});
