@@ -15,3 +15,15 @@ describe('toE164', () => {
     expect(toE164(input)).toBeNull();
   });
 });
+
+describe('toE164 asked many times', () => {
+  it('answers the same for a number seen before, and for many more numbers than it remembers', () => {
+    const numbers = Array.from({ length: 3000 }, (_, i) => `+1 212 555 ${String(i % 10_000).padStart(4, '0')}`);
+    const first = numbers.map(toE164);
+    expect(first.every((n) => n !== null && /^\+1212555\d{4}$/.test(n))).toBe(true);
+    expect(numbers.map(toE164)).toEqual(first);
+    expect(toE164('  +1 212 555 0123 ')).toBe('+12125550123');
+    expect(toE164('2125550123')).toBeNull();
+    expect(toE164('2125550123')).toBeNull();
+  });
+});
