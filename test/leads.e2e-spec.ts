@@ -195,6 +195,24 @@ describe('leads API', () => {
       expect((await list('?per_page=0')).status).toBe(422);
     });
 
+    it("shows a campaign's page (sent from stored views) as the list across campaigns shows the same leads, after changes and a rename", async () => {
+      const campaign = await newCampaign(token, 'Autumn');
+      const first = (await create({ phone_number: nextPhone(), campaign_id: campaign, variables: { a: '1' }, secondary_contacts: [{ phone_number: nextPhone() }] })).body.data;
+      const second = (await create({ phone_number: nextPhone(), campaign_id: campaign })).body.data;
+      await update(first.id, { variables: { b: '2' }, status: 'completed' });
+      await update(second.id, { phone_number: nextPhone() });
+      expect((await t.request('PUT', `/api/user/campaigns/${campaign}`, { token, body: { name: 'Fall' } })).status).toBe(200);
+
+      const page = await list(`?campaign_id=${campaign}`);
+      expect(page.headers.get('content-type')).toMatch(/^application\/json/);
+      const across = (await list('?per_page=1000')).body.filter((l: { campaign_id: number }) => l.campaign_id === campaign);
+      expect(page.body).toEqual(across);
+      expect(page.body.map((l: { id: number }) => l.id)).toEqual([first.id, second.id]);
+      expect(page.body[0]).toMatchObject({ variables: { a: '1', b: '2' }, status: 'completed', campaign: { id: campaign, name: 'Fall' } });
+      expect(page.body[0].secondary_contacts).toHaveLength(1);
+      expect((await list(`?campaign_id=${campaign}`, otherToken)).body).toEqual([]);
+    });
+
     it('serves a filtered page of 10,000 leads through the index, with the total and the next page in headers', async () => {
       const campaign = await newCampaign(token, 'Big');
       const store = t.app.get<EventStore>(EVENT_STORE);
@@ -205,7 +223,7 @@ describe('leads API', () => {
         await store.append(`lead-${id}`, [{ type: 'LeadCreated', data: { lead_id: id, user_id: userId, campaign_id: campaign, phone_number: `+1201${5000000 + i}`, variables: {}, secondary_contacts: [] } }], 'no_stream');
       }
       await t.app.get(ProjectionRunner).catchUp();
-      const find = jest.spyOn(t.app.get(LeadsProjection).leads, 'find');
+      const find = jest.spyOn(t.app.get(LeadsProjection).leads, 'findViews');
       const page = await list(`?campaign_id=${campaign}&status=created&per_page=100&page=3`);
       expect(page.status).toBe(200);
       expect(page.body).toHaveLength(100);

@@ -1,11 +1,12 @@
-import { Get, Query, Req } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Get, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';
+import { JsonText } from '../shared/http/json-text';
 import { listPath } from '../shared/http/page-query';
 import { toE164 } from '../shared/phone';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
@@ -21,7 +22,12 @@ export class CallsController {
 
   /** Newest first; dates are whole UTC days, both ends included (contract §7). */
   @Get('calls')
-  async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: CallListQuery, @Req() req: FastifyRequest) {
+  async list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query(new AppValidationPipe()) query: CallListQuery,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const createdAt = query.date_from || query.date_to ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` } : undefined;
     const filter = {
       user_id: user.id,
@@ -32,17 +38,18 @@ export class CallsController {
       campaign_id: query.campaign_id,
       created_at: createdAt,
     };
-    const [docs, total] = await Promise.all([
-      this.read.calls.find(filter, { sort: [['id', 'desc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
+    const [views, total] = await Promise.all([
+      this.read.calls.findViews(filter, { sort: [['id', 'desc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
       this.read.calls.count(filter),
     ]);
     const { page: _page, ...kept } = req.query as Record<string, string>;
-    return pageEnvelope(docs.map(callView), total, {
+    const { data, ...envelope } = pageEnvelope(views, total, {
       page: query.page,
       perPage: query.per_page,
       path: listPath(this.config.publicUrl, req.url.split('?')[0]),
       query: kept,
     });
+    return JsonText.object(envelope, 'data', JsonText.array(data)).send(reply);
   }
 
   @Get('calls/:id')

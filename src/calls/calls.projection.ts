@@ -59,7 +59,7 @@ export class CallsProjection implements ReadModelProjection {
       ['user_id', 'assistant_id', 'status'],
       ['user_id', 'campaign_id'],
       ['user_id', 'campaign_id', 'status'],
-    ]);
+    ], callView);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -5,8 +5,10 @@ import { CampaignsProjection } from '../campaigns/campaigns.projection';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
+import { SortOrder } from '../infrastructure/read-store/document-store.port';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
+import { JsonText } from '../shared/http/json-text';
 import { listPath } from '../shared/http/page-query';
 import { toE164 } from '../shared/phone';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
@@ -14,7 +16,7 @@ import { CreateLead } from './commands/create-lead';
 import { DeleteLead } from './commands/delete-lead';
 import { UpdateLead } from './commands/update-lead';
 import { CreateLeadDto, LeadListQuery, UPDATABLE_LEAD_FIELDS, UpdateLeadDto } from './lead.dto';
-import { LeadDocument, LeadsProjection, leadView } from './leads.projection';
+import { LeadDocument, LeadsProjection, campaignOfLead, leadView } from './leads.projection';
 
 const updatePipe = new AppValidationPipe();
 
@@ -50,17 +52,19 @@ export class LeadsController {
       status: query.status,
       phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
     };
-    const [docs, total] = await Promise.all([
-      this.read.leads.find(filter, { sort: [['id', 'asc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
-      this.read.leads.count(filter),
-    ]);
+    const page = { sort: [['id', 'asc']] as SortOrder, skip: (query.page - 1) * query.per_page, limit: query.per_page };
+    const total = await this.read.leads.count(filter);
     reply.header('X-Total-Count', String(total));
     if (query.page * query.per_page < total) {
       const params = new URLSearchParams(req.query as Record<string, string>);
       params.set('page', String(query.page + 1));
       reply.header('Link', `<${listPath(this.config.publicUrl, req.url.split('?')[0])}?${params}>; rel="next"`);
     }
-    return this.render(docs);
+    if (query.campaign_id === undefined) return this.render(await this.read.leads.find(filter, page));
+    // One campaign's page: its leads' stored views, each given the campaign.
+    const [views, campaign] = await Promise.all([this.read.leads.findViews(filter, page), this.campaigns.campaigns.get(query.campaign_id)]);
+    const shown = campaignOfLead(campaign);
+    return JsonText.array(views.map((view) => JsonText.withMember(view, 'campaign', shown))).send(reply);
   }
 
   @Put('leads/:id')

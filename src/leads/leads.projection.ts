@@ -69,7 +69,7 @@ export class LeadsProjection implements ReadModelProjection {
       ['user_id', 'deleted', 'campaign_id', 'status'],
       ['campaign_id', 'deleted', 'status'],
       ['campaign_id', 'in_flight'],
-    ]);
+    ], leadFields);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
@@ -157,6 +157,16 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
 
 /** A lead as the API shows it (interface.md §2.5). */
 export function leadView(doc: LeadDocument, campaign: { id: number; name: string } | null) {
+  return { ...leadFields(doc), campaign: campaignOfLead(campaign) };
+}
+
+/** The campaign as a lead shows it; the lead's own fields are stored as its view, this is added when sent. */
+export function campaignOfLead(campaign: { id: number; name: string } | null) {
+  return campaign ? { id: campaign.id, name: campaign.name } : null;
+}
+
+/** What a lead shows of itself: its view but for its campaign. */
+export function leadFields(doc: LeadDocument) {
   return {
     id: doc.id,
     campaign_id: doc.campaign_id,
@@ -165,7 +175,6 @@ export function leadView(doc: LeadDocument, campaign: { id: number; name: string
     status: doc.status,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
-    campaign: campaign ? { id: campaign.id, name: campaign.name } : null,
     secondary_contacts: doc.secondary_contacts.map((c) => ({
       id: c.id,
       phone_number: c.phone_number,

@@ -119,6 +119,34 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(await c.count({ age: { gte: 30 }, active: true })).toBe(2);
       });
 
+      it("answers the views of what find answers, as JSON text, following every change", async () => {
+        const view = (p: Person) => ({ id: p.id, label: `${p.name} (${p.team.id})` });
+        const c = store.collection<Person>(coll, [{ fields: ['team.id', 'id'] }], [], view);
+        for (const p of people) await c.upsert(p.id, p, p.id);
+        const options = { sort: [['id', 'desc']] as Array<[string, 'desc']>, skip: 1, limit: 2 };
+        const views = await c.findViews({ active: true }, options);
+        expect(views.map((v) => JSON.parse(v))).toEqual((await c.find({ active: true }, options)).map(view));
+        expect(views.map((v) => JSON.parse(v))).toEqual([{ id: 3, label: 'cid (2)' }, { id: 1, label: 'ann (1)' }]);
+
+        await c.upsert(3, { ...people[2], name: 'cyd' }, 100);
+        await store.exclusive('views', async () => c.upsert(1, { ...people[0], team: { id: 9 } }, 101));
+        await c.delete(4);
+        expect((await c.findViews({ active: true }, { sort: [['id', 'asc']] })).map((v) => JSON.parse(v))).toEqual([
+          { id: 1, label: 'ann (9)' },
+          { id: 3, label: 'cyd (2)' },
+        ]);
+        await expect(store.collection(`${coll}_plain`).findViews()).rejects.toThrow('has no view');
+      });
+
+      it('makes the views of documents stored before the collection had one', async () => {
+        const before = store.collection<Person>(coll);
+        for (const p of people) await before.upsert(p.id, p, p.id);
+        await store.close();
+        store = await open();
+        const c = store.collection<Person>(coll, [], [], (p) => ({ name: p.name }));
+        expect((await c.findViews({ 'team.id': 1 }, { sort: [['id', 'asc']] })).map((v) => JSON.parse(v))).toEqual([{ name: 'ann' }, { name: 'bob' }]);
+      });
+
       it('refuses field names that are not plain identifiers', async () => {
         const c = store.collection(coll);
         await expect(c.find({ "x') OR 1=1 --": 1 })).rejects.toThrow('Invalid field name');

@@ -33,9 +33,25 @@ export interface IndexSpec {
 
 export type DocId = string | number;
 
+/**
+ * What a list shows of a document; a pure function of it. Views may be stored, so a
+ * projection that changes its view changes its shape: it raises its `version`.
+ */
+export type DocumentView<T> = (doc: T) => object;
+
+export function noView(collection: string): Error {
+  return new Error(`Collection ${collection} has no view`);
+}
+
 export interface Collection<T extends object> {
   get(id: DocId): Promise<T | null>;
   find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  /**
+   * The JSON text of the collection's `view` of each document `find` would answer, for
+   * lists sent as they are: an adapter may keep it written beside the document, so a page
+   * is neither parsed nor serialised again. Throws when the collection has no view.
+   */
+  findViews(filter?: Filter, options?: FindOptions): Promise<string[]>;
   count(filter?: Filter): Promise<number>;
   /** Stores the document unless the stored one came from the same or a later position. */
   upsert(id: DocId, doc: T, position: number): Promise<boolean>;
@@ -48,7 +64,7 @@ export interface DocumentStore {
    * equality filters whose `count` a list answers on every page: an adapter may keep their
    * totals as the documents change, so such a count does not grow with the collection.
    */
-  collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][]): Collection<T>;
+  collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][], view?: DocumentView<T>): Collection<T>;
   getCheckpoint(name: string): Promise<number>;
   setCheckpoint(name: string, position: number): Promise<void>;
   /**

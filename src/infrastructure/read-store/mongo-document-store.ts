@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
-import { Collection, DocId, DocumentStore, Filter, FindOptions, IndexSpec } from './document-store.port';
+import { Collection, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, noView } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
 type MongoCollection = ReturnType<Connection['collection']>;
@@ -33,7 +33,10 @@ function strip<T>(doc: Record<string, unknown> | null): T | null {
 }
 
 class MongoDocCollection<T extends object> implements Collection<T> {
-  constructor(private readonly native: MongoCollection) {}
+  constructor(
+    private readonly native: MongoCollection,
+    private readonly view?: DocumentView<T>,
+  ) {}
 
   async get(id: DocId): Promise<T | null> {
     return strip<T>(await this.native.findOne({ _id: String(id) } as never));
@@ -47,6 +50,13 @@ class MongoDocCollection<T extends object> implements Collection<T> {
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);
     return (await cursor.toArray()).map((d) => strip<T>(d as Record<string, unknown>)!);
+  }
+
+  /** Views are made as they are read here; the gain is the embedded store's. */
+  async findViews(filter?: Filter, options?: FindOptions): Promise<string[]> {
+    const view = this.view;
+    if (!view) throw noView(this.native.collectionName);
+    return (await this.find(filter, options)).map((doc) => JSON.stringify(view(doc)));
   }
 
   async count(filter?: Filter): Promise<number> {
@@ -87,13 +97,13 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   /** Counted sets are answered by countDocuments over the indexes; no running totals are kept here. */
-  collection<T extends object>(name: string, indexes: IndexSpec[] = [], _counts: string[][] = []): Collection<T> {
+  collection<T extends object>(name: string, indexes: IndexSpec[] = [], _counts: string[][] = [], view?: DocumentView<T>): Collection<T> {
     const native = this.connection.collection(`rm_${assertFieldName(name)}`);
     for (const index of indexes) {
       const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));
       this.pendingIndexes.push(native.createIndex(keys, { unique: index.unique ?? false }).catch(() => undefined));
     }
-    return new MongoDocCollection<T>(native);
+    return new MongoDocCollection<T>(native, view);
   }
 
   async getCheckpoint(name: string): Promise<number> {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Collection, DocId, DocumentStore, Filter, FindOptions, IndexSpec, Range, Scalar } from './document-store.port';
+import { Collection, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
 type Bind = string | number | null;
@@ -127,12 +127,13 @@ class SqliteCollection<T extends object> implements Collection<T> {
     private readonly batch: () => Batch,
     private readonly counts: Counts | null,
     private readonly name: string,
+    private readonly view?: DocumentView<T>,
   ) {
     this.countStmt = db.prepare<[string, string], { n: number }>('SELECT n FROM counts WHERE collection = ? AND key = ?');
     this.getStmt = db.prepare<[string], { doc: string; pos: number }>(`SELECT doc, pos FROM ${table} WHERE id = ?`);
     this.upsertStmt = db.prepare(
-      `INSERT INTO ${table} (id, pos, doc) VALUES (?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET pos = excluded.pos, doc = excluded.doc WHERE ${table}.pos < excluded.pos`,
+      `INSERT INTO ${table} (id, pos, doc, view) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET pos = excluded.pos, doc = excluded.doc, view = excluded.view WHERE ${table}.pos < excluded.pos`,
     );
     this.deleteStmt = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
   }
@@ -150,15 +151,28 @@ class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
+    return this.select<{ doc: string }>('doc', filter, options).map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async findViews(filter?: Filter, options: FindOptions = {}): Promise<string[]> {
+    const view = this.view;
+    if (!view) throw noView(this.name);
+    // Rows written before the collection had a view get theirs made here; only they read their document.
+    return this.select<{ view: string | null; doc: string | null }>('view, CASE WHEN view IS NULL THEN doc END AS doc', filter, options).map(
+      (r) => r.view ?? JSON.stringify(view(JSON.parse(r.doc!))),
+    );
+  }
+
+  private select<Row>(columns: string, filter?: Filter, options: FindOptions = {}): Row[] {
     this.flush();
     const { sql, params } = where(filter);
     const order = options.sort?.length
       ? `ORDER BY ${options.sort.map(([f, d]) => `${path(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
       : '';
     const limit = options.limit !== undefined || options.skip ? `LIMIT ? OFFSET ?` : '';
-    const stmt = this.prepare(`SELECT doc FROM ${this.table} ${sql} ${order} ${limit}`);
+    const stmt = this.prepare(`SELECT ${columns} FROM ${this.table} ${sql} ${order} ${limit}`);
     const args = limit ? [...params, options.limit ?? -1, options.skip ?? 0] : params;
-    return (stmt.all(...args) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
+    return stmt.all(...args) as Row[];
   }
 
   async count(filter?: Filter): Promise<number> {
@@ -202,7 +216,10 @@ class SqliteCollection<T extends object> implements Collection<T> {
 
   /** One document write (null deletes) and, when it took effect, the counts it moves. */
   private write(key: string, before: object | null, after: object | null, position: number): boolean {
-    const applied = after === null ? this.deleteStmt.run(key).changes > 0 : this.upsertStmt.run(key, position, JSON.stringify(after)).changes > 0;
+    const applied =
+      after === null
+        ? this.deleteStmt.run(key).changes > 0
+        : this.upsertStmt.run(key, position, JSON.stringify(after), this.view ? JSON.stringify(this.view(after as T)) : null).changes > 0;
     if (applied) this.counts?.change(before, after);
     return applied;
   }
@@ -269,11 +286,14 @@ export class SqliteDocumentStore implements DocumentStore {
     };
   }
 
-  collection<T extends object>(name: string, indexes: IndexSpec[] = [], countedSets: string[][] = []): Collection<T> {
+  collection<T extends object>(name: string, indexes: IndexSpec[] = [], countedSets: string[][] = [], view?: DocumentView<T>): Collection<T> {
     const existing = this.collections.get(name);
     if (existing) return existing;
     const table = tableName(name);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, doc TEXT NOT NULL)`);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, doc TEXT NOT NULL, view TEXT)`);
+    if (!this.db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().some((c) => c.name === 'view')) {
+      this.db.exec(`ALTER TABLE ${table} ADD COLUMN view TEXT`);
+    }
     for (const index of indexes) {
       const indexName = `${table}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
       this.db.exec(
@@ -282,7 +302,7 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
     this.fillCounts(name, table, countedSets);
-    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name);
+    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, view);
     this.collections.set(name, collection);
     return collection;
   }
