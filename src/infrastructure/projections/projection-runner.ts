@@ -120,20 +120,22 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
   async rebuild(names: string[], onProgress?: (position: number) => void): Promise<number> {
     const chosen = this.projections.filter((p) => names.includes(p.name));
     await this.running;
-    await this.readStore.exclusive(LOCK, async () => {
-      for (const projection of chosen) {
-        for (const collection of projection.collections) await this.readStore.clearCollection(collection);
-        await this.readStore.setCheckpoint(projection.name, 0);
-      }
-    });
-    this.projectedUpTo = 0;
-    let applied = 0;
-    for (;;) {
-      const { count, position } = await this.runBatch(REBUILD_BATCH);
-      applied += count;
-      onProgress?.(position);
-      if (count < REBUILD_BATCH) return applied;
-    }
+    return this.readStore.refill(
+      chosen.flatMap((p) => p.collections),
+      async () => {
+        await this.readStore.exclusive(LOCK, async () => {
+          for (const projection of chosen) await this.readStore.setCheckpoint(projection.name, 0);
+        });
+        this.projectedUpTo = 0;
+        let applied = 0;
+        for (;;) {
+          const { count, position } = await this.runBatch(REBUILD_BATCH);
+          applied += count;
+          onProgress?.(position);
+          if (count < REBUILD_BATCH) return applied;
+        }
+      },
+    );
   }
 
   private trigger(): void {

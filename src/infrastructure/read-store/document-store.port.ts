@@ -78,6 +78,13 @@ export interface DocumentStore {
   readonly atomicBatches: boolean;
   /** Removes every document of a collection; the collection and its indexes stay. */
   clearCollection(name: string): Promise<void>;
+  /**
+   * Empties the named collections, runs `work` that fills them again from nothing (a
+   * rebuild), and answers its result. An adapter may leave the collections' indexes and
+   * running totals out while `work` writes, and make them once after, from what it wrote:
+   * only `get`, `upsert` and `delete` may be used on them meanwhile.
+   */
+  refill<R>(names: string[], work: () => Promise<R>): Promise<R>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

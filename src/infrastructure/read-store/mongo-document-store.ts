@@ -120,6 +120,12 @@ export class MongoDocumentStore implements DocumentStore {
     return { ran: true, result: await work() };
   }
 
+  /** Indexes stay while refilling here: MongoDB builds them as it goes. */
+  async refill<R>(names: string[], work: () => Promise<R>): Promise<R> {
+    for (const name of names) await this.clearCollection(name);
+    return work();
+  }
+
   async clearCollection(name: string): Promise<void> {
     await this.connection.collection(`rm_${assertFieldName(name)}`).deleteMany({});
   }

@@ -30,6 +30,25 @@ describe('embedded SQLite query plans', () => {
     expect(details).not.toContain('TEMP B-TREE');
     await store.close();
   });
+
+  it('refills a table made again with every index it had', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'refill.db'));
+    const leads = store.collection('leads', [{ fields: ['user_id', 'id'] }, { fields: ['campaign_id'], unique: true }]);
+    const db = (store as unknown as { db: import('better-sqlite3').Database }).db;
+    const indexes = () =>
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    const before = indexes();
+    expect(before).toHaveLength(2);
+    await leads.upsert(1, { id: 1, user_id: 1, campaign_id: 7 }, 1);
+    await store.refill(['leads'], async () => {
+      expect(indexes()).toEqual(before);
+      expect(await leads.get(1)).toBeNull();
+      await leads.upsert(2, { id: 2, user_id: 1, campaign_id: 7 }, 2);
+    });
+    expect(indexes()).toEqual(before);
+    expect(await leads.count()).toBe(1);
+    await store.close();
+  });
 });
 
 describe('embedded SQLite across processes', () => {
