@@ -13,6 +13,8 @@ export interface RunOptions {
   retries?: number;
   /** Extra metadata stored with every event (who asked, which campaign...). */
   metadata?: Record<string, unknown>;
+  /** One of many concurrent requests: the append may share its commit (see WriteOptions). */
+  shareCommit?: boolean;
 }
 
 export interface RunResult<State, Event> {
@@ -66,6 +68,7 @@ export class CommandRunner {
             metadata: { ...options.metadata, occurred_at: now.toISOString(), ...defined({ $correlationId: correlationIdOf(e) }) },
           })),
           revision === null ? 'no_stream' : revision,
+          { shareCommit: options.shareCommit },
         );
         return {
           events,

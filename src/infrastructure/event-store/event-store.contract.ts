@@ -130,21 +130,26 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         expect(await store.readStream(`${prefix}-a`)).toHaveLength(2);
       });
 
-      it('decides each of many appends asked at once on its own: a refused one takes none of the others with it', async () => {
+      it('decides each of many appends asked at once on its own, sharing commits or not: a refused one takes none of the others with it', async () => {
         await store.append(`${prefix}-b`, [{ type: 'A', data: {} }], 'no_stream');
+        const shared = { shareCommit: true };
         const asked = [
-          store.append(`${prefix}-c`, [{ type: 'C', data: {} }], 'no_stream'),
-          store.append(`${prefix}-b`, [{ type: 'Stale', data: {} }], 5),
-          store.nextId(`${prefix}-seq`),
-          store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0),
+          store.append(`${prefix}-c`, [{ type: 'C', data: {} }], 'no_stream', shared),
+          store.append(`${prefix}-b`, [{ type: 'Stale', data: {} }], 5, shared),
+          store.nextId(`${prefix}-seq`, shared),
+          store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0, shared),
           store.append(`${prefix}-b`, [{ type: 'AlsoAtZero', data: {} }], 0),
-          store.append(`${prefix}-d`, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'no_stream'),
+          store.append(`${prefix}-d`, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'no_stream', shared),
         ];
         const results = await Promise.allSettled(asked);
-        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+        expect([0, 1, 2, 5].map((i) => results[i].status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
         expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
-        expect((results[4] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
-        expect((await store.readStream(`${prefix}-b`)).map((e) => e.type)).toEqual(['A', 'B']);
+        // Two appends at revision 0: exactly one wins, whichever committed first.
+        const atZero = [results[3], results[4]];
+        expect(atZero.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        expect((atZero.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+        const winner = results[3].status === 'fulfilled' ? 'B' : 'AlsoAtZero';
+        expect((await store.readStream(`${prefix}-b`)).map((e) => e.type)).toEqual(['A', winner]);
         expect((await store.readStream(`${prefix}-c`)).map((e) => e.type)).toEqual(['C']);
         expect((await store.readStream(`${prefix}-d`)).map((e) => [e.type, e.revision])).toEqual([['D', 0], ['E', 1]]);
         const d = results[5] as PromiseFulfilledResult<{ position: number; revision: number }>;

@@ -58,6 +58,29 @@ describe('pullSubscription wake-ups', () => {
     await sub.stop();
   });
 
+  it('given an append landing while it reads (before it sleeps), then it reads again instead of sleeping through it', async () => {
+    const log = memoryLog();
+    const seen: string[] = [];
+    const read = log.store.readAll;
+    let raced = false;
+    log.store.readAll = async (after, max, types) => {
+      const page = await read(after, max, types);
+      if (!raced && page.length === 0) {
+        raced = true;
+        log.append('Wanted'); // after this read was taken, before the subscription sleeps
+      }
+      return page;
+    };
+    const sub = pullSubscription(log.store, 0, (e) => void seen.push(e.type), { types: ['Wanted'] }, 60_000);
+    try {
+      await settle();
+      expect(raced).toBe(true);
+      expect(seen).toEqual(['Wanted']);
+    } finally {
+      await sub.stop();
+    }
+  });
+
   it('given an untyped subscription, then any append wakes it', async () => {
     const log = memoryLog();
     const seen: string[] = [];

@@ -22,10 +22,14 @@ export function pullSubscription(
   let lastYield = performance.now();
   let stopped = false;
   let wake: (() => void) | undefined;
+  /** Set by a signal that came while awake (reading or handling): the loop reads again instead of sleeping. */
+  let signalled = false;
   // A typed subscription sleeps through appends of other types (each wake-up costs two reads).
   const wanted = options.types && new Set(options.types);
   const unwatch = store.watch((types) => {
-    if (!wanted || !types || types.some((type) => wanted.has(type))) wake?.();
+    if (wanted && types && !types.some((type) => wanted.has(type))) return;
+    signalled = true;
+    wake?.();
   });
 
   const sleep = (ms: number) =>
@@ -59,6 +63,7 @@ export function pullSubscription(
       // A typed page shorter than asked holds every match up to the head read before it: the
       // stretch of other events is passed over once, not scanned again at every wake-up.
       let scannedTo = position;
+      signalled = false;
       try {
         if (options.types) scannedTo = await store.headPosition();
         page = await store.readAll(position, batchSize, options.types);
@@ -70,7 +75,7 @@ export function pullSubscription(
       const skipTo = options.types && page.length < batchSize ? scannedTo : position;
       if (page.length === 0) {
         position = Math.max(position, skipTo);
-        await sleep(idlePollMs);
+        if (!signalled) await sleep(idlePollMs);
         continue;
       }
       for (const event of page) {

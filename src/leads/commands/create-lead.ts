@@ -35,10 +35,12 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     if (!(await this.campaigns.owned(user.id, body.campaign_id))) throw DomainError.validation('campaign_id', INVALID_CAMPAIGN, INVALID_CAMPAIGN);
     const phoneNumber = toE164(body.phone_number)!;
     const duplicate = (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
-    const id = await this.events.nextId('lead');
+    // Leads come in bulk, many requests at once: their writes share commits.
+    const shared = { shareCommit: true };
+    const id = await this.events.nextId('lead', shared);
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
-      contacts.push({ id: await this.events.nextId('secondary_contact'), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
+      contacts.push({ id: await this.events.nextId('secondary_contact', shared), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
     }
     const { position } = await this.runner.run(
       leadStream(id),
@@ -54,7 +56,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         duplicate,
         allowDuplicate: body.allow_dupplicate === true,
       },
-      { retries: 0, metadata: { user_id: user.id } },
+      { retries: 0, metadata: { user_id: user.id }, ...shared },
     );
     await this.projections.settle(position);
     return (await this.read.leads.get(id))!;
