@@ -91,6 +91,8 @@ class Counts {
 
   /** While a refill writes, the totals are kept here and written once at its end. */
   private tally: Map<string, number> | null = null;
+  /** A batch's moves, one write per total when the batch's documents are written. */
+  private moves: Map<string, number> | null = null;
 
   get kept(): boolean {
     return this.tally === null;
@@ -115,23 +117,37 @@ class Counts {
   endTally(): void {
     const tally = this.tally;
     this.tally = null;
-    for (const [key, n] of tally ?? []) if (n !== 0) this.bump.run(this.collection, key, n);
+    this.write(tally);
   }
 
   /** A batch that rolls back takes its part of the tally with it. */
   private beforeBatch: Map<string, number> | null = null;
 
   batchStarts(): void {
-    this.beforeBatch = this.tally && new Map(this.tally);
+    if (this.tally) this.beforeBatch = new Map(this.tally);
+    else this.moves = new Map();
   }
 
-  batchRolledBack(): void {
-    if (this.tally) this.tally = this.beforeBatch ?? new Map();
+  /** Writes the batch's moves so far (before its commit, or before a read inside it). */
+  flushMoves(): void {
+    this.write(this.moves);
+    this.moves?.clear();
+  }
+
+  batchEnds(committed: boolean): void {
+    if (!committed && this.tally) this.tally = this.beforeBatch ?? new Map();
+    this.beforeBatch = null;
+    this.moves = null;
   }
 
   private add(key: string, n: number): void {
-    if (this.tally) this.tally.set(key, (this.tally.get(key) ?? 0) + n);
+    const pending = this.tally ?? this.moves;
+    if (pending) pending.set(key, (pending.get(key) ?? 0) + n);
     else this.bump.run(this.collection, key, n);
+  }
+
+  private write(totals: Map<string, number> | null): void {
+    for (const [key, n] of totals ?? []) if (n !== 0) this.bump.run(this.collection, key, n);
   }
 
   /** The key of a filter made only of equalities over exactly one counted field set, else null. */
@@ -246,6 +262,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
       if (this.write(key, held.stored, held.doc, held.pos)) held.stored = held.doc;
       held.dirty = false;
     }
+    this.counts?.flushMoves();
   }
 
   /** One document write (null deletes) and, when it took effect, the counts it moves. */
@@ -405,7 +422,8 @@ export class SqliteDocumentStore implements DocumentStore {
   /**
    * One write transaction at a time per process (a promise queue), and per file (SQLite's
    * lock). Documents the work touches are held in memory and each written once at the end,
-   * so a batch of events that changes one document many times writes it once.
+   * so a batch of events that changes one document many times writes it once; the running
+   * totals it moves are summed and each written once too.
    */
   exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     const run = async () => {
@@ -416,10 +434,11 @@ export class SqliteDocumentStore implements DocumentStore {
         const result = await work();
         for (const collection of this.collections.values()) collection.flush();
         this.statements.commit.run();
+        for (const { counts } of this.declared.values()) counts?.batchEnds(true);
         return { ran: true as const, result };
       } catch (error) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        for (const { counts } of this.declared.values()) counts?.batchRolledBack();
+        for (const { counts } of this.declared.values()) counts?.batchEnds(false);
         throw error;
       } finally {
         this.batch = null;
