@@ -308,7 +308,7 @@ export class SqliteDocumentStore implements DocumentStore {
   readonly atomicBatches = true;
   private readonly db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<any>>();
-  private readonly declared = new Map<string, { indexes: IndexSpec[]; counts: Counts | null; sets: string[][] }>();
+  private readonly declared = new Map<string, { indexes: IndexSpec[]; counts: Counts | null }>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
   private batch: Batch = null;
@@ -348,7 +348,7 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.createIndexes(table, indexes);
     const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
-    this.declared.set(name, { indexes, counts, sets: countedSets });
+    this.declared.set(name, { indexes, counts });
     this.fillCounts(name, table, countedSets);
     const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, view);
     this.collections.set(name, collection);
