@@ -1,6 +1,6 @@
 // Bulk data for the benchmark, written through the event store port exactly as the service writes it.
 const Database = require('better-sqlite3');
-const { randomUUID } = require('node:crypto');
+const { v7: timeOrderedUuid } = require('uuid');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-event-store');
 const { correlationIdOf } = require('../dist/infrastructure/event-sourcing/correlation');
@@ -57,7 +57,7 @@ class BulkWriter {
     events.forEach((e, revision) => {
       const correlation = correlationIdOf(e) ?? null;
       const metadata = { occurred_at: at, ...(correlation ? { $correlationId: correlation } : {}) };
-      this.insert.run(randomUUID(), stream, revision, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(metadata), at, correlation);
+      this.insert.run(timeOrderedUuid(), stream, revision, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(metadata), at, correlation);
     });
     if (++this.pending % 10_000 === 0) this.commit(true);
   }
