@@ -21,7 +21,7 @@ export class TelephonyController {
   @HttpCode(200)
   async recordEvent(@IdParam('Call', 'call_id') callId: number, @Body(new AppValidationPipe()) body: CallEventDto) {
     const { status, ...details } = body;
-    const call = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details)));
+    const call = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details), undefined, true));
     return { message: 'Event recorded.', data: callView(call) };
   }
 

@@ -12,6 +12,8 @@ export class RecordCallOutcome {
     readonly details: CallDetails = {},
     /** Why the service itself recorded it (a refused dial, a stuck call). */
     readonly reason?: string,
+    /** Reported by one of many calls at once (callbacks, the simulated dialer): the append may share their commit. */
+    readonly shareCommit = false,
   ) {}
 }
 
@@ -24,8 +26,9 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
     private readonly read: CallsProjection,
   ) {}
 
-  async execute({ callId, status, details, reason }: RecordCallOutcome): Promise<CallDocument> {
-    const { position } = await this.runner.run(callStream(callId), callDecider, { type: 'RecordCallOutcome', id: callId, status, details, reason });
+  async execute({ callId, status, details, reason, shareCommit }: RecordCallOutcome): Promise<CallDocument> {
+    const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason };
+    const { position } = await this.runner.run(callStream(callId), callDecider, command, { shareCommit });
     await this.projections.settle(position);
     return (await this.read.calls.get(callId))!;
   }
