@@ -5,7 +5,8 @@ import { defined } from '../shared/defined';
 import { IdParam } from '../shared/http/id-param';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CallEventDto, InboundCallDto } from './call.dto';
-import { callView } from './calls.projection';
+import { CallsProjection, callView } from './calls.projection';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ToolArgumentsDto } from '../tools/tool.dto';
 import { InvokeCallTool } from './commands/invoke-call-tool';
 import { ReceiveInboundCall } from './commands/receive-inbound-call';
@@ -15,14 +16,19 @@ import { RecordCallOutcome } from './commands/record-call-outcome';
 @Controller('api/telephony')
 @UseGuards(TelephonySignatureGuard)
 export class TelephonyController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly projections: ProjectionRunner,
+    private readonly calls: CallsProjection,
+  ) {}
 
   @Post('calls/:call_id/events')
   @HttpCode(200)
   async recordEvent(@IdParam('Call', 'call_id') callId: number, @Body(new AppValidationPipe()) body: CallEventDto) {
     const { status, ...details } = body;
-    const call = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details), undefined, true));
-    return { message: 'Event recorded.', data: callView(call) };
+    const { position } = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details), { shareCommit: true }));
+    await this.projections.settle(position);
+    return { message: 'Event recorded.', data: callView((await this.calls.calls.get(callId))!) };
   }
 
   @Post('calls/:call_id/tools/:tool_name')

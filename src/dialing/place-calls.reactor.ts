@@ -79,7 +79,7 @@ export class PlaceCallsReactor implements Reactor {
     try {
       await this.dialer.dial(request);
     } catch (error) {
-      await this.commands.execute(new RecordCallOutcome(data.call_id, 'failed', {}, `dial refused: ${(error as Error).message}`));
+      await this.commands.execute(new RecordCallOutcome(data.call_id, 'failed', {}, { reason: `dial refused: ${(error as Error).message}` }));
     }
   }
 }

@@ -42,7 +42,7 @@ export class StuckCallSweeper implements OnApplicationBootstrap, OnModuleDestroy
   async sweepOnce(): Promise<number> {
     const stuck = await this.calls.calls.find({ deadline_at: { lte: this.clock.now().getTime() } }, { sort: [['deadline_at', 'asc']], limit: PAGE });
     for (const call of stuck) {
-      await this.commands.execute(new RecordCallOutcome(call.id, 'failed', {}, `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`));
+      await this.commands.execute(new RecordCallOutcome(call.id, 'failed', {}, { reason: `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s` }));
     }
     return stuck.length;
   }

@@ -1,35 +1,36 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { callDecider } from '../call.decider';
 import { CallDetails, CallStatus, callStream } from '../call.events';
-import { CallDocument, CallsProjection } from '../calls.projection';
+
+export interface RecordCallOutcomeOptions {
+  /** Why the service itself recorded it (a refused dial, a stuck call). */
+  reason?: string;
+  /** Reported by one of many calls at once (callbacks, the simulated dialer): the append may share their commit. */
+  shareCommit?: boolean;
+}
 
 export class RecordCallOutcome {
   constructor(
     readonly callId: number,
     readonly status: CallStatus,
     readonly details: CallDetails = {},
-    /** Why the service itself recorded it (a refused dial, a stuck call). */
-    readonly reason?: string,
-    /** Reported by one of many calls at once (callbacks, the simulated dialer): the append may share their commit. */
-    readonly shareCommit = false,
+    readonly options: RecordCallOutcomeOptions = {},
   ) {}
 }
 
-/** The one way a call's status changes: telephony callbacks, the simulated dialer and the timeout sweep all come here. */
+/**
+ * The one way a call's status changes: telephony callbacks, the simulated dialer and the
+ * timeout sweep all come here. Answers the position of what it recorded; a caller that
+ * shows the call waits for the read model itself (the dialer and the sweep do not).
+ */
 @CommandHandler(RecordCallOutcome)
-export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutcome, CallDocument> {
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly projections: ProjectionRunner,
-    private readonly read: CallsProjection,
-  ) {}
+export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutcome, { position: number | null }> {
+  constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ callId, status, details, reason, shareCommit }: RecordCallOutcome): Promise<CallDocument> {
-    const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason };
-    const { position } = await this.runner.run(callStream(callId), callDecider, command, { shareCommit });
-    await this.projections.settle(position);
-    return (await this.read.calls.get(callId))!;
+  async execute({ callId, status, details, options }: RecordCallOutcome): Promise<{ position: number | null }> {
+    const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason: options.reason };
+    const { position } = await this.runner.run(callStream(callId), callDecider, command, { shareCommit: options.shareCommit });
+    return { position };
   }
 }
