@@ -7,8 +7,6 @@ export class StartLeadCall {
   constructor(
     readonly leadId: number,
     readonly callId: number,
-    /** One of several claims made at once: the append may share their commit. */
-    readonly shareCommit = false,
   ) {}
 }
 
@@ -20,8 +18,8 @@ export class StartLeadCall {
 export class StartLeadCallHandler implements ICommandHandler<StartLeadCall, { claimed: boolean; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, shareCommit }: StartLeadCall) {
-    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId }, { shareCommit });
+  async execute({ leadId, callId }: StartLeadCall) {
+    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId });
     return { claimed: result !== null, position: result?.position ?? null };
   }
 }
