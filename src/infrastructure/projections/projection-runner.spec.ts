@@ -162,4 +162,13 @@ describe('ProjectionRunner', () => {
     expect(await reopened.totals.get('sum-d')).toEqual({ stream: 'sum-d', sum: 4 });
     await reopened.moduleRef.close();
   });
+
+  it('answers a wait asked after it stopped at once, so a request in flight does not hold up the shutdown', async () => {
+    const { moduleRef, events, runner } = await boot();
+    await runner.onModuleDestroy();
+    const { position } = await events.append('sum-e', [{ type: 'Added', data: { n: 5 } }], 'no_stream');
+    const answer = await Promise.race([runner.waitFor(position, 60_000), new Promise((r) => setTimeout(() => r('still waiting'), 1000))]);
+    expect(answer).toBe(false);
+    await moduleRef.close();
+  });
 });

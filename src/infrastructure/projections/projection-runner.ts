@@ -88,6 +88,8 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
   /** Resolves true once every projection has applied the event at `position`, false on timeout. */
   waitFor(position: number | null, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
     if (position === null || position <= this.projectedUpTo) return Promise.resolve(true);
+    // Stopped, nothing will project it any more: waiting out the timeout would only hold up the shutdown.
+    if (this.stopped) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter = {
         position,
