@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { AppConfig } from './infrastructure/config/app-config';
+import { closeConnectionsOnShutdown } from './infrastructure/http/close-connections-on-shutdown';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
@@ -19,6 +20,7 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
   installJsonBodyParser(adapter.getInstance());
+  closeConnectionsOnShutdown(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
     logger: LEVELS[config.logLevel],
     bodyParser: false,
