@@ -86,13 +86,16 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       { campaign_id: campaign.id, dial_due_at: { lte: now.getTime() } },
       { sort: [['dial_due_at', 'asc'], ['id', 'asc']], limit: free },
     );
-    let started = 0;
-    for (const lead of due) {
-      // A stop answered meanwhile halts new dials at once.
-      if ((await this.campaigns.campaigns.get(campaign.id))?.status !== 'in-progress') break;
-      const { claimed } = await this.commands.execute(new StartLeadCall(lead.id, await this.events.nextId('call')));
-      if (claimed) started++;
-    }
-    return started;
+    // A stop answered since the pass read the campaigns halts it before any claim.
+    if (!due.length || (await this.campaigns.campaigns.get(campaign.id))?.status !== 'in-progress') return 0;
+    // The pass's claims are asked together so their ids and appends share commits; each is still
+    // an append with the expected revision of its own lead.
+    const claims = await Promise.all(
+      due.map(async (lead) => {
+        const callId = await this.events.nextId('call', { shareCommit: true });
+        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, true));
+      }),
+    );
+    return claims.filter((c) => c.claimed).length;
   }
 }

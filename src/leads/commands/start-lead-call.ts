@@ -7,6 +7,8 @@ export class StartLeadCall {
   constructor(
     readonly leadId: number,
     readonly callId: number,
+    /** One of several claims made at once: the append may share their commit. */
+    readonly shareCommit = false,
   ) {}
 }
 
@@ -18,8 +20,8 @@ export class StartLeadCall {
 export class StartLeadCallHandler implements ICommandHandler<StartLeadCall, { claimed: boolean; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId }: StartLeadCall) {
-    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId });
+  async execute({ leadId, callId, shareCommit }: StartLeadCall) {
+    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId }, { shareCommit });
     return { claimed: result !== null, position: result?.position ?? null };
   }
 }
