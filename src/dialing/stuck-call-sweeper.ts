@@ -5,6 +5,7 @@ import { CallsProjection, STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projec
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { AppConfig } from '../infrastructure/config/app-config';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
 
@@ -22,6 +23,7 @@ export class StuckCallSweeper implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly commands: CommandBus,
     private readonly calls: CallsProjection,
+    private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     registry: SchedulerRegistry,
@@ -41,9 +43,14 @@ export class StuckCallSweeper implements OnApplicationBootstrap, OnModuleDestroy
   /** Fails a page of calls past their deadline; answers how many. */
   async sweepOnce(): Promise<number> {
     const stuck = await this.calls.calls.find({ deadline_at: { lte: this.clock.now().getTime() } }, { sort: [['deadline_at', 'asc']], limit: PAGE });
+    let last: number | null = null;
     for (const call of stuck) {
-      await this.commands.execute(new RecordCallOutcome(call.id, 'failed', {}, { reason: `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s` }));
+      const reason = `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`;
+      const { position } = await this.commands.execute<RecordCallOutcome, { position: number | null }>(new RecordCallOutcome(call.id, 'failed', {}, { reason }));
+      last = position ?? last;
     }
+    // The next page is read from the calls read model: it must no longer hold these.
+    await this.projections.settle(last);
     return stuck.length;
   }
 }
