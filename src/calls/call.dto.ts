@@ -6,7 +6,6 @@ import { ANSWERED_BY, AnsweredBy, CALL_STATUSES, CALL_TYPES, CallStatus, CallTyp
 
 const NonNegative = () => Min(0, { message: 'The :attribute field must be at least 0.' });
 
-
 /** The body of a telephony event: a status and whatever the runtime knows by then. */
 export class CallEventDto {
   @Rules(Required(), OneOf(CALL_STATUSES)) status!: CallStatus;

@@ -1,7 +1,6 @@
 import { DiscoveryService } from '@nestjs/core';
 import { RecordedEvent } from '../event-store/event-store.port';
 
-
 /**
  * A read-model projection. `apply` must be deterministic and write through the document
  * store with the event's position, so applying an event twice changes nothing.

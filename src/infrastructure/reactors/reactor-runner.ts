@@ -63,4 +63,3 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
     return { subscription, checkpoint };
   }
 }
-

@@ -1,7 +1,6 @@
 import { DiscoveryService } from '@nestjs/core';
 import { RecordedEvent } from '../event-store/event-store.port';
 
-
 /**
  * Work that must happen because an event happened and must survive a crash: placing a
  * call, applying its outcome to the lead, delivering a webhook. A reactor sees every event
