@@ -12,8 +12,8 @@ export function closeConnectionsOnShutdown(fastify: FastifyInstance): void {
     closing = true;
     done();
   });
-  fastify.addHook('onSend', async (_request, reply, payload) => {
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
