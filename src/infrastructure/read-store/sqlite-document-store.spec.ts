@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
@@ -11,30 +12,92 @@ const harness = {
 };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const dbOf = (store: SqliteDocumentStore) => (store as unknown as { db: Database.Database }).db;
+const sqlOf = (store: SqliteDocumentStore, sql: string) => dbOf(store).prepare(sql).pluck().all() as string[];
+
+/** The query plan of the statement a read prepares (filtered on 1 and 2, a page of 10), beside what the read answered. */
+function planOf<R>(store: SqliteDocumentStore, read: () => Promise<R>): Promise<{ plan: string; result: R }> {
+  const db = dbOf(store);
+  const prepare = db.prepare.bind(db);
+  let last = '';
+  db.prepare = ((sql: string) => ((last = sql), prepare(sql))) as typeof db.prepare;
+  return read()
+    .then((result) => ({ plan: (prepare(`EXPLAIN QUERY PLAN ${last}`).all(1, 2, 10, 0) as Array<{ detail: string }>).map((p) => p.detail).join(' | '), result }))
+    .finally(() => (db.prepare = prepare));
+}
+
 documentStoreContract('embedded SQLite', harness);
 atomicBatchContract('embedded SQLite', harness);
 
 describe('embedded SQLite query plans', () => {
   it('answers an indexed filter and sort from the index, not a table scan', async () => {
     const store = new SqliteDocumentStore(join(dir, 'plan.db'));
-    store.collection('leads', [{ fields: ['user_id', 'campaign_id', 'id'] }]);
-    const db = (store as unknown as { db: import('better-sqlite3').Database }).db;
-    const plan = db
-      .prepare(
-        `EXPLAIN QUERY PLAN SELECT doc FROM rm_leads WHERE json_extract(doc, '$.user_id') = 1
-         AND json_extract(doc, '$.campaign_id') = 2 ORDER BY json_extract(doc, '$.id') ASC LIMIT 10`,
-      )
-      .all() as Array<{ detail: string }>;
-    const details = plan.map((p) => p.detail).join(' | ');
-    expect(details).toContain('USING INDEX rm_leads__user_id__campaign_id__id');
-    expect(details).not.toContain('TEMP B-TREE');
+    const leads = store.collection('leads', [{ fields: ['user_id', 'campaign_id', 'id'] }]);
+    await leads.upsert(1, { id: 1, user_id: 1, campaign_id: 2 }, 1);
+    const { plan, result } = await planOf(store, () => leads.find({ user_id: 1, campaign_id: 2 }, { sort: [['id', 'asc']], limit: 10 }));
+    expect(result).toEqual([{ id: 1, user_id: 1, campaign_id: 2 }]);
+    expect(plan).toContain('USING INDEX rm_leads__user_id__campaign_id__id');
+    expect(plan).not.toContain('TEMP B-TREE');
     await store.close();
+  });
+
+  it('keeps indexed columns right when a batch changes some indexed fields and not others', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'columns.db'));
+    const calls = store.collection<{ id: number; user_id: number; status: string; deadline_at: number | null }>('calls', [
+      { fields: ['user_id', 'status', 'id'] },
+      { fields: ['deadline_at'] },
+    ]);
+    await calls.upsert(1, { id: 1, user_id: 1, status: 'initiated', deadline_at: 100 }, 1);
+    await store.exclusive('p', async () => {
+      const call = (await calls.get(1))!;
+      await calls.upsert(1, { ...call, status: 'ringing' }, 2);
+      await calls.upsert(1, { ...(await calls.get(1))!, status: 'completed', deadline_at: null }, 3);
+    });
+    await calls.upsert(1, { id: 1, user_id: 2, status: 'completed', deadline_at: null }, 4);
+    expect(await calls.find({ user_id: 2, status: 'completed' })).toHaveLength(1);
+    expect(await calls.count({ user_id: 1 })).toBe(0);
+    expect(await calls.count({ status: 'initiated' })).toBe(0);
+    expect(await calls.count({ deadline_at: { ne: null } })).toBe(0);
+    await store.close();
+  });
+
+  it('moves a store written with expression indexes to indexed columns, filled from its documents', async () => {
+    const file = join(dir, 'legacy.db');
+    const legacy = new Database(file);
+    legacy.exec(`CREATE TABLE rm_leads (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, doc TEXT NOT NULL, view TEXT);
+      CREATE INDEX rm_leads__campaign_id__id ON rm_leads (json_extract(doc, '$.campaign_id'), json_extract(doc, '$.id'));
+      INSERT INTO rm_leads (id, pos, doc) VALUES ('1', 1, '{"id":1,"campaign_id":7,"active":true}'), ('2', 2, '{"id":2,"campaign_id":8,"active":false}');`);
+    legacy.close();
+    const store = new SqliteDocumentStore(file);
+    const leads = store.collection<{ id: number }>('leads', [{ fields: ['campaign_id', 'id'] }, { fields: ['active'] }]);
+    expect((await leads.find({ campaign_id: 7 })).map((l) => l.id)).toEqual([1]);
+    expect((await leads.find({ active: false })).map((l) => l.id)).toEqual([2]);
+    const indexes = sqlOf(store, "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL");
+    expect(indexes).toHaveLength(2);
+    expect(indexes.join()).not.toContain('json_extract');
+    await store.close();
+  });
+
+  it('drops the column of a field no index names any more, and fills it afresh when one does again', async () => {
+    const file = join(dir, 'redeclared.db');
+    const first = new SqliteDocumentStore(file);
+    await first.collection('tools', [{ fields: ['user_id'] }]).upsert(1, { id: 1, user_id: 1 }, 1);
+    await first.close();
+    const second = new SqliteDocumentStore(file);
+    await second.collection('tools', [{ fields: ['name'] }]).upsert(1, { id: 1, user_id: 2, name: 'a' }, 2);
+    expect(sqlOf(second, "SELECT name FROM pragma_table_info('rm_tools')")).not.toContain('doc.user_id');
+    await second.close();
+    const third = new SqliteDocumentStore(file);
+    const tools = third.collection('tools', [{ fields: ['user_id'] }]);
+    expect(await tools.count({ user_id: 1 })).toBe(0);
+    expect(await tools.count({ user_id: 2 })).toBe(1);
+    await third.close();
   });
 
   it('refills a table made again with every index it had', async () => {
     const store = new SqliteDocumentStore(join(dir, 'refill.db'));
     const leads = store.collection('leads', [{ fields: ['user_id', 'id'] }, { fields: ['campaign_id'], unique: true }]);
-    const db = (store as unknown as { db: import('better-sqlite3').Database }).db;
+    const db = dbOf(store);
     const indexes = () =>
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
     const before = indexes();

@@ -6,15 +6,29 @@ type Bind = string | number | null;
 
 const bind = (value: Scalar): Bind => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
 const path = (field: string) => `json_extract(doc, '$.${assertFieldName(field)}')`;
+/** An indexed field's own column, a copy of the document's value kept at every write. */
+const fieldColumn = (field: string) => `"doc.${assertFieldName(field)}"`;
 const tableName = (name: string) => `rm_${assertFieldName(name).replace(/\./g, '_')}`;
+const indexName = (table: string, index: IndexSpec) => `${table}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
 
-/** Translates a filter into a WHERE clause over the JSON documents; expression indexes serve it. */
-function where(filter: Filter = {}): { sql: string; params: Bind[] } {
+const valueAt = (doc: object, field: string): unknown => field.split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), doc);
+
+/** What `json_extract` answers for a field: the value its column holds and a filter compares with. */
+function columnValue(doc: object, field: string): Bind {
+  const value = valueAt(doc, field);
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+/** Translates a filter into a WHERE clause: indexed fields compare their columns, others the JSON. */
+function where(filter: Filter, expression: (field: string) => string): { sql: string; params: Bind[] } {
   const parts: string[] = [];
   const params: Bind[] = [];
   for (const [field, condition] of Object.entries(filter)) {
     if (condition === undefined) continue;
-    const column = path(field);
+    const column = expression(field);
     if (!isRange(condition)) {
       if (condition === null) parts.push(`${column} IS NULL`);
       else {
@@ -53,16 +67,19 @@ function where(filter: Filter = {}): { sql: string; params: Bind[] } {
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-/** A document as the current batch has it: read once, changed in memory, written at commit. */
-interface Pending {
-  doc: object | null;
-  /** The document as stored before the batch changed it. */
+/** What the table holds for a document: the document (null when there is none) and its indexed values. */
+interface Stored {
   stored: object | null;
+  /** The indexed fields' columns as stored, in declared order; null when there is no row. */
+  columns: Bind[] | null;
+}
+
+/** A document as the current batch has it: read once, changed in memory, written at commit. */
+interface Pending extends Stored {
+  doc: object | null;
   pos: number;
   dirty: boolean;
 }
-
-const valueAt = (doc: object, field: string): unknown => field.split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), doc);
 
 /**
  * Running totals of documents per value of a counted field set. A key is the field names
@@ -165,11 +182,13 @@ type Batch = Map<string, Map<string, Pending>> | null;
 
 class SqliteCollection<T extends object> implements Collection<T> {
   private readonly getStmt;
-  private readonly upsertStmt;
+  private readonly insertStmt;
   private readonly deleteStmt;
   private readonly cache = new Map<string, Database.Statement>();
-
+  /** UPDATE statements by the indexed fields they change: an index whose fields kept their values is not touched. */
+  private readonly updates = new Map<string, Database.Statement>();
   private readonly countStmt;
+  private readonly indexed: Set<string>;
 
   constructor(
     private readonly db: Database.Database,
@@ -177,13 +196,19 @@ class SqliteCollection<T extends object> implements Collection<T> {
     private readonly batch: () => Batch,
     private readonly counts: Counts | null,
     private readonly name: string,
+    /** The fields the declared indexes name, each copied into its own column. */
+    private readonly fields: string[],
     private readonly view?: DocumentView<T>,
   ) {
+    this.indexed = new Set(fields);
+    const columns = fields.map(fieldColumn);
     this.countStmt = db.prepare<[string, string], { n: number }>('SELECT n FROM counts WHERE collection = ? AND key = ?');
-    this.getStmt = db.prepare<[string], { doc: string; pos: number }>(`SELECT doc, pos FROM ${table} WHERE id = ?`);
-    this.upsertStmt = db.prepare(
-      `INSERT INTO ${table} (id, pos, doc, view) VALUES (?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET pos = excluded.pos, doc = excluded.doc, view = excluded.view WHERE ${table}.pos < excluded.pos`,
+    this.getStmt = db.prepare<[string], { doc: string; pos: number } & Record<string, Bind>>(
+      `SELECT ${['doc', 'pos', ...columns].join(', ')} FROM ${table} WHERE id = ?`,
+    );
+    this.insertStmt = db.prepare(
+      `INSERT INTO ${table} (${['id', 'pos', 'doc', 'view', ...columns].join(', ')}) VALUES (${['?', '?', '?', '?', ...columns.map(() => '?')].join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${['pos', 'doc', 'view', ...columns].map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${table}.pos < excluded.pos`,
     );
     this.deleteStmt = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
   }
@@ -194,10 +219,9 @@ class SqliteCollection<T extends object> implements Collection<T> {
     const pending = this.pending();
     const held = pending?.get(key);
     if (held) return held.doc as T | null;
-    const row = this.getStmt.get(key);
-    const doc = row ? (JSON.parse(row.doc) as T) : null;
-    pending?.set(key, { doc, stored: doc, pos: row?.pos ?? 0, dirty: false });
-    return doc;
+    const { doc, pos, columns } = this.read(key);
+    pending?.set(key, { doc, stored: doc, pos, columns, dirty: false });
+    return doc as T | null;
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -213,11 +237,13 @@ class SqliteCollection<T extends object> implements Collection<T> {
     );
   }
 
-  private select<Row>(columns: string, filter?: Filter, options: FindOptions = {}): Row[] {
+  private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
+
+  private select<Row>(columns: string, filter: Filter = {}, options: FindOptions = {}): Row[] {
     this.flush();
-    const { sql, params } = where(filter);
+    const { sql, params } = where(filter, this.expression);
     const order = options.sort?.length
-      ? `ORDER BY ${options.sort.map(([f, d]) => `${path(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
+      ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
       : '';
     const limit = options.limit !== undefined || options.skip ? `LIMIT ? OFFSET ?` : '';
     const stmt = this.prepare(`SELECT ${columns} FROM ${this.table} ${sql} ${order} ${limit}`);
@@ -225,18 +251,18 @@ class SqliteCollection<T extends object> implements Collection<T> {
     return stmt.all(...args) as Row[];
   }
 
-  async count(filter?: Filter): Promise<number> {
+  async count(filter: Filter = {}): Promise<number> {
     this.flush();
-    const key = this.counts?.kept ? this.counts.keyFor(filter ?? {}) : null;
+    const key = this.counts?.kept ? this.counts.keyFor(filter) : null;
     if (key) return this.countStmt.get(this.name, key)?.n ?? 0;
-    const { sql, params } = where(filter);
+    const { sql, params } = where(filter, this.expression);
     return (this.prepare(`SELECT count(*) AS n FROM ${this.table} ${sql}`).get(...params) as { n: number }).n;
   }
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     const key = String(id);
     const pending = this.pending();
-    if (!pending) return this.db.transaction(() => this.write(key, this.stored(key), doc, position))();
+    if (!pending) return this.db.transaction(() => this.write(key, this.read(key), doc, position) !== false)();
     if (!pending.has(key)) await this.get(key);
     const held = pending.get(key)!;
     if (held.doc !== null && held.pos >= position) return false;
@@ -247,7 +273,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
   async delete(id: DocId): Promise<boolean> {
     const key = String(id);
     const pending = this.pending();
-    if (!pending) return this.db.transaction(() => this.write(key, this.stored(key), null, 0))();
+    if (!pending) return this.db.transaction(() => this.write(key, this.read(key), null, 0) !== false)();
     const existed = (await this.get(key)) !== null;
     pending.set(key, { ...pending.get(key)!, doc: null, pos: 0, dirty: true });
     return existed;
@@ -259,26 +285,52 @@ class SqliteCollection<T extends object> implements Collection<T> {
     if (!pending) return;
     for (const [key, held] of pending) {
       if (!held.dirty) continue;
-      if (this.write(key, held.stored, held.doc, held.pos)) held.stored = held.doc;
+      const columns = this.write(key, held, held.doc, held.pos);
+      if (columns !== false) Object.assign(held, { stored: held.doc, columns });
       held.dirty = false;
     }
     this.counts?.flushMoves();
   }
 
-  /** One document write (null deletes) and, when it took effect, the counts it moves. */
-  private write(key: string, before: object | null, after: object | null, position: number): boolean {
-    const applied =
-      after === null
-        ? this.deleteStmt.run(key).changes > 0
-        : this.upsertStmt.run(key, position, JSON.stringify(after), this.view ? JSON.stringify(this.view(after as T)) : null).changes > 0;
-    if (applied) this.counts?.change(before, after);
-    return applied;
+  /**
+   * One document write (null deletes) and, when it took effect, the counts it moves.
+   * Answers the row's indexed values as now stored, or false when the write did not apply.
+   */
+  private write(key: string, before: Stored, after: object | null, position: number): Bind[] | null | false {
+    let columns: Bind[] | null = null;
+    let applied: boolean;
+    if (after === null) applied = this.deleteStmt.run(key).changes > 0;
+    else {
+      columns = this.fields.map((field) => columnValue(after, field));
+      const text = [JSON.stringify(after), this.view ? JSON.stringify(this.view(after as T)) : null];
+      if (before.columns === null) applied = this.insertStmt.run(key, position, ...text, ...columns).changes > 0;
+      else {
+        const changed = this.fields.flatMap((_, i) => (columns![i] === before.columns![i] ? [] : [i]));
+        applied = this.update(changed).run(position, ...text, ...changed.map((i) => columns![i]), key, position).changes > 0;
+      }
+    }
+    if (!applied) return false;
+    this.counts?.change(before.stored, after);
+    return columns;
   }
 
-  private stored(key: string): object | null {
-    if (!this.counts) return null;
+  private update(changed: number[]): Database.Statement {
+    const key = changed.join(',');
+    let stmt = this.updates.get(key);
+    if (!stmt) {
+      const set = ['pos', 'doc', 'view', ...changed.map((i) => fieldColumn(this.fields[i]))].map((c) => `${c} = ?`).join(', ');
+      stmt = this.db.prepare(`UPDATE ${this.table} SET ${set} WHERE id = ? AND pos < ?`);
+      this.updates.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  /** The stored row: its document, position and indexed values. */
+  private read(key: string): Stored & { doc: object | null; pos: number } {
     const row = this.getStmt.get(key);
-    return row ? JSON.parse(row.doc) : null;
+    if (!row) return { doc: null, stored: null, pos: 0, columns: null };
+    const doc = JSON.parse(row.doc) as object;
+    return { doc, stored: doc, pos: row.pos, columns: this.fields.map((field) => row[`doc.${field}`]) };
   }
 
   private pending(): Map<string, Pending> | undefined {
@@ -308,7 +360,7 @@ export class SqliteDocumentStore implements DocumentStore {
   readonly atomicBatches = true;
   private readonly db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<any>>();
-  private readonly declared = new Map<string, { indexes: IndexSpec[]; counts: Counts | null }>();
+  private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[]; counts: Counts | null }>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
   private batch: Batch = null;
@@ -342,30 +394,57 @@ export class SqliteDocumentStore implements DocumentStore {
     const existing = this.collections.get(name);
     if (existing) return existing;
     const table = tableName(name);
-    this.createTable(table);
-    if (!this.db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().some((c) => c.name === 'view')) {
-      this.db.exec(`ALTER TABLE ${table} ADD COLUMN view TEXT`);
-    }
-    this.createIndexes(table, indexes);
+    const fields = [...new Set(indexes.flatMap((index) => index.fields))];
+    const changed = this.db.transaction(() => {
+      this.createTable(table, fields);
+      if (!this.columnsOf(table).includes('view')) this.db.exec(`ALTER TABLE ${table} ADD COLUMN view TEXT`);
+      return this.keepIndexes(table, indexes, fields);
+    })();
+    // New indexes get statistics at once (sampled: a few rows per index), for the planner's choice.
+    if (changed) this.db.exec(`PRAGMA analysis_limit = 1000; ANALYZE ${table}; PRAGMA analysis_limit = 0`);
     const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
-    this.declared.set(name, { indexes, counts });
+    this.declared.set(name, { indexes, fields, counts });
     this.fillCounts(name, table, countedSets);
-    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, view);
+    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, fields, view);
     this.collections.set(name, collection);
     return collection;
   }
 
-  private createTable(table: string): void {
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, pos INTEGER NOT NULL, doc TEXT NOT NULL, view TEXT)`);
+  private createTable(table: string, fields: string[]): void {
+    const columns = ['id TEXT PRIMARY KEY', 'pos INTEGER NOT NULL', 'doc TEXT NOT NULL', 'view TEXT', ...fields.map(fieldColumn)];
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${table} (${columns.join(', ')})`);
+  }
+
+  private columnsOf(table: string): string[] {
+    return this.db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().map((c) => c.name);
   }
 
   private createIndexes(table: string, indexes: IndexSpec[]): void {
     for (const index of indexes) {
-      const indexName = `${table}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
-      this.db.exec(
-        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName} ON ${table} (${index.fields.map(path).join(', ')})`,
-      );
+      this.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${indexName(table, index)} ON ${table} (${index.fields.map(fieldColumn).join(', ')})`);
     }
+  }
+
+  /**
+   * Makes the table's indexed columns and indexes those declared now. A store written before
+   * gets the columns of newly indexed fields filled from its documents; indexes no longer
+   * declared (and the expression indexes over the JSON that columns replaced) are dropped, and
+   * so are columns no index names any more, which later writes would leave stale.
+   */
+  private keepIndexes(table: string, indexes: IndexSpec[], fields: string[]): boolean {
+    const declared = new Set(indexes.map((index) => indexName(table, index)));
+    const stored = this.db
+      .prepare<[string], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+      .all(table);
+    const stale = stored.filter((index) => !declared.has(index.name) || index.sql.includes('json_extract('));
+    for (const index of stale) this.db.exec(`DROP INDEX ${index.name}`);
+    const columns = this.columnsOf(table);
+    for (const column of columns) if (column.startsWith('doc.') && !fields.includes(column.slice(4))) this.db.exec(`ALTER TABLE ${table} DROP COLUMN "${column}"`);
+    const missing = fields.filter((field) => !columns.includes(`doc.${field}`));
+    for (const field of missing) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${fieldColumn(field)}`);
+    if (missing.length) this.db.exec(`UPDATE ${table} SET ${missing.map((field) => `${fieldColumn(field)} = ${path(field)}`).join(', ')}`);
+    this.createIndexes(table, indexes);
+    return missing.length > 0 || stale.length > 0;
   }
 
   /**
@@ -380,7 +459,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.transaction(() => {
       for (const { name, table, declared } of refilled) {
         this.db.exec(`DROP TABLE IF EXISTS ${table}`);
-        this.createTable(table);
+        this.createTable(table, declared?.fields ?? []);
         this.createIndexes(table, declared?.indexes ?? []);
         this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
         declared?.counts?.startTally();
