@@ -112,6 +112,28 @@ describe('embedded SQLite query plans', () => {
     expect(await leads.count()).toBe(1);
     await store.close();
   });
+  it('counts from the documents at the next start when a process died half way through a refill', async () => {
+    const file = join(dir, 'died.db');
+    const first = new SqliteDocumentStore(file);
+    const leads = first.collection<{ id: number; campaign_id: number }>('leads', [{ fields: ['campaign_id'] }], [['campaign_id']]);
+    await leads.upsert(1, { id: 1, campaign_id: 7 }, 1);
+    let written: () => void;
+    const halfWay = new Promise<void>((resolve) => (written = resolve));
+    void first.refill(['leads'], async () => {
+      await first.exclusive('p', async () => {
+        await leads.upsert(2, { id: 2, campaign_id: 7 }, 2);
+        await leads.upsert(3, { id: 3, campaign_id: 7 }, 3);
+      });
+      written();
+      return new Promise<never>(() => undefined);
+    });
+    await halfWay;
+    dbOf(first).close();
+    const second = new SqliteDocumentStore(file);
+    const again = second.collection<{ id: number; campaign_id: number }>('leads', [{ fields: ['campaign_id'] }], [['campaign_id']]);
+    expect(await again.count({ campaign_id: 7 })).toBe(2);
+    await second.close();
+  });
 });
 
 describe('embedded SQLite across processes', () => {

@@ -451,7 +451,9 @@ export class SqliteDocumentStore implements DocumentStore {
    * Refilling drops each table and makes it again with its indexes (a DELETE of a million
    * rows costs as much as writing them), and keeps the totals in memory until the work is
    * done. Building the indexes after the work instead was measured slower: each build
-   * reads every document again.
+   * reads every document again. Until the totals are written, the collection is marked as
+   * not counted: a process that dies half way leaves documents without totals, and the next
+   * start counts them from the documents.
    */
   async refill<R>(names: string[], work: () => Promise<R>): Promise<R> {
     const refilled = names.map((name) => ({ name, table: tableName(name), declared: this.declared.get(name) }));
@@ -462,6 +464,7 @@ export class SqliteDocumentStore implements DocumentStore {
         this.createTable(table, declared?.fields ?? []);
         this.createIndexes(table, declared?.indexes ?? []);
         this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
+        this.db.prepare('DELETE FROM counted_sets WHERE collection = ?').run(name);
         declared?.counts?.startTally();
       }
     })();
@@ -470,7 +473,11 @@ export class SqliteDocumentStore implements DocumentStore {
     } finally {
       await this.queue;
       this.db.transaction(() => {
-        for (const { declared } of refilled) declared?.counts?.endTally();
+        for (const { name, declared } of refilled) {
+          if (!declared?.counts) continue;
+          declared.counts.endTally();
+          this.markCounted(name, declared.counts.sets);
+        }
       })();
     }
   }
@@ -486,8 +493,13 @@ export class SqliteDocumentStore implements DocumentStore {
         const key = Counts.keySql(fields);
         this.db.prepare(`INSERT INTO counts (collection, key, n) SELECT ?, ${key}, count(*) FROM ${table} GROUP BY ${key}`).run(name);
       }
-      this.db.prepare('INSERT INTO counted_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(name, declared);
+      this.markCounted(name, sets);
     })();
+  }
+
+  /** Records which field sets the collection's totals hold, written with those totals. */
+  private markCounted(name: string, sets: string[][]): void {
+    this.db.prepare('INSERT INTO counted_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(name, JSON.stringify(sets));
   }
 
   async getCheckpoint(name: string): Promise<number> {
