@@ -225,30 +225,28 @@ class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
-    return this.select<{ doc: string }>('doc', filter, options).map((r) => JSON.parse(r.doc) as T);
+    return this.column('doc', filter, options).map((doc) => JSON.parse(doc) as T);
   }
 
+  /** Every row has its view: they are written with the documents, and made at open for rows stored before. */
   async findViews(filter?: Filter, options: FindOptions = {}): Promise<string[]> {
-    const view = this.view;
-    if (!view) throw noView(this.name);
-    // Rows written before the collection had a view get theirs made here; only they read their document.
-    return this.select<{ view: string | null; doc: string | null }>('view, CASE WHEN view IS NULL THEN doc END AS doc', filter, options).map(
-      (r) => r.view ?? JSON.stringify(view(JSON.parse(r.doc!))),
-    );
+    if (!this.view) throw noView(this.name);
+    return this.column('view', filter, options);
   }
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
 
-  private select<Row>(columns: string, filter: Filter = {}, options: FindOptions = {}): Row[] {
+  /** One column of the rows a filter matches, in order, as plain values rather than row objects. */
+  private column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): string[] {
     this.flush();
     const { sql, params } = where(filter, this.expression);
     const order = options.sort?.length
       ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
       : '';
     const limit = options.limit !== undefined || options.skip ? `LIMIT ? OFFSET ?` : '';
-    const stmt = this.prepare(`SELECT ${columns} FROM ${this.table} ${sql} ${order} ${limit}`);
+    const stmt = this.prepare(`SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}`).pluck();
     const args = limit ? [...params, options.limit ?? -1, options.skip ?? 0] : params;
-    return stmt.all(...args) as Row[];
+    return stmt.all(...args) as string[];
   }
 
   async count(filter: Filter = {}): Promise<number> {
@@ -405,9 +403,22 @@ export class SqliteDocumentStore implements DocumentStore {
     const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
     this.declared.set(name, { indexes, fields, counts });
     this.fillCounts(name, table, countedSets);
+    if (view) this.fillViews(table, view);
     const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, fields, view);
     this.collections.set(name, collection);
     return collection;
+  }
+
+  /** Rows stored before their collection had a view get it made once, a page of rows at a time. */
+  private fillViews<T>(table: string, view: DocumentView<T>): void {
+    const missing = this.db.prepare<[number], { rowid: number; doc: string }>(`SELECT rowid, doc FROM ${table} WHERE rowid > ? AND view IS NULL ORDER BY rowid LIMIT 1000`);
+    const write = this.db.prepare<[string, number]>(`UPDATE ${table} SET view = ? WHERE rowid = ?`);
+    for (let after = 0, rows = missing.all(after); rows.length; rows = missing.all(after)) {
+      this.db.transaction(() => {
+        for (const row of rows) write.run(JSON.stringify(view(JSON.parse(row.doc) as T)), row.rowid);
+      })();
+      after = rows[rows.length - 1].rowid;
+    }
   }
 
   private createTable(table: string, fields: string[]): void {
