@@ -11,9 +11,24 @@ export class CliUsageError extends Error {}
 
 type CliCommand = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
 
-function parse<T extends Record<string, { type: 'string' }>>(args: string[], spec: T, allowPositionals: boolean) {
+/**
+ * `--token -Ab…`: a value may start with a dash (one token in 64 does), which parseArgs takes
+ * only written `--token=-Ab…`. A value is whatever follows an option, unless it is an option itself.
+ */
+function joinDashedValues(args: string[], spec: Record<string, unknown>): string[] {
+  const isOption = (arg: string) => arg.startsWith('--') && arg.slice(2).split('=')[0] in spec;
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1];
+    if (isOption(args[i]) && !args[i].includes('=') && next?.startsWith('-') && !isOption(next)) joined.push(`${args[i]}=${args[++i]}`);
+    else joined.push(args[i]);
+  }
+  return joined;
+}
+
+export function parse<T extends Record<string, { type: 'string' }>>(args: string[], spec: T, allowPositionals: boolean) {
   try {
-    const { values, positionals } = parseArgs({ args, options: spec, strict: true, allowPositionals });
+    const { values, positionals } = parseArgs({ args: joinDashedValues(args, spec), options: spec, strict: true, allowPositionals });
     return { values: values as { [K in keyof T]?: string }, positionals };
   } catch (error) {
     throw new CliUsageError((error as Error).message);
