@@ -29,6 +29,9 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
   private unwatch?: () => void;
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
+  private started!: () => void;
+  /** Settles once the projections have caught up, at start, with what the store held. */
+  readonly caughtUpAtStart = new Promise<void>((resolve) => (this.started = resolve));
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -46,6 +49,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
     await this.resetChangedProjections();
     this.unwatch = this.events.watch(() => this.trigger());
     await this.catchUp();
+    this.started();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { DiscoveryService } from '@nestjs/core';
 import { Upcasters } from '../event-sourcing/upcasters';
 import { EVENT_STORE, EventStore, Subscription } from '../event-store/event-store.port';
+import { ProjectionRunner } from '../projections/projection-runner';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { BACKGROUND_WORK, ReactsToEvents, Reactor } from './reactor';
 import { TrailingCheckpoint } from './trailing-checkpoint';
@@ -23,11 +24,15 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: DocumentStore,
     private readonly upcasters: Upcasters,
+    private readonly projections: ProjectionRunner,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.background) return;
+    // Reactors read the read models as of each event: started on a store the projections have
+    // not caught up with, each would wait for them and give up after the read-your-writes timeout.
+    await this.projections.caughtUpAtStart;
     const reactors = this.discovery
       .getProviders({ metadataKey: ReactsToEvents.KEY })
       .filter((w) => w.instance)
