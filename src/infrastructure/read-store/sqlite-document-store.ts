@@ -351,8 +351,8 @@ class SqliteCollection<T extends object> implements Collection<T> {
 }
 
 /**
- * Read models in one SQLite file: a table per collection holding JSON documents, with
- * expression indexes on the fields the lists filter and sort by.
+ * Read models in one SQLite file: a table per collection holding JSON documents, each field
+ * the lists filter and sort by copied into a column of its own, and indexes on those columns.
  */
 export class SqliteDocumentStore implements DocumentStore {
   readonly atomicBatches = true;
@@ -369,7 +369,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
-    // Statistics let the planner pick the most selective of several expression indexes.
+    // Statistics let the planner pick the most selective of several indexes.
     this.db.pragma('optimize = 0x10002');
     this.optimizer = setInterval(() => this.db.open && this.db.pragma('optimize'), 600_000);
     this.optimizer.unref();
