@@ -20,7 +20,12 @@ export class AssistantsProjection implements ReadModelProjection {
   readonly assistants: Collection<AssistantDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.assistants = store.collection<AssistantDocument>('assistants', [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }]);
+    // `id` alone: campaigns look up their assistants by id (`id IN (...)`).
+    this.assistants = store.collection<AssistantDocument>('assistants', [
+      { fields: ['user_id', 'deleted', 'id'] },
+      { fields: ['settings.phone_number_id'] },
+      { fields: ['id'] },
+    ]);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -27,7 +27,8 @@ export class CampaignsProjection implements ReadModelProjection {
   readonly campaigns: Collection<CampaignDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }]);
+    // `id` alone: leads, as answered and listed, look up their campaigns by id (`id IN (...)`).
+    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }, { fields: ['id'] }]);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

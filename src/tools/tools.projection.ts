@@ -20,7 +20,8 @@ export class ToolsProjection implements ReadModelProjection {
   readonly tools: Collection<ToolRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.tools = store.collection<ToolRecord>('tools', [{ fields: ['user_id', 'id'] }]);
+    // `id` alone: an assistant's view looks up its tools by id (`id IN (...)`).
+    this.tools = store.collection<ToolRecord>('tools', [{ fields: ['user_id', 'id'] }, { fields: ['id'] }]);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
