@@ -112,6 +112,35 @@ describe('embedded SQLite query plans', () => {
     expect(await leads.count()).toBe(1);
     await store.close();
   });
+  it('makes missing views once, and again only after the collection was opened without its view', async () => {
+    const file = join(dir, 'views.db');
+    const view = (t: { id: number }) => ({ shown: t.id });
+    const open = (withView: boolean) => {
+      const store = new SqliteDocumentStore(file);
+      return { store, tools: store.collection<{ id: number }>('tools', [], [], withView ? view : undefined) };
+    };
+    const views = () => sqlOf(first.store, 'SELECT view FROM rm_tools ORDER BY rowid');
+
+    let first = open(false);
+    await first.tools.upsert(1, { id: 1 }, 1);
+    await first.store.close();
+    first = open(true);
+    expect(views()).toEqual(['{"shown":1}']);
+    // A later open trusts the mark and does not read the table again.
+    dbOf(first.store).exec('UPDATE rm_tools SET view = NULL');
+    await first.store.close();
+    first = open(true);
+    expect(views()).toEqual([null]);
+    await first.store.close();
+
+    first = open(false);
+    await first.tools.upsert(2, { id: 2 }, 2);
+    await first.store.close();
+    first = open(true);
+    expect(views()).toEqual(['{"shown":1}', '{"shown":2}']);
+    await first.store.close();
+  });
+
   it('counts from the documents at the next start when a process died half way through a refill', async () => {
     const file = join(dir, 'died.db');
     const first = new SqliteDocumentStore(file);

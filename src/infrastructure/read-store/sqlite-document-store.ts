@@ -377,6 +377,7 @@ export class SqliteDocumentStore implements DocumentStore {
       CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS counts (collection TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS counted_sets (collection TEXT PRIMARY KEY, sets TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS viewed_collections (collection TEXT PRIMARY KEY);
     `);
     this.statements = {
       begin: this.db.prepare('BEGIN IMMEDIATE'),
@@ -403,14 +404,24 @@ export class SqliteDocumentStore implements DocumentStore {
     const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
     this.declared.set(name, { indexes, fields, counts });
     this.fillCounts(name, table, countedSets);
-    if (view) this.fillViews(table, view);
+    this.keepViews(name, table, view);
     const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, fields, view);
     this.collections.set(name, collection);
     return collection;
   }
 
-  /** Rows stored before their collection had a view get it made once, a page of rows at a time. */
-  private fillViews<T>(table: string, view: DocumentView<T>): void {
+  /**
+   * Every row of a collection with a view has it: rows stored before the collection had one
+   * get theirs made once, a page at a time, and the collection is marked so that later opens
+   * do not read the table again. Opened without a view, it loses the mark: rows written then
+   * have none.
+   */
+  private keepViews<T>(name: string, table: string, view?: DocumentView<T>): void {
+    if (!view) {
+      this.db.prepare('DELETE FROM viewed_collections WHERE collection = ?').run(name);
+      return;
+    }
+    if (this.db.prepare('SELECT 1 FROM viewed_collections WHERE collection = ?').get(name)) return;
     const missing = this.db.prepare<[number], { rowid: number; doc: string }>(`SELECT rowid, doc FROM ${table} WHERE rowid > ? AND view IS NULL ORDER BY rowid LIMIT 1000`);
     const write = this.db.prepare<[string, number]>(`UPDATE ${table} SET view = ? WHERE rowid = ?`);
     for (let after = 0, rows = missing.all(after); rows.length; rows = missing.all(after)) {
@@ -419,6 +430,7 @@ export class SqliteDocumentStore implements DocumentStore {
       })();
       after = rows[rows.length - 1].rowid;
     }
+    this.db.prepare('INSERT INTO viewed_collections (collection) VALUES (?) ON CONFLICT DO NOTHING').run(name);
   }
 
   private createTable(table: string, fields: string[]): void {
