@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
+import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-contract-'));
@@ -12,19 +13,8 @@ const harness = {
 };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const dbOf = (store: SqliteDocumentStore) => (store as unknown as { db: Database.Database }).db;
+const dbOf = sqliteOf;
 const sqlOf = (store: SqliteDocumentStore, sql: string) => dbOf(store).prepare(sql).pluck().all() as string[];
-
-/** The query plan of the statement a read prepares (filtered on 1 and 2, a page of 10), beside what the read answered. */
-function planOf<R>(store: SqliteDocumentStore, read: () => Promise<R>): Promise<{ plan: string; result: R }> {
-  const db = dbOf(store);
-  const prepare = db.prepare.bind(db);
-  let last = '';
-  db.prepare = ((sql: string) => ((last = sql), prepare(sql))) as typeof db.prepare;
-  return read()
-    .then((result) => ({ plan: (prepare(`EXPLAIN QUERY PLAN ${last}`).all(1, 2, 10, 0) as Array<{ detail: string }>).map((p) => p.detail).join(' | '), result }))
-    .finally(() => (db.prepare = prepare));
-}
 
 documentStoreContract('embedded SQLite', harness);
 atomicBatchContract('embedded SQLite', harness);
@@ -34,8 +24,10 @@ describe('embedded SQLite query plans', () => {
     const store = new SqliteDocumentStore(join(dir, 'plan.db'));
     const leads = store.collection('leads', [{ fields: ['user_id', 'campaign_id', 'id'] }]);
     await leads.upsert(1, { id: 1, user_id: 1, campaign_id: 2 }, 1);
-    const { plan, result } = await planOf(store, () => leads.find({ user_id: 1, campaign_id: 2 }, { sort: [['id', 'asc']], limit: 10 }));
+    const { plans, result } = await queryPlans(store, () => leads.find({ user_id: 1, campaign_id: 2 }, { sort: [['id', 'asc']], limit: 10 }));
     expect(result).toEqual([{ id: 1, user_id: 1, campaign_id: 2 }]);
+    expect(plans).toHaveLength(1);
+    const [plan] = plans;
     expect(plan).toContain('USING INDEX rm_leads__user_id__campaign_id__id');
     expect(plan).not.toContain('TEMP B-TREE');
     await store.close();
