@@ -13,8 +13,7 @@ const harness = {
 };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const dbOf = sqliteOf;
-const sqlOf = (store: SqliteDocumentStore, sql: string) => dbOf(store).prepare(sql).pluck().all() as string[];
+const sqlOf = (store: SqliteDocumentStore, sql: string) => sqliteOf(store).prepare(sql).pluck().all() as string[];
 
 documentStoreContract('embedded SQLite', harness);
 atomicBatchContract('embedded SQLite', harness);
@@ -89,7 +88,7 @@ describe('embedded SQLite query plans', () => {
   it('refills a table made again with every index it had', async () => {
     const store = new SqliteDocumentStore(join(dir, 'refill.db'));
     const leads = store.collection('leads', [{ fields: ['user_id', 'id'] }, { fields: ['campaign_id'], unique: true }]);
-    const db = dbOf(store);
+    const db = sqliteOf(store);
     const indexes = () =>
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
     const before = indexes();
@@ -119,7 +118,7 @@ describe('embedded SQLite query plans', () => {
     first = open(true);
     expect(views()).toEqual(['{"shown":1}']);
     // A later open trusts the mark and does not read the table again.
-    dbOf(first.store).exec('UPDATE rm_tools SET view = NULL');
+    sqliteOf(first.store).exec('UPDATE rm_tools SET view = NULL');
     await first.store.close();
     first = open(true);
     expect(views()).toEqual([null]);
@@ -149,7 +148,7 @@ describe('embedded SQLite query plans', () => {
       return new Promise<never>(() => undefined);
     });
     await halfWay;
-    dbOf(first).close();
+    sqliteOf(first).close();
     const second = new SqliteDocumentStore(file);
     const again = second.collection<{ id: number; campaign_id: number }>('leads', [{ fields: ['campaign_id'] }], [['campaign_id']]);
     expect(await again.count({ campaign_id: 7 })).toBe(2);
