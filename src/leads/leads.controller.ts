@@ -63,8 +63,7 @@ export class LeadsController {
     if (query.campaign_id === undefined) return this.render(await this.read.leads.find(filter, page));
     // One campaign's page: its leads' stored views, each given the campaign.
     const [views, campaign] = await Promise.all([this.read.leads.findViews(filter, page), this.campaigns.campaigns.get(query.campaign_id)]);
-    const shown = campaignOfLead(campaign);
-    return JsonText.array(views.map((view) => JsonText.withMember(view, 'campaign', shown))).send(reply);
+    return JsonText.arrayWithMember(views, 'campaign', campaignOfLead(campaign)).send(reply);
   }
 
   @Put('leads/:id')

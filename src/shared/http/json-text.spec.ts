@@ -17,8 +17,12 @@ describe('JsonText', () => {
     expect(JSON.parse(JsonText.object({}, 'data', JsonText.array([])).text)).toEqual({ data: [] });
   });
 
-  it('adds a member to a serialised object, empty or not', () => {
-    expect(JSON.parse(JsonText.withMember(views[1], 'campaign', { id: 3, name: 'Q"4' }))).toEqual({ id: 2, a: 'y"}', campaign: { id: 3, name: 'Q"4' } });
-    expect(JSON.parse(JsonText.withMember('{}', 'campaign', null))).toEqual({ campaign: null });
+  it('adds a member to each serialised object, empty or not', () => {
+    expect(JSON.parse(JsonText.arrayWithMember([views[1], '{}'], 'campaign', { id: 3, name: 'Q"4' }).text)).toEqual([
+      { id: 2, a: 'y"}', campaign: { id: 3, name: 'Q"4' } },
+      { campaign: { id: 3, name: 'Q"4' } },
+    ]);
+    expect(JSON.parse(JsonText.arrayWithMember(['{}'], 'campaign', null).text)).toEqual([{ campaign: null }]);
+    expect(JSON.parse(JsonText.arrayWithMember([], 'campaign', null).text)).toEqual([]);
   });
 });

@@ -18,10 +18,10 @@ export class JsonText {
     return new JsonText(`{${JSON.stringify(key)}:${raw.text}${rest ? `,${rest}` : ''}}`);
   }
 
-  /** A serialised object with one more member at its end. */
-  static withMember(object: string, key: string, value: unknown): string {
-    const body = object.slice(1, -1);
-    return `{${body}${body ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(value)}}`;
+  /** An array of serialised objects, each given one more member at its end (serialised once for all). */
+  static arrayWithMember(objects: string[], key: string, value: unknown): JsonText {
+    const member = `${JSON.stringify(key)}:${JSON.stringify(value)}}`;
+    return JsonText.array(objects.map((object) => (object.length > 2 ? `${object.slice(0, -1)},${member}` : `{${member}`)));
   }
 
   send(reply: FastifyReply): string {
