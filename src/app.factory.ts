@@ -8,6 +8,9 @@ import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
 
+/** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
+const SHUTDOWN_GRACE_MS = 2000;
+
 const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
   silent: [],
   error: ['fatal', 'error'],
@@ -20,7 +23,7 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
   installJsonBodyParser(adapter.getInstance());
-  closeConnectionsOnShutdown(adapter.getInstance());
+  closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
     logger: LEVELS[config.logLevel],
     bodyParser: false,

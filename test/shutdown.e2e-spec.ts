@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, IncomingMessage, request as httpRequest } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.factory';
@@ -44,6 +45,27 @@ describe('shutdown', () => {
     } finally {
       release();
       agent.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('cuts off a client that never finishes its request, once the answers still due have had their time', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'voice-shutdown-'));
+    // No write waits for its projection here, so the grace is the margin alone.
+    const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, READ_YOUR_WRITES_TIMEOUT_MS: '0' }));
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    try {
+      await once(socket, 'connect');
+      socket.on('error', () => undefined);
+      // The request line and a header, never the blank line that ends the headers.
+      socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n');
+      const cutOff = once(socket, 'close');
+      await app.close();
+      await cutOff;
+    } finally {
+      socket.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
