@@ -13,7 +13,7 @@ export class AssistantView {
 
   async render(docs: AssistantDocument[]) {
     const ids = [...new Set(docs.flatMap((d) => d.settings.tool_ids))];
-    const tools = ids.length ? await this.tools.tools.find({ id: { in: ids } }) : [];
+    const tools = await this.tools.tools.getMany(ids);
     const byId = new Map(tools.map((t) => [t.id, t]));
     return docs.map((doc) => ({
       ...assistantRecord(doc, doc.settings),

@@ -20,12 +20,7 @@ export class AssistantsProjection implements ReadModelProjection {
   readonly assistants: Collection<AssistantDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    // `id` alone: campaigns look up their assistants by id (`id IN (...)`).
-    this.assistants = store.collection<AssistantDocument>('assistants', [
-      { fields: ['user_id', 'deleted', 'id'] },
-      { fields: ['settings.phone_number_id'] },
-      { fields: ['id'] },
-    ]);
+    this.assistants = store.collection<AssistantDocument>('assistants', [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }]);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -12,7 +12,7 @@ export class CampaignAssistants {
   }
 
   async timezones(ids: number[]): Promise<Map<number, string>> {
-    const docs = ids.length ? await this.assistants.assistants.find({ id: { in: [...new Set(ids)] } }) : [];
+    const docs = await this.assistants.assistants.getMany(ids);
     return new Map(docs.map((d) => [d.id, d.settings.timezone]));
   }
 }

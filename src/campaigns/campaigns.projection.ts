@@ -27,8 +27,7 @@ export class CampaignsProjection implements ReadModelProjection {
   readonly campaigns: Collection<CampaignDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    // `id` alone: leads, as answered and listed, look up their campaigns by id (`id IN (...)`).
-    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }, { fields: ['id'] }]);
+    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }]);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -83,7 +83,7 @@ export class LeadsController {
 
   private async render(docs: LeadDocument[]) {
     const ids = [...new Set(docs.map((d) => d.campaign_id))];
-    const campaigns = ids.length ? await this.campaigns.campaigns.find({ id: { in: ids } }) : [];
+    const campaigns = await this.campaigns.campaigns.getMany(ids);
     const byId = new Map(campaigns.map((c) => [c.id, c]));
     return docs.map((doc) => leadView(doc, byId.get(doc.campaign_id) ?? null));
   }

@@ -20,8 +20,7 @@ export class ToolsProjection implements ReadModelProjection {
   readonly tools: Collection<ToolRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    // `id` alone: an assistant's view looks up its tools by id (`id IN (...)`).
-    this.tools = store.collection<ToolRecord>('tools', [{ fields: ['user_id', 'id'] }, { fields: ['id'] }]);
+    this.tools = store.collection<ToolRecord>('tools', [{ fields: ['user_id', 'id'] }]);
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -60,6 +60,14 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(await c.get(7)).toEqual({ id: '7', v: 2 });
       });
 
+      it('gets several documents by their ids, leaving out ids with none', async () => {
+        const c = store.collection<{ id: number; v: number }>(coll);
+        for (const id of [1, 2, 3]) await c.upsert(id, { id, v: id * 10 }, id);
+        const got = await c.getMany([3, 1, 9, 1]);
+        expect(got.sort((a, b) => a.id - b.id)).toEqual([{ id: 1, v: 10 }, { id: 3, v: 30 }]);
+        expect(await c.getMany([])).toEqual([]);
+      });
+
       it('replaces a document only from a later position', async () => {
         const c = store.collection<{ v: number }>(coll);
         await c.upsert(1, { v: 1 }, 10);
@@ -186,6 +194,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
           expect(await c.upsert(1, { id: 1, v: 9 }, 2)).toBe(false);
           expect(await c.get(1)).toEqual({ id: 1, v: 2 });
           await c.upsert(2, { id: 2, v: 3 }, 3);
+          expect((await c.getMany([1, 2])).map((d) => d.v).sort()).toEqual([2, 3]);
           await c.upsert(2, { id: 2, v: 4 }, 4);
           expect((await c.find({ v: { gte: 2 } }, { sort: [['v', 'asc']] })).map((d) => d.v)).toEqual([2, 4]);
           await c.upsert(3, { id: 3, v: 5 }, 5);

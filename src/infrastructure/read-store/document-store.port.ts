@@ -45,6 +45,8 @@ export function noView(collection: string): Error {
 
 export interface Collection<T extends object> {
   get(id: DocId): Promise<T | null>;
+  /** The stored documents of these ids, by their keys; ids with none are left out. */
+  getMany(ids: DocId[]): Promise<T[]>;
   find(filter?: Filter, options?: FindOptions): Promise<T[]>;
   /**
    * The JSON text of the collection's `view` of each document `find` would answer, for

@@ -42,6 +42,12 @@ class MongoDocCollection<T extends object> implements Collection<T> {
     return strip<T>(await this.native.findOne({ _id: String(id) } as never));
   }
 
+  async getMany(ids: DocId[]): Promise<T[]> {
+    if (!ids.length) return [];
+    const docs = await this.native.find({ _id: { $in: [...new Set(ids.map(String))] } } as never).toArray();
+    return docs.map((d) => strip<T>(d as Record<string, unknown>)!);
+  }
+
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
     let cursor = this.native.find(toMongoFilter(filter));
     if (options.sort?.length) {

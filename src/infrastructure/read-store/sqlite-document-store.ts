@@ -224,6 +224,11 @@ class SqliteCollection<T extends object> implements Collection<T> {
     return doc as T | null;
   }
 
+  async getMany(ids: DocId[]): Promise<T[]> {
+    const docs = await Promise.all([...new Set(ids.map(String))].map((id) => this.get(id)));
+    return docs.filter((doc): doc is Awaited<T> => doc !== null);
+  }
+
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
     return this.column('doc', filter, options).map((doc) => JSON.parse(doc) as T);
   }
