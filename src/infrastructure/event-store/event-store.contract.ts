@@ -207,6 +207,28 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         expect(await store.readAll(start, 10, [])).toEqual([]);
       });
 
+      it('reads back the same events a stream read returns, data and metadata included', async () => {
+        const start = await store.headPosition();
+        await store.append(`${prefix}-a`, [{ type: 'Opened', data: { name: 'x', tags: ['a'], skipped: undefined }, schemaVersion: 2, metadata: { user_id: 7 } }], 'no_stream');
+        await store.append(`${prefix}-a`, [{ type: 'Closed', data: {} }], 0, { shareCommit: true });
+        const all = ours(await store.readAll(start, 1000));
+        expect(all).toEqual(await store.readStream(`${prefix}-a`));
+        expect(all[0].data).toEqual({ name: 'x', tags: ['a'] });
+        expect(Object.keys(all[0].data)).toEqual(['name', 'tags']);
+      });
+
+      it('reads events appended through another connection, before and after its own', async () => {
+        const start = await store.headPosition();
+        const other = await open();
+        await store.append(`${prefix}-a`, [{ type: 'Mine', data: { n: 1 } }], 'no_stream');
+        await other.append(`${prefix}-b`, [{ type: 'Theirs', data: { n: 2 } }], 'no_stream');
+        expect(ours(await store.readAll(start, 1000)).map((e) => e.data.n)).toEqual([1, 2]);
+        await store.append(`${prefix}-a`, [{ type: 'Mine', data: { n: 3 } }], 0);
+        const all = ours(await store.readAll(start, 1000));
+        expect(all.map((e) => e.data.n)).toEqual([1, 2, 3]);
+        expect(ours(await store.readAll(all[0].position, 1000, ['Theirs'])).map((e) => e.data.n)).toEqual([2]);
+      });
+
       it('pages with maxCount', async () => {
         const start = await store.headPosition();
         await store.append(`${prefix}-a`, [1, 2, 3, 4, 5].map((n) => ({ type: 'N', data: { n } })), 'no_stream');
