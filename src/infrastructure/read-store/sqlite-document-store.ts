@@ -11,7 +11,8 @@ const fieldColumn = (field: string) => `"doc.${assertFieldName(field)}"`;
 const tableName = (name: string) => `rm_${assertFieldName(name).replace(/\./g, '_')}`;
 const indexName = (table: string, index: IndexSpec) => `${table}__${index.fields.map((f) => f.replace(/\./g, '_')).join('__')}`;
 
-const valueAt = (doc: object, field: string): unknown => field.split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), doc);
+const valueAt = (doc: object, field: string): unknown =>
+  field.includes('.') ? field.split('.').reduce<any>((v, k) => (v == null ? undefined : v[k]), doc) : (doc as Record<string, unknown>)[field];
 
 /** What `json_extract` answers for a field: the value its column holds and a filter compares with. */
 function columnValue(doc: object, field: string): Bind {
@@ -118,8 +119,12 @@ class Counts {
   /** Moves a document from the totals of its old values to those of its new ones. */
   change(before: object | null, after: object | null): void {
     for (const fields of this.sets) {
-      const was = before && Counts.key(fields, fields.map((f) => valueAt(before, f)));
-      const is = after && Counts.key(fields, fields.map((f) => valueAt(after, f)));
+      const wasValues = before && fields.map((f) => valueAt(before, f));
+      const isValues = after && fields.map((f) => valueAt(after, f));
+      // Most writes leave most counted sets as they were: those need no keys made.
+      if (wasValues && isValues && wasValues.every((v, i) => v === isValues[i])) continue;
+      const was = wasValues && Counts.key(fields, wasValues);
+      const is = isValues && Counts.key(fields, isValues);
       if (was === is) continue;
       if (was) this.add(was, -1);
       if (is) this.add(is, 1);
