@@ -11,11 +11,12 @@ import { Decider, DomainEvent } from './decider';
 import { Upcasters } from './upcasters';
 
 type Counted = DomainEvent<'Counted', { by: number }>;
-type Command = { by: number; max?: number };
+type Command = { by: number; max?: number; below?: number };
 const counter: Decider<Command, { total: number }, Counted> = {
   initialState: { total: 0 },
   decide: (command, state) => {
     if (command.max !== undefined && state.total + command.by > command.max) throw DomainError.validation('by', 'too much');
+    if (command.below !== undefined && state.total >= command.below) return [];
     return command.by === 0 ? [] : [{ type: 'Counted', data: { by: command.by } }];
   },
   evolve: (state, event) => ({ total: state.total + event.data.by }),
@@ -93,6 +94,51 @@ describe('CommandRunner', () => {
     await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-2', counter, { by: 1, max: 50 }, { retries: 1 })).rejects.toThrow(
       DomainError,
     );
+  });
+
+  describe('on a stream it wrote recently', () => {
+    const reads = () => jest.spyOn(store, 'readStream');
+
+    it('decides from the state it left the stream in, without reading it again', async () => {
+      await runner.run('counter-1', counter, { by: 2 });
+      const spy = reads();
+      const result = await runner.run('counter-1', counter, { by: 3 });
+      expect(spy).not.toHaveBeenCalled();
+      expect(result).toMatchObject({ state: { total: 5 }, revision: 1 });
+      expect(await runner.load('counter-1', counter)).toEqual({ state: { total: 5 }, revision: 1 });
+    });
+
+    it('reads the stream again when another writer moved it on', async () => {
+      await runner.run('counter-1', counter, { by: 1 });
+      await store.append('counter-1', [{ type: 'Counted', data: { by: 100 } }], 'any');
+      const result = await runner.run('counter-1', counter, { by: 1 }, { retries: 1 });
+      expect(result).toMatchObject({ state: { total: 102 }, revision: 2 });
+    });
+
+    it('checks a refusal against the stored stream before it refuses', async () => {
+      await runner.run('counter-1', counter, { by: 5 });
+      await store.append('counter-1', [{ type: 'Counted', data: { by: -5 } }], 'any');
+      const result = await runner.run('counter-1', counter, { by: 3, max: 4 });
+      expect(result.state.total).toBe(3);
+      await expect(runner.run('counter-1', counter, { by: 3, max: 4 })).rejects.toThrow(DomainError);
+    });
+
+    it('checks an empty decision against the stored stream before it decides nothing', async () => {
+      await runner.run('counter-1', counter, { by: 5 });
+      await store.append('counter-1', [{ type: 'Counted', data: { by: -5 } }], 'any');
+      const result = await runner.run('counter-1', counter, { by: 1, below: 5 });
+      expect(result).toMatchObject({ state: { total: 1 }, revision: 2 });
+      expect(await runner.run('counter-1', counter, { by: 1, below: 1 })).toMatchObject({ events: [], position: null, revision: 2 });
+    });
+
+    it('reads the stored stream for a command allowed no retry, whose conflict is a refusal', async () => {
+      await runner.run('counter-1', counter, { by: 1 });
+      const spy = reads();
+      await runner.run('counter-1', counter, { by: 1 }, { retries: 0 });
+      expect(spy).toHaveBeenCalledTimes(1);
+      await store.append('counter-1', [{ type: 'Counted', data: { by: 100 } }], 'any');
+      expect((await runner.run('counter-1', counter, { by: 1 }, { retries: 0 })).state.total).toBe(103);
+    });
   });
 
   it('folds events stored in an older shape through the upcasters', async () => {

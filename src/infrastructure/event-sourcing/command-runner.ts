@@ -6,6 +6,7 @@ import { defined } from '../../shared/defined';
 import { DomainError } from '../../shared/domain-error';
 import { correlationIdOf } from './correlation';
 import { Decider, DomainEvent, fold } from './decider';
+import { RecentStates } from './recent-states';
 import { Upcasters } from './upcasters';
 
 export interface RunOptions {
@@ -28,7 +29,8 @@ export interface RunResult<State, Event> {
 /**
  * The one command-handling path: read the stream, fold it, decide, append with the
  * expected revision. A conflict means someone wrote in between: read again and decide
- * again, as often as the command allows.
+ * again, as often as the command allows. A stream this process wrote recently is not read
+ * again: its state is remembered (see RecentStates).
  */
 @Injectable()
 export class CommandRunner {
@@ -37,6 +39,8 @@ export class CommandRunner {
     private readonly clock: Clock,
     private readonly upcasters: Upcasters,
   ) {}
+
+  private readonly recent = new RecentStates();
 
   async load<State, Event extends DomainEvent>(
     stream: string,
@@ -53,11 +57,29 @@ export class CommandRunner {
     options: RunOptions = {},
   ): Promise<RunResult<State, Event>> {
     const retries = options.retries ?? 3;
-    for (let attempt = 0; ; attempt++) {
-      const { state, revision } = await this.load(stream, decider);
+    let conflicts = 0;
+    // A command allowed no retry claims something: a conflict must mean someone else wrote
+    // after its own read, so it reads the store. A state from memory that refuses, decides
+    // nothing or meets a conflict is read again from the store.
+    let readStore = retries === 0;
+    for (;;) {
+      const remembered = readStore ? undefined : this.recent.get<State>(stream, decider);
+      const { state, revision } = remembered ?? (await this.load(stream, decider));
+      if (!remembered) this.recent.remember(stream, decider, state, revision);
       const now = this.clock.now();
-      const events = decider.decide(command, state, now);
-      if (events.length === 0) return { events, state, position: null, revision };
+      let events: Event[];
+      try {
+        events = decider.decide(command, state, now);
+      } catch (error) {
+        if (!remembered) throw error;
+        readStore = true;
+        continue;
+      }
+      if (events.length === 0) {
+        if (!remembered) return { events, state, position: null, revision };
+        readStore = true;
+        continue;
+      }
       try {
         const appended = await this.store.append(
           stream,
@@ -70,15 +92,14 @@ export class CommandRunner {
           revision === null ? 'no_stream' : revision,
           { shareCommit: options.shareCommit },
         );
-        return {
-          events,
-          state: events.reduce(decider.evolve, state),
-          position: appended.position,
-          revision: appended.revision,
-        };
+        const after = events.reduce(decider.evolve, state);
+        this.recent.remember(stream, decider, after, appended.revision);
+        return { events, state: after, position: appended.position, revision: appended.revision };
       } catch (error) {
-        if (error instanceof ConcurrencyError && attempt < retries) continue;
-        throw error;
+        this.recent.forget(stream);
+        if (!(error instanceof ConcurrencyError)) throw error;
+        if (remembered) readStore = true;
+        else if (conflicts++ >= retries) throw error;
       }
     }
   }
