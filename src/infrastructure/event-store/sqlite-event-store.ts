@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite/open-sqlite';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { ConcurrencyError } from './event-store.errors';
@@ -64,10 +65,7 @@ export class SqliteEventStore implements EventStore {
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.signals.setMaxListeners(0);
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 10000');
+    this.db = openSqlite(file);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { openSqlite } from '../sqlite/open-sqlite';
 import { Collection, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
@@ -375,10 +376,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly statements;
 
   constructor(file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 10000');
+    this.db = openSqlite(file);
     // Statistics let the planner pick the most selective of several indexes.
     this.db.pragma('optimize = 0x10002');
     this.optimizer = setInterval(() => this.db.open && this.db.pragma('optimize'), 600_000);

@@ -1,0 +1,21 @@
+import Database from 'better-sqlite3';
+
+/**
+ * WAL pages copied back into the database file once the log holds this many (SQLite's default
+ * is 1,000). Between two checkpoints a page written many times is copied once: the counts,
+ * checkpoints and index pages every dialing attempt rewrites. Measured on the dialing bench,
+ * alternating builds: attempts per second rose in all four pairs at 8,000 (1,109–1,276 against
+ * 1,047–1,216) and in three of four at 4,000. 250 made commits 20 % of the profile against
+ * 14–16 %, and never checkpointing 22 %: a long log makes every page lookup slower.
+ */
+const CHECKPOINT_PAGES = 8000;
+
+/** An SQLite file in WAL mode, as both embedded stores open theirs. */
+export function openSqlite(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 10000');
+  db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+  return db;
+}
