@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 interface Known {
   decider: object;
   state: unknown;
@@ -13,26 +15,22 @@ interface Known {
  * before it accepts a refusal or an empty decision.
  */
 export class RecentStates {
-  private readonly known = new Map<string, Known>();
+  private readonly known: LRUCache<string, Known>;
 
-  constructor(private readonly capacity = 1024) {}
+  constructor(capacity = 1024) {
+    this.known = new LRUCache({ max: capacity });
+  }
 
   get<State>(stream: string, decider: object): { state: State; revision: number } | undefined {
     const known = this.known.get(stream);
-    if (!known || known.decider !== decider) return undefined;
-    this.known.delete(stream);
-    this.known.set(stream, known);
-    return { state: known.state as State, revision: known.revision };
+    return known?.decider === decider ? { state: known.state as State, revision: known.revision } : undefined;
   }
 
   /** A state read before a later one was remembered does not replace it. */
   remember(stream: string, decider: object, state: unknown, revision: number | null): void {
-    const known = this.known.get(stream);
-    if (known && revision !== null && known.revision > revision) return;
-    this.known.delete(stream);
-    if (revision === null) return;
+    if (revision === null) return void this.known.delete(stream);
+    if ((this.known.peek(stream)?.revision ?? -1) > revision) return;
     this.known.set(stream, { decider, state, revision });
-    if (this.known.size > this.capacity) this.known.delete(this.known.keys().next().value!);
   }
 
   forget(stream: string): void {
