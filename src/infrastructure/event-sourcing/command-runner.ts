@@ -57,12 +57,12 @@ export class CommandRunner {
     options: RunOptions = {},
   ): Promise<RunResult<State, Event>> {
     const retries = options.retries ?? 3;
-    let conflicts = 0;
     // A command allowed no retry claims something: a conflict must mean someone else wrote
-    // after its own read, so it reads the store. A state from memory that refuses, decides
-    // nothing or meets a conflict is read again from the store.
+    // after its own read, so it reads the store. A state from memory that refuses or decides
+    // nothing is read again from the store; one that meets a conflict was stale, a conflict
+    // like any other.
     let readStore = retries === 0;
-    for (;;) {
+    for (let conflicts = 0; ; ) {
       const remembered = readStore ? undefined : this.recent.get<State>(stream, decider);
       const { state, revision } = remembered ?? (await this.load(stream, decider));
       if (!remembered) this.recent.remember(stream, decider, state, revision);
@@ -97,9 +97,7 @@ export class CommandRunner {
         return { events, state: after, position: appended.position, revision: appended.revision };
       } catch (error) {
         this.recent.forget(stream);
-        if (!(error instanceof ConcurrencyError)) throw error;
-        if (remembered) readStore = true;
-        else if (conflicts++ >= retries) throw error;
+        if (!(error instanceof ConcurrencyError) || conflicts++ >= retries) throw error;
       }
     }
   }
