@@ -20,7 +20,9 @@ export class AssistantsProjection implements ReadModelProjection {
   readonly assistants: Collection<AssistantDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.assistants = store.collection<AssistantDocument>('assistants', [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }]);
+    this.assistants = store.collection<AssistantDocument>('assistants', [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }], [], undefined, {
+      cached: true,
+    });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

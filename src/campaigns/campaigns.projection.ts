@@ -27,7 +27,9 @@ export class CampaignsProjection implements ReadModelProjection {
   readonly campaigns: Collection<CampaignDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }]);
+    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }], [], undefined, {
+      cached: true,
+    });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -60,13 +60,22 @@ export interface Collection<T extends object> {
   delete(id: DocId): Promise<boolean>;
 }
 
+export interface CollectionOptions {
+  /**
+   * Few documents, read on most requests (users, tokens, campaigns, assistants): an adapter
+   * may keep them parsed in memory while it can tell they are current. Its `get` then answers
+   * documents shared between readers, frozen.
+   */
+  cached?: boolean;
+}
+
 export interface DocumentStore {
   /**
    * Opens (and on first use creates, with its indexes) a collection. `counts` lists the
    * equality filters whose `count` a list answers on every page: an adapter may keep their
    * totals as the documents change, so such a count does not grow with the collection.
    */
-  collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][], view?: DocumentView<T>): Collection<T>;
+  collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][], view?: DocumentView<T>, options?: CollectionOptions): Collection<T>;
   getCheckpoint(name: string): Promise<number>;
   setCheckpoint(name: string, position: number): Promise<void>;
   /**

@@ -102,7 +102,10 @@ export class MongoDocumentStore implements DocumentStore {
     return new MongoDocumentStore(connection);
   }
 
-  /** Counted sets are answered by countDocuments over the indexes; no running totals are kept here. */
+  /**
+   * Counted sets are answered by countDocuments over the indexes; no running totals are kept
+   * here. Nor are `cached` documents: other instances write the same collections unseen.
+   */
   collection<T extends object>(name: string, indexes: IndexSpec[] = [], _counts: string[][] = [], view?: DocumentView<T>): Collection<T> {
     const native = this.connection.collection(`rm_${assertFieldName(name)}`);
     for (const index of indexes) {

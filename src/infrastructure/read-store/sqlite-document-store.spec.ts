@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
+import { DocumentView, IndexSpec } from './document-store.port';
+import { OTHER_WRITERS_LOOK_MS } from './remembered-rows';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-contract-'));
@@ -177,5 +179,84 @@ describe('embedded SQLite across processes', () => {
     expect(outcome).toEqual({ ran: true, result: 7 });
     await new Promise((r) => holder.once('exit', r));
     await store.close();
+  });
+});
+
+/** Every collection declared `cached`: the whole contract holds with documents kept in memory. */
+class CachingSqliteStore extends SqliteDocumentStore {
+  override collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][], view?: DocumentView<T>) {
+    return super.collection<T>(name, indexes, counts, view, { cached: true });
+  }
+}
+const cachingDir = mkdtempSync(join(tmpdir(), 'rs-cached-'));
+afterAll(() => rmSync(cachingDir, { recursive: true, force: true }));
+documentStoreContract('embedded SQLite, cached collections', { open: async () => new CachingSqliteStore(join(cachingDir, 'read.db')) });
+atomicBatchContract('embedded SQLite, cached collections', { open: async () => new CachingSqliteStore(join(cachingDir, 'read.db')) });
+
+describe('embedded SQLite cached collections', () => {
+  interface Doc {
+    id: number;
+    v: number;
+    tags: string[];
+  }
+  let clock = 0;
+  const now = () => clock;
+  const open = (file: string) => {
+    const store = new SqliteDocumentStore(file, { now });
+    return { store, docs: store.collection<Doc>('docs', [{ fields: ['v'] }], [['v']], undefined, { cached: true }) };
+  };
+
+  it('answers frozen documents shared between readers', async () => {
+    const { store, docs } = open(join(cachingDir, 'frozen.db'));
+    await docs.upsert(1, { id: 1, v: 1, tags: ['a'] }, 1);
+    const doc = (await docs.get(1))!;
+    expect(await docs.get(1)).toBe(doc);
+    expect(Object.isFrozen(doc) && Object.isFrozen(doc.tags)).toBe(true);
+    expect(() => doc.tags.push('b')).toThrow(TypeError);
+    await store.close();
+  });
+
+  it('forgets a document this store writes, in a batch or alone', async () => {
+    const { store, docs } = open(join(cachingDir, 'own.db'));
+    await docs.upsert(1, { id: 1, v: 1, tags: [] }, 1);
+    expect((await docs.get(1))!.v).toBe(1);
+    await store.exclusive('p', async () => docs.upsert(1, { id: 1, v: 2, tags: [] }, 2));
+    expect((await docs.get(1))!.v).toBe(2);
+    await docs.upsert(1, { id: 1, v: 3, tags: [] }, 3);
+    expect((await docs.get(1))!.v).toBe(3);
+    await docs.delete(1);
+    expect(await docs.get(1)).toBeNull();
+    await store.close();
+  });
+
+  it('sees another connection’s commits once it looks again, and at the start of every batch', async () => {
+    const file = join(cachingDir, 'others.db');
+    const a = open(file);
+    const b = open(file);
+    await b.docs.upsert(1, { id: 1, v: 1, tags: [] }, 1);
+    expect((await a.docs.get(1))!.v).toBe(1);
+    expect(await a.docs.get(2)).toBeNull();
+
+    await b.docs.upsert(1, { id: 1, v: 2, tags: [] }, 2);
+    await b.docs.upsert(2, { id: 2, v: 2, tags: [] }, 2);
+    // A document found missing is read again: its creation elsewhere shows without a look.
+    expect((await a.docs.get(2))!.v).toBe(2);
+    // A batch looks when it begins, so what it decides from is what the file holds.
+    await a.store.exclusive('p', async () => {
+      const doc = (await a.docs.get(1))!;
+      expect(doc.v).toBe(2);
+      await a.docs.upsert(1, { ...doc, v: 3 }, 3);
+    });
+    expect(await a.docs.count({ v: 2 })).toBe(1);
+    expect(await a.docs.count({ v: 3 })).toBe(1);
+
+    // Outside batches it looks at most every OTHER_WRITERS_LOOK_MS.
+    expect((await a.docs.get(2))!.v).toBe(2);
+    await b.docs.upsert(2, { id: 2, v: 4, tags: [] }, 4);
+    expect((await a.docs.get(2))!.v).toBe(2);
+    clock += OTHER_WRITERS_LOOK_MS;
+    expect((await a.docs.get(2))!.v).toBe(4);
+    await a.store.close();
+    await b.store.close();
   });
 });

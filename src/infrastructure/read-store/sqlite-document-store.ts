@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { Collection, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
+import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
+import { RememberedRows } from './remembered-rows';
 import { assertFieldName, isRange } from './filter-fields';
 
 type Bind = string | number | null;
@@ -75,6 +76,9 @@ interface Stored {
   /** The indexed fields' columns as stored, in declared order; null when there is no row. */
   columns: Bind[] | null;
 }
+
+/** A row as the table holds it. */
+type Row = Stored & { doc: object | null; pos: number };
 
 /** A document as the current batch has it: read once, changed in memory, written at commit. */
 interface Pending extends Stored {
@@ -205,6 +209,8 @@ class SqliteCollection<T extends object> implements Collection<T> {
     /** The fields the declared indexes name, each copied into its own column. */
     private readonly fields: string[],
     private readonly view?: DocumentView<T>,
+    /** Set for a collection declared `cached`. */
+    private readonly remembered?: RememberedRows<Row>,
   ) {
     this.indexed = new Set(fields);
     const columns = fields.map(fieldColumn);
@@ -225,7 +231,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     const pending = this.pending();
     const held = pending?.get(key);
     if (held) return held.doc as T | null;
-    const { doc, pos, columns } = this.read(key);
+    const { doc, pos, columns } = this.stored(key);
     pending?.set(key, { doc, stored: doc, pos, columns, dirty: false });
     return doc as T | null;
   }
@@ -307,6 +313,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
    */
   private write(key: string, before: Stored, after: object | null, position: number): Bind[] | null | false {
     let columns: Bind[] | null = null;
+    this.remembered?.forget(this.table, key);
     let applied: boolean;
     if (after === null) applied = this.deleteStmt.run(key).changes > 0;
     else {
@@ -334,8 +341,15 @@ class SqliteCollection<T extends object> implements Collection<T> {
     return stmt;
   }
 
+  private stored(key: string): Row {
+    if (!this.remembered) return this.read(key);
+    let row = this.remembered.get(this.table, key);
+    if (!row) this.remembered.remember(this.table, key, (row = this.read(key)));
+    return row;
+  }
+
   /** The stored row: its document, position and indexed values. */
-  private read(key: string): Stored & { doc: object | null; pos: number } {
+  private read(key: string): Row {
     const row = this.getStmt.get(key);
     if (!row) return { doc: null, stored: null, pos: 0, columns: null };
     const doc = JSON.parse(row.doc) as object;
@@ -374,9 +388,12 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly optimizer: NodeJS.Timeout;
   private batch: Batch = null;
   private readonly statements;
+  private readonly remembered: RememberedRows<Row>;
 
-  constructor(file: string) {
+  /** `now` (milliseconds, monotonic) times the looks for other connections' commits. */
+  constructor(file: string, options: { now?: () => number } = {}) {
     this.db = openSqlite(file);
+    this.remembered = new RememberedRows(this.db, options.now);
     // Statistics let the planner pick the most selective of several indexes.
     this.db.pragma('optimize = 0x10002');
     this.optimizer = setInterval(() => this.db.open && this.db.pragma('optimize'), 600_000);
@@ -397,7 +414,13 @@ export class SqliteDocumentStore implements DocumentStore {
     };
   }
 
-  collection<T extends object>(name: string, indexes: IndexSpec[] = [], countedSets: string[][] = [], view?: DocumentView<T>): Collection<T> {
+  collection<T extends object>(
+    name: string,
+    indexes: IndexSpec[] = [],
+    countedSets: string[][] = [],
+    view?: DocumentView<T>,
+    options: CollectionOptions = {},
+  ): Collection<T> {
     const existing = this.collections.get(name);
     if (existing) return existing;
     const table = tableName(name);
@@ -413,7 +436,8 @@ export class SqliteDocumentStore implements DocumentStore {
     this.declared.set(name, { indexes, fields, counts });
     this.fillCounts(name, table, countedSets);
     this.keepViews(name, table, view);
-    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, fields, view);
+    const remembered = options.cached ? this.remembered : undefined;
+    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, fields, view, remembered);
     this.collections.set(name, collection);
     return collection;
   }
@@ -491,6 +515,7 @@ export class SqliteDocumentStore implements DocumentStore {
     await this.queue;
     this.db.transaction(() => {
       for (const { name, table, declared } of refilled) {
+        this.remembered.forgetTable(table);
         this.db.exec(`DROP TABLE IF EXISTS ${table}`);
         this.createTable(table, declared?.fields ?? []);
         this.createIndexes(table, declared?.indexes ?? []);
@@ -550,6 +575,7 @@ export class SqliteDocumentStore implements DocumentStore {
   exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     const run = async () => {
       this.statements.begin.run();
+      this.remembered.lookForOtherWriters();
       this.batch = new Map();
       for (const { counts } of this.declared.values()) counts?.batchStarts();
       try {
@@ -574,6 +600,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async clearCollection(name: string): Promise<void> {
     const table = tableName(name);
     this.batch?.delete(table);
+    this.remembered.forgetTable(table);
     const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
     if (exists) this.db.exec(`DELETE FROM ${table}`);
     this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
