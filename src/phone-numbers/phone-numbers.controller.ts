@@ -42,7 +42,7 @@ export class PhoneNumbersController {
       phoneNumberStream(id),
       phoneNumberDecider,
       { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
-      { retries: 0, metadata: { user_id: user.id } },
+      { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);
     return { message: 'Phone number created successfully', data: view((await this.read.numbers.get(id))!) };

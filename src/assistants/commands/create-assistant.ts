@@ -35,7 +35,7 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
       assistantStream(id),
       assistantDecider,
       { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references },
-      { retries: 0, metadata: { user_id: user.id } },
+      { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);
     return id;

@@ -19,7 +19,7 @@ export class InitiateCallHandler implements ICommandHandler<InitiateCall, { crea
   constructor(private readonly runner: CommandRunner) {}
 
   async execute({ callId, spec }: InitiateCall) {
-    const result = await this.runner.tryRun(callStream(callId), callDecider, { type: 'InitiateCall', id: callId, spec });
+    const result = await this.runner.tryRun(callStream(callId), callDecider, { type: 'InitiateCall', id: callId, spec }, { newStream: true });
     return { created: !!result?.events.length, position: result?.position ?? null };
   }
 }

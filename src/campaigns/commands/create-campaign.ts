@@ -33,7 +33,7 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
       campaignStream(id),
       campaignDecider,
       { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall },
-      { retries: 0, metadata: { user_id: user.id } },
+      { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);
     return id;

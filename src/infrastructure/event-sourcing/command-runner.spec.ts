@@ -141,6 +141,28 @@ describe('CommandRunner', () => {
     });
   });
 
+  describe('on a stream expected new', () => {
+    it('decides from the initial state without reading, and appends expecting no stream', async () => {
+      const spy = jest.spyOn(store, 'readStream');
+      const result = await runner.run('counter-1', counter, { by: 2 }, { retries: 0, newStream: true });
+      expect(spy).not.toHaveBeenCalled();
+      expect(result).toMatchObject({ state: { total: 2 }, revision: 0 });
+    });
+
+    it('meets a stream that exists as a conflict: refused with no retry, null from tryRun', async () => {
+      await store.append('counter-1', [{ type: 'Counted', data: { by: 100 } }], 'no_stream');
+      await expect(runner.run('counter-1', counter, { by: 1 }, { retries: 0, newStream: true })).rejects.toThrow(ConcurrencyError);
+      expect(await runner.tryRun('counter-1', counter, { by: 1 }, { newStream: true })).toBeNull();
+      expect(await runner.load('counter-1', counter)).toEqual({ state: { total: 100 }, revision: 0 });
+    });
+
+    it('reads the stream after such a conflict when retries are allowed', async () => {
+      await store.append('counter-1', [{ type: 'Counted', data: { by: 100 } }], 'no_stream');
+      const result = await runner.run('counter-1', counter, { by: 1 }, { retries: 1, newStream: true });
+      expect(result).toMatchObject({ state: { total: 101 }, revision: 1 });
+    });
+  });
+
   it('folds events stored in an older shape through the upcasters', async () => {
     await store.append('counter-1', [{ type: 'Counted', data: { amount: 4 }, schemaVersion: 1 }], 'no_stream');
     upcasters.register('Counted', 1, (data: { amount: number }) => ({ by: data.amount }));

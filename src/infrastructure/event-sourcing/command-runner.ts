@@ -16,6 +16,12 @@ export interface RunOptions {
   metadata?: Record<string, unknown>;
   /** One of many concurrent requests: the append may share its commit (see WriteOptions). */
   shareCommit?: boolean;
+  /**
+   * The stream should not exist yet (its id was just allocated, or only the first to open it
+   * may): the command decides from the initial state without reading, and the append expects
+   * no stream, so a stream that does exist is a conflict.
+   */
+  newStream?: boolean;
 }
 
 export interface RunResult<State, Event> {
@@ -64,7 +70,8 @@ export class CommandRunner {
     let readStore = retries === 0;
     for (let conflicts = 0; ; ) {
       const remembered = readStore ? undefined : this.recent.get<State>(stream, decider);
-      const { state, revision } = remembered ?? (await this.load(stream, decider));
+      const unwritten = options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null } : undefined;
+      const { state, revision } = remembered ?? unwritten ?? (await this.load(stream, decider));
       if (!remembered) this.recent.remember(stream, decider, state, revision);
       const now = this.clock.now();
       let events: Event[];

@@ -56,7 +56,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         duplicate,
         allowDuplicate: body.allow_dupplicate === true,
       },
-      { retries: 0, metadata: { user_id: user.id }, ...shared },
+      { retries: 0, newStream: true, metadata: { user_id: user.id }, ...shared },
     );
     await this.projections.settle(position);
     return (await this.read.leads.get(id))!;

@@ -41,7 +41,7 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
         toolsOwned,
         planLimit: user.toolLimit,
       },
-      { retries: 0, metadata: { user_id: user.id } },
+      { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);
     return (await this.read.tools.get(toolId))!;

@@ -60,7 +60,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
         webhookSecret,
         tokenHash: hashToken(token),
       },
-      { retries: 0 },
+      { retries: 0, newStream: true },
     );
     await this.projections.settle(position);
     return { id, email: normalized, token, webhook_secret: webhookSecret };
