@@ -21,6 +21,21 @@ documentStoreContract('embedded SQLite', harness);
 atomicBatchContract('embedded SQLite', harness);
 
 describe('embedded SQLite query plans', () => {
+  it('keeps index statistics for the planner without the samples that make statements prepare again at every run', async () => {
+    const file = join(dir, 'stats.db');
+    const first = new SqliteDocumentStore(file);
+    const leads = first.collection('leads', [{ fields: ['campaign_id', 'phone_number'] }]);
+    for (let id = 1; id <= 300; id++) await leads.upsert(id, { id, campaign_id: id % 3, phone_number: `+1212555${String(id).padStart(4, '0')}` }, id);
+    await first.close();
+    // A later open finds the table grown and gathers statistics again.
+    const store = new SqliteDocumentStore(file);
+    store.collection('leads', [{ fields: ['campaign_id', 'phone_number'] }, { fields: ['phone_number'] }]);
+    const db = sqliteOf(store);
+    expect(db.prepare("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'rm_leads'").pluck().get()).toBeGreaterThan(0);
+    expect(db.prepare('SELECT count(*) FROM sqlite_stat4').pluck().get()).toBe(0);
+    await store.close();
+  });
+
   it('answers an indexed filter and sort from the index, not a table scan', async () => {
     const store = new SqliteDocumentStore(join(dir, 'plan.db'));
     const leads = store.collection('leads', [{ fields: ['user_id', 'campaign_id', 'id'] }]);
