@@ -93,6 +93,8 @@ interface Pending extends Stored {
  */
 class Counts {
   private readonly bump;
+  /** Each counted set by its field names in sorted order, as a filter names them in any order. */
+  private readonly setsByNames: Map<string, string[]>;
 
   constructor(
     db: Database.Database,
@@ -102,6 +104,7 @@ class Counts {
     this.bump = db.prepare<[string, string, number]>(
       'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n',
     );
+    this.setsByNames = new Map(sets.map((set) => [[...set].sort().join(','), set]));
   }
 
   static key(fields: string[], values: unknown[]): string {
@@ -182,7 +185,7 @@ class Counts {
     const given = Object.entries(filter).filter(([, c]) => c !== undefined);
     if (given.some(([, c]) => isRange(c as Scalar | Range))) return null;
     const names = given.map(([f]) => f).sort().join(',');
-    const fields = this.sets.find((set) => [...set].sort().join(',') === names);
+    const fields = this.setsByNames.get(names);
     return fields ? Counts.key(fields, fields.map((f) => filter[f])) : null;
   }
 }
