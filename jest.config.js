@@ -1,4 +1,4 @@
-/** One jest run covers the unit specs beside the code and the end-to-end suites in test/. */
+/** One jest run covers the unit specs beside the code (and the bench's helpers) and the end-to-end suites in test/. */
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 };
@@ -7,7 +7,7 @@ module.exports = {
   // End-to-end tests start services and CLI processes; on 2 busy cores a few of those take seconds.
   testTimeout: 30_000,
   projects: [
-    { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.js'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };
