@@ -78,12 +78,13 @@ interface Stored {
 }
 
 /** A row as the table holds it. */
-type Row = Stored & { doc: object | null; pos: number };
-
-/** A document as the current batch has it: read once, changed in memory, written at commit. */
-interface Pending extends Stored {
+interface Row extends Stored {
   doc: object | null;
   pos: number;
+}
+
+/** A document as the current batch has it: read once, changed in memory, written at commit. */
+interface Pending extends Row {
   dirty: boolean;
 }
 

@@ -9,6 +9,7 @@ import { openSqlite } from './open-sqlite';
 const settings = (db: Database.Database) =>
   Object.fromEntries(['journal_mode', 'synchronous', 'busy_timeout', 'wal_autocheckpoint'].map((name) => [name, db.pragma(name, { simple: true })]));
 const connectionOf = (store: object) => (store as { db: Database.Database }).db;
+const opened = { journal_mode: 'wal', synchronous: 1, busy_timeout: 10000, wal_autocheckpoint: 8000 };
 
 describe('openSqlite', () => {
   let dir: string;
@@ -18,7 +19,7 @@ describe('openSqlite', () => {
   it('opens the file in WAL mode, durable at checkpoints, waiting on locks, checkpointing every 8,000 pages', () => {
     const db = openSqlite(join(dir, 'store.db'));
     try {
-      expect(settings(db)).toEqual({ journal_mode: 'wal', synchronous: 1, busy_timeout: 10000, wal_autocheckpoint: 8000 });
+      expect(settings(db)).toEqual(opened);
     } finally {
       db.close();
     }
@@ -28,7 +29,7 @@ describe('openSqlite', () => {
     const events = new SqliteEventStore(join(dir, 'events.db'));
     const read = new SqliteDocumentStore(join(dir, 'read.db'));
     try {
-      for (const store of [events, read]) expect(settings(connectionOf(store))).toEqual({ journal_mode: 'wal', synchronous: 1, busy_timeout: 10000, wal_autocheckpoint: 8000 });
+      for (const store of [events, read]) expect(settings(connectionOf(store))).toEqual(opened);
     } finally {
       await events.close();
       await read.close();
