@@ -8,14 +8,19 @@ function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** A rate measured once per round: the median, and the slowest and fastest round. */
+function rateOfRounds(rates) {
+  return { rate: Math.round(median(rates)), range: [Math.min(...rates), Math.max(...rates)] };
+}
+
 /** One figure from the same load measured once per round. */
 function summarise(samples, extra = {}) {
-  const rates = samples.map((s) => s.requests_per_second);
+  const { rate, range } = rateOfRounds(samples.map((s) => s.requests_per_second));
   return {
     name: samples[0].name,
     connections: samples[0].connections,
-    requests_per_second: Math.round(median(rates)),
-    requests_per_second_range: [Math.min(...rates), Math.max(...rates)],
+    requests_per_second: rate,
+    requests_per_second_range: range,
     p50_ms: median(samples.map((s) => s.p50_ms)),
     p99_ms: median(samples.map((s) => s.p99_ms)),
     non_2xx: samples.reduce((sum, s) => sum + s.non_2xx, 0),
@@ -44,4 +49,4 @@ async function inRounds(rounds, runBaseline, loads) {
   };
 }
 
-module.exports = { median, inRounds };
+module.exports = { median, rateOfRounds, inRounds };
