@@ -20,7 +20,8 @@ export class AssistantsProjection implements ReadModelProjection {
   readonly assistants: Collection<AssistantDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.assistants = store.collection<AssistantDocument>('assistants', [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }], [], undefined, {
+    this.assistants = store.collection<AssistantDocument>('assistants', {
+      indexes: [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }],
       cached: true,
     });
   }

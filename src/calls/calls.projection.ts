@@ -37,29 +37,33 @@ export class CallsProjection implements ReadModelProjection {
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     // A page of one filter reads `(filter, id)` in order; a filter paired with `status` reads
     // `(filter, status, id)`: the page and its total come from the index alone.
-    this.calls = store.collection<CallDocument>('calls', [
-      { fields: ['user_id', 'id'] },
-      { fields: ['user_id', 'status', 'id'] },
-      { fields: ['user_id', 'type', 'id'] },
-      { fields: ['user_id', 'type', 'status', 'id'] },
-      { fields: ['user_id', 'client_phone_number', 'id'] },
-      { fields: ['user_id', 'assistant_id', 'id'] },
-      { fields: ['user_id', 'assistant_id', 'status', 'id'] },
-      { fields: ['user_id', 'campaign_id', 'id'] },
-      { fields: ['user_id', 'campaign_id', 'status', 'id'] },
-      { fields: ['user_id', 'created_at'] },
-      { fields: ['deadline_at'] },
-    ], [
-      // The list's total for one filter, or one paired with status, does not grow with the calls.
-      ['user_id'],
-      ['user_id', 'status'],
-      ['user_id', 'type'],
-      ['user_id', 'type', 'status'],
-      ['user_id', 'assistant_id'],
-      ['user_id', 'assistant_id', 'status'],
-      ['user_id', 'campaign_id'],
-      ['user_id', 'campaign_id', 'status'],
-    ], callView);
+    this.calls = store.collection<CallDocument>('calls', {
+      indexes: [
+        { fields: ['user_id', 'id'] },
+        { fields: ['user_id', 'status', 'id'] },
+        { fields: ['user_id', 'type', 'id'] },
+        { fields: ['user_id', 'type', 'status', 'id'] },
+        { fields: ['user_id', 'client_phone_number', 'id'] },
+        { fields: ['user_id', 'assistant_id', 'id'] },
+        { fields: ['user_id', 'assistant_id', 'status', 'id'] },
+        { fields: ['user_id', 'campaign_id', 'id'] },
+        { fields: ['user_id', 'campaign_id', 'status', 'id'] },
+        { fields: ['user_id', 'created_at'] },
+        { fields: ['deadline_at'] },
+      ],
+      counts: [
+        // The list's total for one filter, or one paired with status, does not grow with the calls.
+        ['user_id'],
+        ['user_id', 'status'],
+        ['user_id', 'type'],
+        ['user_id', 'type', 'status'],
+        ['user_id', 'assistant_id'],
+        ['user_id', 'assistant_id', 'status'],
+        ['user_id', 'campaign_id'],
+        ['user_id', 'campaign_id', 'status'],
+      ],
+      view: callView,
+    });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -27,7 +27,8 @@ export class CampaignsProjection implements ReadModelProjection {
   readonly campaigns: Collection<CampaignDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.campaigns = store.collection<CampaignDocument>('campaigns', [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }], [], undefined, {
+    this.campaigns = store.collection<CampaignDocument>('campaigns', {
+      indexes: [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }],
       cached: true,
     });
   }

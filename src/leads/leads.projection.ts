@@ -52,24 +52,28 @@ export class LeadsProjection implements ReadModelProjection {
   readonly leads: Collection<LeadDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.leads = store.collection<LeadDocument>('leads', [
-      { fields: ['user_id', 'deleted', 'id'] },
-      { fields: ['user_id', 'deleted', 'campaign_id', 'id'] },
-      { fields: ['user_id', 'deleted', 'campaign_id', 'status', 'id'] },
-      { fields: ['user_id', 'deleted', 'status', 'id'] },
-      { fields: ['user_id', 'deleted', 'phone_number', 'id'] },
-      { fields: ['campaign_id', 'deleted', 'phone_number'] },
-      { fields: ['campaign_id', 'deleted', 'status'] },
-      { fields: ['campaign_id', 'dial_due_at', 'id'] },
-    ], [
-      // The totals of the list's filters and of the campaign stats.
-      ['user_id', 'deleted'],
-      ['user_id', 'deleted', 'campaign_id'],
-      ['user_id', 'deleted', 'status'],
-      ['user_id', 'deleted', 'campaign_id', 'status'],
-      ['campaign_id', 'deleted', 'status'],
-      ['campaign_id', 'in_flight'],
-    ], leadFields);
+    this.leads = store.collection<LeadDocument>('leads', {
+      indexes: [
+        { fields: ['user_id', 'deleted', 'id'] },
+        { fields: ['user_id', 'deleted', 'campaign_id', 'id'] },
+        { fields: ['user_id', 'deleted', 'campaign_id', 'status', 'id'] },
+        { fields: ['user_id', 'deleted', 'status', 'id'] },
+        { fields: ['user_id', 'deleted', 'phone_number', 'id'] },
+        { fields: ['campaign_id', 'deleted', 'phone_number'] },
+        { fields: ['campaign_id', 'deleted', 'status'] },
+        { fields: ['campaign_id', 'dial_due_at', 'id'] },
+      ],
+      counts: [
+        // The totals of the list's filters and of the campaign stats.
+        ['user_id', 'deleted'],
+        ['user_id', 'deleted', 'campaign_id'],
+        ['user_id', 'deleted', 'status'],
+        ['user_id', 'deleted', 'campaign_id', 'status'],
+        ['campaign_id', 'deleted', 'status'],
+        ['campaign_id', 'in_flight'],
+      ],
+      view: leadFields,
+    });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -21,7 +21,9 @@ export class PhoneNumbersProjection implements ReadModelProjection {
   readonly numbers: Collection<PhoneNumberRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.numbers = store.collection<PhoneNumberRecord>('phone_numbers', [{ fields: ['user_id', 'phone_number'] }, { fields: ['phone_number'] }]);
+    this.numbers = store.collection<PhoneNumberRecord>('phone_numbers', {
+      indexes: [{ fields: ['user_id', 'phone_number'] }, { fields: ['phone_number'] }],
+    });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -20,7 +20,7 @@ export class ToolsProjection implements ReadModelProjection {
   readonly tools: Collection<ToolRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.tools = store.collection<ToolRecord>('tools', [{ fields: ['user_id', 'id'] }]);
+    this.tools = store.collection<ToolRecord>('tools', { indexes: [{ fields: ['user_id', 'id'] }] });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -27,8 +27,8 @@ export class UsersProjection implements ReadModelProjection {
   readonly tokens: Collection<AccessTokenRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.users = store.collection<UserRecord>('users', [{ fields: ['email'] }], [], undefined, { cached: true });
-    this.tokens = store.collection<AccessTokenRecord>('access_tokens', [], [], undefined, { cached: true });
+    this.users = store.collection<UserRecord>('users', { indexes: [{ fields: ['email'] }], cached: true });
+    this.tokens = store.collection<AccessTokenRecord>('access_tokens', { cached: true });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -25,7 +25,9 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly deliveries: Collection<WebhookDeliveryDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.deliveries = store.collection<WebhookDeliveryDocument>('webhook_deliveries', [{ fields: ['next_attempt_at'] }, { fields: ['call_id'] }]);
+    this.deliveries = store.collection<WebhookDeliveryDocument>('webhook_deliveries', {
+      indexes: [{ fields: ['next_attempt_at'] }, { fields: ['call_id'] }],
+    });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

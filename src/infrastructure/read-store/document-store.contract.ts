@@ -36,7 +36,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
       return s;
     };
     const seeded = async () => {
-      const c = store.collection<Person>(coll, [{ fields: ['team.id', 'id'] }, { fields: ['active', 'age'] }]);
+      const c = store.collection<Person>(coll, { indexes: [{ fields: ['team.id', 'id'] }, { fields: ['active', 'age'] }] });
       for (const p of people) await c.upsert(p.id, p, p.id);
       return c;
     };
@@ -129,7 +129,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
 
       it("answers the views of what find answers, as JSON text, following every change", async () => {
         const view = (p: Person) => ({ id: p.id, label: `${p.name} (${p.team.id})` });
-        const c = store.collection<Person>(coll, [{ fields: ['team.id', 'id'] }], [], view);
+        const c = store.collection<Person>(coll, { indexes: [{ fields: ['team.id', 'id'] }], view });
         for (const p of people) await c.upsert(p.id, p, p.id);
         const options = { sort: [['id', 'desc']] as Array<[string, 'desc']>, skip: 1, limit: 2 };
         const views = await c.findViews({ active: true }, options);
@@ -151,7 +151,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         for (const p of people) await before.upsert(p.id, p, p.id);
         await store.close();
         store = await open();
-        const c = store.collection<Person>(coll, [], [], (p) => ({ name: p.name }));
+        const c = store.collection<Person>(coll, { view: (p) => ({ name: p.name }) });
         expect((await c.findViews({ 'team.id': 1 }, { sort: [['id', 'asc']] })).map((v) => JSON.parse(v))).toEqual([{ name: 'ann' }, { name: 'bob' }]);
       });
 
@@ -187,7 +187,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
       });
 
       it('sees its own writes inside exclusive work, through get, find and count, and keeps them after', async () => {
-        const c = store.collection<{ id: number; v: number }>(coll, [{ fields: ['v'] }]);
+        const c = store.collection<{ id: number; v: number }>(coll, { indexes: [{ fields: ['v'] }] });
         await c.upsert(1, { id: 1, v: 1 }, 1);
         await store.exclusive(`lock-${coll}`, async () => {
           expect(await c.upsert(1, { id: 1, v: 2 }, 2)).toBe(true);
@@ -224,7 +224,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         };
 
         it('answers counts of the declared equality filters exactly as a scan would, through inserts, changes and deletes', async () => {
-          const c = store.collection<Person>(coll, [{ fields: ['active', 'age'] }], sets);
+          const c = store.collection<Person>(coll, { indexes: [{ fields: ['active', 'age'] }], counts: sets });
           for (const p of people) await c.upsert(p.id, p, p.id);
           await compare(c);
           await c.upsert(2, { ...people[1], active: true, team: { id: 3 } }, 10);
@@ -237,7 +237,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         });
 
         it('keeps counts right through batches, and rolls them back with a failed batch', async () => {
-          const c = store.collection<Person>(coll, [], sets);
+          const c = store.collection<Person>(coll, { counts: sets });
           for (const p of people) await c.upsert(p.id, p, p.id);
           await store.exclusive(`lock-${coll}`, async () => {
             for (let pos = 10; pos < 15; pos++) await c.upsert(1, { ...(await c.get(1))!, active: pos % 2 === 0, team: { id: pos % 3 } }, pos);
@@ -262,7 +262,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
           const plain = store.collection<Person>(coll);
           for (const p of people) await plain.upsert(p.id, p, p.id);
           const reopened = await open();
-          const c = reopened.collection<Person>(coll, [], sets);
+          const c = reopened.collection<Person>(coll, { counts: sets });
           await compare(c);
           await reopened.clearCollection(coll);
           expect(await c.count({ active: true })).toBe(0);
@@ -272,7 +272,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
 
         it('refills collections from nothing: the old documents gone, the new ones found, counted and viewed as if written one by one', async () => {
           const view = (p: Person) => ({ id: p.id, name: p.name });
-          const c = store.collection<Person>(coll, [{ fields: ['team.id', 'id'] }, { fields: ['active', 'age'] }], sets, view);
+          const c = store.collection<Person>(coll, { indexes: [{ fields: ['team.id', 'id'] }, { fields: ['active', 'age'] }], counts: sets, view });
           for (const p of people) await c.upsert(p.id, { ...p, name: 'old' }, p.id);
           const written = await store.refill([coll], async () => {
             await store.exclusive(`lock-${coll}`, async () => {
@@ -299,7 +299,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         });
 
         it('leaves a refill that failed half way with what it wrote, still found and counted right', async () => {
-          const c = store.collection<Person>(coll, [{ fields: ['active', 'age'] }], sets);
+          const c = store.collection<Person>(coll, { indexes: [{ fields: ['active', 'age'] }], counts: sets });
           for (const p of people) await c.upsert(p.id, p, p.id);
           const failed = store.refill([coll], async () => {
             await c.upsert(1, people[0], 1);

@@ -60,7 +60,17 @@ export interface Collection<T extends object> {
   delete(id: DocId): Promise<boolean>;
 }
 
-export interface CollectionOptions {
+/** What a projection declares of a collection when it opens it. */
+export interface CollectionOptions<T> {
+  /** Made when the collection is first opened, and when a projection declares more. */
+  indexes?: IndexSpec[];
+  /**
+   * The equality filters whose `count` a list answers on every page: an adapter may keep
+   * their totals as the documents change, so such a count does not grow with the collection.
+   */
+  counts?: string[][];
+  /** What `findViews` answers of each document. */
+  view?: DocumentView<T>;
   /**
    * Few documents, read on most requests (users, tokens, campaigns, assistants): an adapter
    * may keep them parsed in memory while it can tell they are current. Its `get` then answers
@@ -70,12 +80,8 @@ export interface CollectionOptions {
 }
 
 export interface DocumentStore {
-  /**
-   * Opens (and on first use creates, with its indexes) a collection. `counts` lists the
-   * equality filters whose `count` a list answers on every page: an adapter may keep their
-   * totals as the documents change, so such a count does not grow with the collection.
-   */
-  collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][], view?: DocumentView<T>, options?: CollectionOptions): Collection<T>;
+  /** Opens (and on first use creates, with its indexes) a collection. */
+  collection<T extends object>(name: string, options?: CollectionOptions<T>): Collection<T>;
   getCheckpoint(name: string): Promise<number>;
   setCheckpoint(name: string, position: number): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
-import { Collection, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, noView } from './document-store.port';
+import { Collection, DocId, CollectionOptions, DocumentStore, DocumentView, Filter, FindOptions, noView } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
 type MongoCollection = ReturnType<Connection['collection']>;
@@ -106,7 +106,7 @@ export class MongoDocumentStore implements DocumentStore {
    * Counted sets are answered by countDocuments over the indexes; no running totals are kept
    * here. Nor are `cached` documents: other instances write the same collections unseen.
    */
-  collection<T extends object>(name: string, indexes: IndexSpec[] = [], _counts: string[][] = [], view?: DocumentView<T>): Collection<T> {
+  collection<T extends object>(name: string, { indexes = [], view }: CollectionOptions<T> = {}): Collection<T> {
     const native = this.connection.collection(`rm_${assertFieldName(name)}`);
     for (const index of indexes) {
       const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
-import { DocumentView, IndexSpec } from './document-store.port';
+import { CollectionOptions } from './document-store.port';
 import { OTHER_WRITERS_LOOK_MS } from './remembered-rows';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
@@ -24,12 +24,12 @@ describe('embedded SQLite query plans', () => {
   it('keeps index statistics for the planner without the samples that make statements prepare again at every run', async () => {
     const file = join(dir, 'stats.db');
     const first = new SqliteDocumentStore(file);
-    const leads = first.collection('leads', [{ fields: ['campaign_id', 'phone_number'] }]);
+    const leads = first.collection('leads', { indexes: [{ fields: ['campaign_id', 'phone_number'] }] });
     for (let id = 1; id <= 300; id++) await leads.upsert(id, { id, campaign_id: id % 3, phone_number: `+1212555${String(id).padStart(4, '0')}` }, id);
     await first.close();
     // A later open finds the table grown and gathers statistics again.
     const store = new SqliteDocumentStore(file);
-    store.collection('leads', [{ fields: ['campaign_id', 'phone_number'] }, { fields: ['phone_number'] }]);
+    store.collection('leads', { indexes: [{ fields: ['campaign_id', 'phone_number'] }, { fields: ['phone_number'] }] });
     const db = sqliteOf(store);
     expect(db.prepare("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'rm_leads'").pluck().get()).toBeGreaterThan(0);
     expect(db.prepare('SELECT count(*) FROM sqlite_stat4').pluck().get()).toBe(0);
@@ -38,7 +38,7 @@ describe('embedded SQLite query plans', () => {
 
   it('answers an indexed filter and sort from the index, not a table scan', async () => {
     const store = new SqliteDocumentStore(join(dir, 'plan.db'));
-    const leads = store.collection('leads', [{ fields: ['user_id', 'campaign_id', 'id'] }]);
+    const leads = store.collection('leads', { indexes: [{ fields: ['user_id', 'campaign_id', 'id'] }] });
     await leads.upsert(1, { id: 1, user_id: 1, campaign_id: 2 }, 1);
     const { plans, result } = await queryPlans(store, () => leads.find({ user_id: 1, campaign_id: 2 }, { sort: [['id', 'asc']], limit: 10 }));
     expect(result).toEqual([{ id: 1, user_id: 1, campaign_id: 2 }]);
@@ -51,10 +51,9 @@ describe('embedded SQLite query plans', () => {
 
   it('keeps indexed columns right when a batch changes some indexed fields and not others', async () => {
     const store = new SqliteDocumentStore(join(dir, 'columns.db'));
-    const calls = store.collection<{ id: number; user_id: number; status: string; deadline_at: number | null }>('calls', [
-      { fields: ['user_id', 'status', 'id'] },
-      { fields: ['deadline_at'] },
-    ]);
+    const calls = store.collection<{ id: number; user_id: number; status: string; deadline_at: number | null }>('calls', {
+      indexes: [{ fields: ['user_id', 'status', 'id'] }, { fields: ['deadline_at'] }],
+    });
     await calls.upsert(1, { id: 1, user_id: 1, status: 'initiated', deadline_at: 100 }, 1);
     await store.exclusive('p', async () => {
       const call = (await calls.get(1))!;
@@ -77,7 +76,7 @@ describe('embedded SQLite query plans', () => {
       INSERT INTO rm_leads (id, pos, doc) VALUES ('1', 1, '{"id":1,"campaign_id":7,"active":true}'), ('2', 2, '{"id":2,"campaign_id":8,"active":false}');`);
     legacy.close();
     const store = new SqliteDocumentStore(file);
-    const leads = store.collection<{ id: number }>('leads', [{ fields: ['campaign_id', 'id'] }, { fields: ['active'] }]);
+    const leads = store.collection<{ id: number }>('leads', { indexes: [{ fields: ['campaign_id', 'id'] }, { fields: ['active'] }] });
     expect((await leads.find({ campaign_id: 7 })).map((l) => l.id)).toEqual([1]);
     expect((await leads.find({ active: false })).map((l) => l.id)).toEqual([2]);
     const indexes = sqlOf(store, "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL");
@@ -89,14 +88,14 @@ describe('embedded SQLite query plans', () => {
   it('drops the column of a field no index names any more, and fills it afresh when one does again', async () => {
     const file = join(dir, 'redeclared.db');
     const first = new SqliteDocumentStore(file);
-    await first.collection('tools', [{ fields: ['user_id'] }]).upsert(1, { id: 1, user_id: 1 }, 1);
+    await first.collection('tools', { indexes: [{ fields: ['user_id'] }] }).upsert(1, { id: 1, user_id: 1 }, 1);
     await first.close();
     const second = new SqliteDocumentStore(file);
-    await second.collection('tools', [{ fields: ['name'] }]).upsert(1, { id: 1, user_id: 2, name: 'a' }, 2);
+    await second.collection('tools', { indexes: [{ fields: ['name'] }] }).upsert(1, { id: 1, user_id: 2, name: 'a' }, 2);
     expect(sqlOf(second, "SELECT name FROM pragma_table_info('rm_tools')")).not.toContain('doc.user_id');
     await second.close();
     const third = new SqliteDocumentStore(file);
-    const tools = third.collection('tools', [{ fields: ['user_id'] }]);
+    const tools = third.collection('tools', { indexes: [{ fields: ['user_id'] }] });
     expect(await tools.count({ user_id: 1 })).toBe(0);
     expect(await tools.count({ user_id: 2 })).toBe(1);
     await third.close();
@@ -104,7 +103,7 @@ describe('embedded SQLite query plans', () => {
 
   it('refills a table made again with every index it had', async () => {
     const store = new SqliteDocumentStore(join(dir, 'refill.db'));
-    const leads = store.collection('leads', [{ fields: ['user_id', 'id'] }, { fields: ['campaign_id'], unique: true }]);
+    const leads = store.collection('leads', { indexes: [{ fields: ['user_id', 'id'] }, { fields: ['campaign_id'], unique: true }] });
     const db = sqliteOf(store);
     const indexes = () =>
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
@@ -125,7 +124,7 @@ describe('embedded SQLite query plans', () => {
     const view = (t: { id: number }) => ({ shown: t.id });
     const open = (withView: boolean) => {
       const store = new SqliteDocumentStore(file);
-      return { store, tools: store.collection<{ id: number }>('tools', [], [], withView ? view : undefined) };
+      return { store, tools: store.collection<{ id: number }>('tools', { view: withView ? view : undefined }) };
     };
     const views = () => sqlOf(first.store, 'SELECT view FROM rm_tools ORDER BY rowid');
 
@@ -152,7 +151,7 @@ describe('embedded SQLite query plans', () => {
   it('counts from the documents at the next start when a process died half way through a refill', async () => {
     const file = join(dir, 'died.db');
     const first = new SqliteDocumentStore(file);
-    const leads = first.collection<{ id: number; campaign_id: number }>('leads', [{ fields: ['campaign_id'] }], [['campaign_id']]);
+    const leads = first.collection<{ id: number; campaign_id: number }>('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
     await leads.upsert(1, { id: 1, campaign_id: 7 }, 1);
     let written: () => void;
     const halfWay = new Promise<void>((resolve) => (written = resolve));
@@ -167,7 +166,7 @@ describe('embedded SQLite query plans', () => {
     await halfWay;
     sqliteOf(first).close();
     const second = new SqliteDocumentStore(file);
-    const again = second.collection<{ id: number; campaign_id: number }>('leads', [{ fields: ['campaign_id'] }], [['campaign_id']]);
+    const again = second.collection<{ id: number; campaign_id: number }>('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
     expect(await again.count({ campaign_id: 7 })).toBe(2);
     await second.close();
   });
@@ -199,8 +198,8 @@ describe('embedded SQLite across processes', () => {
 
 /** Every collection declared `cached`: the whole contract holds with documents kept in memory. */
 class CachingSqliteStore extends SqliteDocumentStore {
-  override collection<T extends object>(name: string, indexes?: IndexSpec[], counts?: string[][], view?: DocumentView<T>) {
-    return super.collection<T>(name, indexes, counts, view, { cached: true });
+  override collection<T extends object>(name: string, options: CollectionOptions<T> = {}) {
+    return super.collection<T>(name, { ...options, cached: true });
   }
 }
 const cachingDir = mkdtempSync(join(tmpdir(), 'rs-cached-'));
@@ -218,7 +217,7 @@ describe('embedded SQLite cached collections', () => {
   const now = () => clock;
   const open = (file: string) => {
     const store = new SqliteDocumentStore(file, { now });
-    return { store, docs: store.collection<Doc>('docs', [{ fields: ['v'] }], [['v']], undefined, { cached: true }) };
+    return { store, docs: store.collection<Doc>('docs', { indexes: [{ fields: ['v'] }], counts: [['v']], cached: true }) };
   };
 
   it('answers frozen documents shared between readers', async () => {

@@ -418,13 +418,8 @@ export class SqliteDocumentStore implements DocumentStore {
     };
   }
 
-  collection<T extends object>(
-    name: string,
-    indexes: IndexSpec[] = [],
-    countedSets: string[][] = [],
-    view?: DocumentView<T>,
-    options: CollectionOptions = {},
-  ): Collection<T> {
+  collection<T extends object>(name: string, options: CollectionOptions<T> = {}): Collection<T> {
+    const { indexes = [], counts: countedSets = [], view } = options;
     const existing = this.collections.get(name);
     if (existing) return existing;
     const table = tableName(name);
