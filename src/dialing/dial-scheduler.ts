@@ -93,7 +93,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     const claims = await Promise.all(
       due.map(async (lead) => {
         const callId = await this.events.nextId('call', { shareCommit: true });
-        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, true));
+        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, { shareCommit: true }));
       }),
     );
     return claims.filter((c) => c.claimed).length;

@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { WriteOptions } from '../../infrastructure/event-store/event-store.port';
 import { leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
 
@@ -7,8 +8,8 @@ export class StartLeadCall {
   constructor(
     readonly leadId: number,
     readonly callId: number,
-    /** One of several claims made at once: the append may share their commit. */
-    readonly shareCommit = false,
+    /** `shareCommit` when one of several claims made at once: the appends may share a commit. */
+    readonly options: WriteOptions = {},
   ) {}
 }
 
@@ -20,8 +21,8 @@ export class StartLeadCall {
 export class StartLeadCallHandler implements ICommandHandler<StartLeadCall, { claimed: boolean; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, shareCommit }: StartLeadCall) {
-    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId }, { shareCommit });
+  async execute({ leadId, callId, options }: StartLeadCall) {
+    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId }, options);
     return { claimed: result !== null, position: result?.position ?? null };
   }
 }
