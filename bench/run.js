@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { startService, rssMb, cpuSeconds, cli } = require('./service');
+const { startService, startListening, rssMb, cpuSeconds, cli } = require('./service');
 const { loadLeads, loadCalls, phone } = require('./load');
 const { inRounds, median, rateOfRounds } = require('./rounds');
 
@@ -82,6 +82,25 @@ async function settled(pid) {
 /** The baseline of this run: the same app and adapter answering a constant. */
 async function baseline(service, connections) {
   return load('baseline GET /health/live', { url: `${service.url}/health/live`, connections });
+}
+
+/**
+ * The HTTP adapter is chosen by this: the same NestJS app (a constant, and a lead-shaped JSON body
+ * parsed and sent back) on Fastify and on Express, each load beside the constant on Fastify.
+ */
+async function adapters() {
+  const start = (adapter) => startListening((port) => [join(__dirname, 'adapter-app.js'), adapter, String(port)], '/constant');
+  const apps = { Fastify: await start('fastify'), Express: await start('express') };
+  try {
+    const body = JSON.stringify({ campaign_id: 1, phone_number: '+12125550100', variables: { customer_name: 'Ann' } });
+    const constant = (name) => () => load(`${name} adapter: GET /constant`, { url: `${apps[name].url}/constant`, connections: 50 });
+    const echo = (name) => () =>
+      load(`${name} adapter: POST /echo (JSON body sent back)`, { url: `${apps[name].url}/echo`, connections: 50, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const { baseline: base, figures } = await inRounds(ROUNDS, constant('Fastify'), [constant('Express'), echo('Fastify'), echo('Express')]);
+    results.figures.push(base, ...figures);
+  } finally {
+    await Promise.all(Object.values(apps).map((app) => app.stop()));
+  }
 }
 
 async function httpAndReads() {
@@ -255,6 +274,7 @@ async function dialingAndMemory() {
 
 async function main() {
   const only = process.env.BENCH_ONLY;
+  if (!only || only === 'adapters') await adapters();
   if (!only || only === 'http') await httpAndReads();
   if (!only || only === 'dialing') await dialingAndMemory();
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -2,7 +2,7 @@
 const { spawn, execFile } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
-const { join } = require('node:path');
+const { basename, join } = require('node:path');
 const { promisify } = require('node:util');
 
 const root = join(__dirname, '..');
@@ -20,20 +20,31 @@ function freePort() {
 }
 
 async function startService(env) {
+  return startListening(() => [join(root, 'dist/main.js')], '/health/live', (port, url) => ({
+    ...process.env,
+    LOG_LEVEL: 'error',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    PUBLIC_URL: url,
+    ...env,
+    PORT: String(port),
+  }));
+}
+
+/** Starts a node process told a free port (by its arguments or its environment) and waits until `readyPath` answers 200. */
+async function startListening(argsFor, readyPath, envFor = () => process.env) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(root, 'dist/main.js')], {
-    env: { ...process.env, LOG_LEVEL: 'error', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '10000000', PUBLIC_URL: url, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const args = argsFor(port);
+  const child = spawn(process.execPath, args, { env: envFor(port, url), stdio: ['ignore', 'ignore', 'inherit'] });
   for (const deadline = Date.now() + 600_000; ; ) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${basename(args[0])} exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/health/live`)).ok) break;
+      if ((await fetch(`${url}${readyPath}`)).ok) break;
     } catch {
       /* not yet listening */
     }
-    if (Date.now() > deadline) throw new Error('service did not start');
+    if (Date.now() > deadline) throw new Error(`${basename(args[0])} did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -60,4 +71,4 @@ async function cli(env, ...args) {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-module.exports = { startService, rssMb, cpuSeconds, cli };
+module.exports = { startService, startListening, rssMb, cpuSeconds, cli };
