@@ -1,12 +1,11 @@
-const { join } = require('node:path');
-const { startListening } = require('./service');
+const { startAdapterApp } = require('./service');
 
 // The adapter comparison is only fair if both adapters do the same work: same answers, same bytes.
 describe('bench adapter app', () => {
   const apps = {};
   beforeAll(async () => {
     for (const adapter of ['fastify', 'express']) {
-      apps[adapter] = await startListening((port) => [join(__dirname, 'adapter-app.js'), adapter, String(port)], '/constant');
+      apps[adapter] = await startAdapterApp(adapter);
     }
   }, 30_000);
   afterAll(() => Promise.all(Object.values(apps).map((app) => app.stop())));

@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { startService, startListening, rssMb, cpuSeconds, cli } = require('./service');
+const { startService, startAdapterApp, rssMb, cpuSeconds, cli } = require('./service');
 const { loadLeads, loadCalls, phone } = require('./load');
 const { inRounds, median, rateOfRounds } = require('./rounds');
 
@@ -89,8 +89,7 @@ async function baseline(service, connections) {
  * parsed and sent back) on Fastify and on Express, each load beside the constant on Fastify.
  */
 async function adapters() {
-  const start = (adapter) => startListening((port) => [join(__dirname, 'adapter-app.js'), adapter, String(port)], '/constant');
-  const apps = { Fastify: await start('fastify'), Express: await start('express') };
+  const apps = { Fastify: await startAdapterApp('fastify'), Express: await startAdapterApp('express') };
   try {
     const body = JSON.stringify({ campaign_id: 1, phone_number: '+12125550100', variables: { customer_name: 'Ann' } });
     const constant = (name) => () => load(`${name} adapter: GET /constant`, { url: `${apps[name].url}/constant`, connections: 50 });

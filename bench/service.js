@@ -1,4 +1,4 @@
-// Starts the built service as a child process and reads its memory and CPU from /proc.
+// Starts the built service (and the adapter app) as a child process and reads its memory and CPU from /proc.
 const { spawn, execFile } = require('node:child_process');
 const { readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
@@ -54,6 +54,11 @@ async function startListening(argsFor, readyPath, envFor = () => process.env) {
   };
 }
 
+/** The small app the HTTP adapters are compared on (`adapter-app.js`), on `fastify` or `express`. */
+function startAdapterApp(adapter) {
+  return startListening((port) => [join(__dirname, 'adapter-app.js'), adapter, String(port)], '/constant');
+}
+
 /** Resident set size of a process, in MB. */
 function rssMb(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -71,4 +76,4 @@ async function cli(env, ...args) {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-module.exports = { startService, startListening, rssMb, cpuSeconds, cli };
+module.exports = { startService, startAdapterApp, rssMb, cpuSeconds, cli };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
-import { Collection, DocId, CollectionOptions, DocumentStore, DocumentView, Filter, FindOptions, noView } from './document-store.port';
+import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, noView } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
 type MongoCollection = ReturnType<Connection['collection']>;
