@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './config/app-config';
+import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { openEventStore, openReadStore } from './infrastructure.module';
+import { SqliteDocumentStore } from './read-store/sqlite-document-store';
+
+describe('opening the configured stores', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'open-stores-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('opens both embedded stores in DATA_DIR by default', async () => {
+    const config = loadConfig({ DATA_DIR: dir });
+    const [events, reads] = await Promise.all([openEventStore(config), openReadStore(config)]);
+    expect(events).toBeInstanceOf(SqliteEventStore);
+    expect(reads).toBeInstanceOf(SqliteDocumentStore);
+    await Promise.all([events.close(), reads.close()]);
+  });
+
+  // The client connects on its first request, so this needs no server.
+  it('loads the EventStoreDB adapter when EVENT_STORE=eventstoredb', async () => {
+    const events = await openEventStore(loadConfig({ DATA_DIR: dir, EVENT_STORE: 'eventstoredb', EVENTSTOREDB_URL: 'esdb://127.0.0.1:2113?tls=false' }));
+    expect(events).toBeInstanceOf(EventStoreDbEventStore);
+    await events.close();
+  });
+});
