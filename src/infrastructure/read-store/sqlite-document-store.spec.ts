@@ -243,6 +243,22 @@ describe('embedded SQLite cached collections', () => {
     await store.close();
   });
 
+  it('forgets a collection emptied or refilled', async () => {
+    const { store, docs } = open(join(cachingDir, 'emptied.db'));
+    await docs.upsert(1, { id: 1, v: 1, tags: [] }, 1);
+    expect((await docs.get(1))!.v).toBe(1);
+    await store.clearCollection('docs');
+    expect(await docs.get(1)).toBeNull();
+
+    await docs.upsert(1, { id: 1, v: 2, tags: [] }, 2);
+    expect((await docs.get(1))!.v).toBe(2);
+    // Refilled from events that no longer make document 1.
+    await store.refill(['docs'], async () => docs.upsert(2, { id: 2, v: 3, tags: [] }, 1));
+    expect(await docs.get(1)).toBeNull();
+    expect((await docs.get(2))!.v).toBe(3);
+    await store.close();
+  });
+
   it('sees another connection’s commits once it looks again, and at the start of every batch', async () => {
     const file = join(cachingDir, 'others.db');
     const a = open(file);
