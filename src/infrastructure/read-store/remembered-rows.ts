@@ -4,6 +4,8 @@ import { LRUCache } from 'lru-cache';
 /** How late, at most, a get outside a write transaction sees another process's commit. */
 export const OTHER_WRITERS_LOOK_MS = 1;
 
+const keyOf = (table: string, key: string) => `${table}\u0000${key}`;
+
 function freezeDeep<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -45,19 +47,20 @@ export class RememberedRows<Row extends { doc: object | null }> {
 
   get(table: string, key: string): Row | undefined {
     if (this.now() - this.lookedAt >= OTHER_WRITERS_LOOK_MS) this.lookForOtherWriters();
-    return this.rows.get(`${table}\u0000${key}`);
+    return this.rows.get(keyOf(table, key));
   }
 
   /** Keeps a row read from the file; a missing document is not kept, so its creation needs no notice. */
   remember(table: string, key: string, row: Row): void {
-    if (row.doc !== null) this.rows.set(`${table}\u0000${key}`, freezeDeep(row));
+    if (row.doc !== null) this.rows.set(keyOf(table, key), freezeDeep(row));
   }
 
   forget(table: string, key: string): void {
-    this.rows.delete(`${table}\u0000${key}`);
+    this.rows.delete(keyOf(table, key));
   }
 
   forgetTable(table: string): void {
-    for (const key of [...this.rows.keys()]) if (key.startsWith(`${table}\u0000`)) this.rows.delete(key);
+    const prefix = keyOf(table, '');
+    for (const key of [...this.rows.keys()]) if (key.startsWith(prefix)) this.rows.delete(key);
   }
 }
