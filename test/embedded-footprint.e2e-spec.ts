@@ -19,7 +19,9 @@ describe('the service on the embedded default', () => {
     try {
       expect(await (await fetch(`${service.url}/health`)).json()).toMatchObject({ checks: { event_store: 'up', read_store: 'up' } });
       service.child.kill('SIGUSR2');
-      while (!existsSync(listFile)) await new Promise((r) => setTimeout(r, 20));
+      for (const deadline = Date.now() + 5_000; !existsSync(listFile); await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > deadline) throw new Error('the service did not write its modules: the recorder was not preloaded');
+      }
     } finally {
       await service.stop();
     }
