@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { AddressInfo, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './config/app-config';
@@ -25,4 +26,20 @@ describe('opening the configured stores', () => {
     expect(events).toBeInstanceOf(EventStoreDbEventStore);
     await events.close();
   });
+
+  // No MongoDB server here: a TCP listener that never answers shows the client dialing the configured URL.
+  it('loads the MongoDB adapter when READ_STORE=mongodb and connects to MONGODB_URL', async () => {
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const opening = openReadStore(loadConfig({ DATA_DIR: dir, READ_STORE: 'mongodb', MONGODB_URL: `mongodb://127.0.0.1:${port}/voice` }));
+      await expect(opening).rejects.toMatchObject({ name: 'MongooseServerSelectionError' });
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 15_000);
 });
