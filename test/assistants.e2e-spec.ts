@@ -130,6 +130,26 @@ describe('assistants, voices and phone numbers API', () => {
       expect((await create({ ...required, is_webhook_active: true, webhook_url: 'https://hooks.example.com/x' })).status).toBe(201);
     });
 
+    it('answers every failed rule at once, those over references and other fields too, and writes nothing', async () => {
+      const foreign = await newTool(otherToken);
+      const before = (await t.request('GET', '/api/user/assistants/get?per_page=100', { token })).body.total;
+      const { assistant_name: _, ...unnamed } = required;
+      const res = await create({ ...unnamed, voice_id: 999, speech_speed: 2, is_webhook_active: true, tool_ids: [foreign.id] });
+      expect(res).toMatchObject({ status: 422, body: { message: 'Validation failed' } });
+      expect(res.body.errors).toEqual({
+        assistant_name: ['The assistant name field is required.'],
+        speech_speed: ['The speech speed field must be between 0.7 and 1.2.'],
+        voice_id: ['The selected voice id is invalid.'],
+        tool_ids: ['The selected tool ids is invalid.'],
+        webhook_url: ['The webhook url field is required when is webhook active is true.'],
+      });
+      // A field keeps its own rule's message: a bad URL is not also reported missing.
+      expect((await create({ ...required, is_webhook_active: true, webhook_url: 'not a url' })).body.errors).toEqual({
+        webhook_url: ['The webhook url field must be a valid URL.'],
+      });
+      expect((await t.request('GET', '/api/user/assistants/get?per_page=100', { token })).body.total).toBe(before);
+    });
+
     it('refuses another user\'s tool and writes nothing', async () => {
       const foreign = await newTool(otherToken);
       const before = (await t.request('GET', '/api/user/assistants/get?per_page=100', { token })).body.total;
@@ -252,10 +272,17 @@ describe('assistants, voices and phone numbers API', () => {
         webhook_url: ['The webhook url field is required when is webhook active is true.'],
       });
       expect((await update(id, { assistant_name: null })).body.errors).toEqual({ assistant_name: ['The assistant name field is required.'] });
+      expect((await update(id, { speech_speed: 1.3, is_webhook_active: true, voice_id: 999 })).body.errors).toEqual({
+        speech_speed: ['The speech speed field must be between 0.7 and 1.2.'],
+        voice_id: ['The selected voice id is invalid.'],
+        webhook_url: ['The webhook url field is required when is webhook active is true.'],
+      });
+      expect((await getOne(id)).body).toMatchObject({ is_webhook_active: false });
     });
 
     it('answers Assistant not found for a missing, foreign or deleted assistant', async () => {
       expect(await update(999999, { assistant_name: 'x' })).toMatchObject({ status: 404, body: { message: 'Assistant not found' } });
+      expect(await update(999999, { speech_speed: 9 })).toMatchObject({ status: 404, body: { message: 'Assistant not found' } });
       expect(await update(id, { assistant_name: 'x' }, otherToken)).toMatchObject({ status: 404, body: { message: 'Assistant not found' } });
       expect(await getOne(id, otherToken)).toMatchObject({ status: 404, body: { message: 'Assistant not found' } });
       const doomed = (await create(required)).body.data.id;

@@ -81,6 +81,20 @@ describe('campaigns API', () => {
     expect((await create({ name: 'x', assistant_id: assistantId }, otherToken)).status).toBe(422);
   });
 
+  it('answers every failed rule at once, the assistant\'s too, and writes nothing', async () => {
+    const before = (await t.request('GET', '/api/user/campaigns?per_page=100', { token })).body.total;
+    const bad = await create({ name: 'x', assistant_id: 999999, calling_days: ['monday'], max_retries: 21 });
+    expect(bad.body).toEqual({
+      message: 'Validation failed',
+      errors: {
+        max_retries: ['The max retries field must be between 0 and 20.'],
+        calling_days: ['The selected calling days is invalid.'],
+        assistant_id: ['The selected assistant id is invalid.'],
+      },
+    });
+    expect((await t.request('GET', '/api/user/campaigns?per_page=100', { token })).body.total).toBe(before);
+  });
+
   it('updates only the given settings', async () => {
     const id = (await create({ name: 'Before', assistant_id: assistantId })).body.data.id;
     const res = await t.request('PUT', `/api/user/campaigns/${id}`, { token, body: { name: 'After', max_retries: 0 } });

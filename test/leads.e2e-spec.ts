@@ -109,6 +109,28 @@ describe('leads API', () => {
         });
       }
     });
+
+    it('answers every failed rule at once, the first message on top, and writes nothing', async () => {
+      const before = (await list('?per_page=1000')).body.length;
+      const bad = 'The phone number field must be a valid phone number in E.164 format.';
+      expect(await create({ phone_number: '2015550123', campaign_id: foreignCampaignId, variables: 'x' })).toMatchObject({
+        status: 422,
+        body: {
+          message: bad,
+          errors: { phone_number: [bad], variables: ['The variables field must be an array.'], campaign_id: ['The selected campaign id is invalid.'] },
+        },
+      });
+      const taken = nextPhone();
+      expect((await create({ phone_number: taken, campaign_id: campaignId })).status).toBe(200);
+      expect((await create({ phone_number: taken, campaign_id: campaignId, allow_dupplicate: 'yes' })).body).toEqual({
+        message: 'The allow dupplicate field must be true or false.',
+        errors: {
+          allow_dupplicate: ['The allow dupplicate field must be true or false.'],
+          phone_number: ['The phone number has already been taken for this campaign.'],
+        },
+      });
+      expect((await list('?per_page=1000')).body.length).toBe(before + 1);
+    });
   });
 
   describe('update', () => {

@@ -45,6 +45,24 @@ describe('assistant decider', () => {
     expect(given([created]).when(update({ is_webhook_active: true, webhook_url: 'https://h.io' }))()).toHaveLength(1);
   });
 
+  it('answers the request\'s own field errors with those it finds, a field keeping its own', () => {
+    const speed = ['The speech speed field must be between 0.7 and 1.2.'];
+    const url = ['The webhook url field must be a valid URL.'];
+    const refused = (c: AssistantCommand) => errorsOf(given([]).when(c));
+    expect(refused({ ...create({ is_webhook_active: true }, { ...refs, voiceExists: false }), inputErrors: { speech_speed: speed } } as AssistantCommand)).toEqual({
+      speech_speed: speed,
+      voice_id: ['The selected voice id is invalid.'],
+      webhook_url: ['The webhook url field is required when is webhook active is true.'],
+    });
+    expect(refused({ ...create({ is_webhook_active: true }), inputErrors: { webhook_url: url } } as AssistantCommand)).toEqual({ webhook_url: url });
+    expect(refused({ ...create(), inputErrors: { speech_speed: speed } } as AssistantCommand)).toEqual({ speech_speed: speed });
+    expect(errorsOf(given([created]).when({ ...update({ is_webhook_active: true }), inputErrors: { speech_speed: speed } } as AssistantCommand))).toEqual({
+      speech_speed: speed,
+      webhook_url: ['The webhook url field is required when is webhook active is true.'],
+    });
+    expect(given([created]).when({ ...update({}), userId: 9, inputErrors: { speech_speed: speed } } as AssistantCommand)).toThrow('Assistant not found');
+  });
+
   it('turns the webhook off when its URL is removed', () => {
     const active = given([created]).when(update({ is_webhook_active: true, webhook_url: 'https://h.io' }))();
     const [removed] = given([created, ...active]).when(update({ webhook_url: null }))();

@@ -1,5 +1,5 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
-import { DomainError } from '../shared/domain-error';
+import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { AssistantEvent } from './assistant.events';
 import { ASSISTANT_DEFAULTS, AssistantSettings, NULLABLE_SETTINGS, RequiredSettings } from './assistant.settings';
@@ -12,17 +12,18 @@ export interface References {
 }
 
 export type AssistantCommand =
-  | { type: 'CreateAssistant'; id: number; userId: number; uuid: string; settings: RequiredSettings & Partial<AssistantSettings>; references: References }
-  | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References }
+  /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
+  | { type: 'CreateAssistant'; id: number; userId: number; uuid: string; settings: RequiredSettings & Partial<AssistantSettings>; references: References; inputErrors?: FieldErrors }
+  | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References; inputErrors?: FieldErrors }
   | { type: 'DeleteAssistant'; id: number; userId: number };
 
 export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;
 
 const WEBHOOK_REQUIRED = 'The webhook url field is required when is webhook active is true.';
 
-/** Field errors of a settings change, checked against what the assistant would become. */
-function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSettings, unknown>>, refs: References) {
-  const errors: Record<string, string[]> = {};
+/** Refuses a settings change whose fields failed their rules or do not fit what the assistant would become. */
+function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSettings, unknown>>, refs: References, inputErrors: FieldErrors = {}) {
+  const errors: FieldErrors = {};
   for (const [field, value] of Object.entries(given)) {
     if (value === null && !NULLABLE_SETTINGS.has(field)) errors[field] = [`The ${field.replace(/_/g, ' ')} field is required.`];
   }
@@ -32,7 +33,8 @@ function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSet
   }
   if ('tool_ids' in given && !refs.toolsOwned) errors.tool_ids = ['The selected tool ids is invalid.'];
   if (next.is_webhook_active && !next.webhook_url) errors.webhook_url = [WEBHOOK_REQUIRED];
-  if (Object.keys(errors).length) throw new DomainError('validation', 'Validation failed', errors);
+  const refusal = DomainError.invalid(inputErrors, errors);
+  if (refusal) throw refusal;
 }
 
 export const assistantDecider: Decider<AssistantCommand, AssistantState, AssistantEvent> = {
@@ -43,7 +45,7 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
       case 'CreateAssistant': {
         if (state.exists) throw new DomainError('conflict', 'Assistant already exists');
         const settings: AssistantSettings = { ...ASSISTANT_DEFAULTS, ...command.settings };
-        check(settings, command.settings, command.references);
+        check(settings, command.settings, command.references, command.inputErrors);
         return [{ type: 'AssistantCreated', data: { assistant_id: command.id, user_id: command.userId, uuid: command.uuid, settings } }];
       }
       case 'UpdateAssistant': {
@@ -51,7 +53,7 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
         const changes = { ...command.changes } as Partial<AssistantSettings>;
         // Removing the URL turns the webhook off (interface.md §4.2).
         if (changes.webhook_url === null && changes.is_webhook_active === undefined) changes.is_webhook_active = false;
-        check({ ...state.settings, ...changes }, command.changes, command.references);
+        check({ ...state.settings, ...changes }, command.changes, command.references, command.inputErrors);
         return [{ type: 'AssistantUpdated', data: { assistant_id: command.id, user_id: command.userId, changes } }];
       }
       case 'DeleteAssistant':

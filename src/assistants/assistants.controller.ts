@@ -47,7 +47,7 @@ export class AssistantsController {
 
   @Post('assistant')
   @HttpCode(201)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: CreateAssistantDto) {
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true })) body: CreateAssistantDto) {
     return orFail('Assistant creation failed', async () => {
       const id: number = await this.commands.execute(new CreateAssistant(user, body));
       return { message: 'Assistant created successfully', data: summary((await this.read.assistants.get(id))!) };
@@ -55,7 +55,7 @@ export class AssistantsController {
   }
 
   @Put('assistant/:id')
-  update(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number, @Body(new AppValidationPipe()) body: UpdateAssistantDto) {
+  update(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number, @Body(new AppValidationPipe({ defer: true })) body: UpdateAssistantDto) {
     return orFail('Assistant update failed', async () => {
       await this.commands.execute(new UpdateAssistant(user, id, body));
       return { message: 'Assistant updated successfully', data: summary((await this.read.assistants.get(id))!) };

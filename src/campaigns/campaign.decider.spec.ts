@@ -26,6 +26,25 @@ describe('campaign decider', () => {
     ).toThrow('Validation failed');
   });
 
+  it('answers the request\'s own field errors with those it finds', () => {
+    const days = ['The selected calling days is invalid.'];
+    const refusal = (c: CampaignCommand) => {
+      try {
+        given([]).when(c)();
+      } catch (e) {
+        return (e as { errors?: Record<string, string[]> }).errors;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refusal({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: { calling_days: days } })).toEqual({
+      calling_days: days,
+      assistant_id: ['The selected assistant id is invalid.'],
+    });
+    expect(refusal({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: true, inputErrors: { calling_days: days } })).toEqual({
+      calling_days: days,
+    });
+  });
+
   it('starts a campaign with leads to call, and refuses one without', () => {
     expect(given([created]).when(start())()).toEqual([started]);
     expect(given([created]).when(start(0))).toThrow('Campaign has no leads to call.');

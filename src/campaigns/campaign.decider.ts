@@ -1,11 +1,12 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
-import { DomainError } from '../shared/domain-error';
+import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';
 import { CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
 
 export type CampaignCommand =
-  | { type: 'CreateCampaign'; id: number; userId: number; settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>; assistantCanCall: boolean }
-  | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean }
+  /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
+  | { type: 'CreateCampaign'; id: number; userId: number; settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors?: FieldErrors }
+  | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors?: FieldErrors }
   | { type: 'StartCampaign'; id: number; userId: number; leadsToCall: number }
   | { type: 'StopCampaign'; id: number; userId: number }
   /** The dialer found nothing left: no lead to dial and no call in flight. */
@@ -16,13 +17,15 @@ export type CampaignState = OwnedResource<{ status: CampaignStatus; settings: Ca
 const notFound = () => DomainError.notFound('Campaign');
 export const NO_LEADS_MESSAGE = 'Campaign has no leads to call.';
 
-function checkSettings(settings: CampaignSettings, given: Partial<CampaignSettings>, assistantCanCall: boolean) {
-  const errors: Record<string, string[]> = {};
+/** Refuses settings whose fields failed their rules or do not fit together. */
+function checkSettings(settings: CampaignSettings, given: Partial<CampaignSettings>, assistantCanCall: boolean, inputErrors: FieldErrors = {}) {
+  const errors: FieldErrors = {};
   if ('assistant_id' in given && !assistantCanCall) errors.assistant_id = ['The selected assistant id is invalid.'];
   if (settings.calling_hours.start >= settings.calling_hours.end) {
     errors['calling_hours.end'] = ['The calling hours.end field must be a time after calling hours.start.'];
   }
-  if (Object.keys(errors).length) throw new DomainError('validation', 'Validation failed', errors);
+  const refusal = DomainError.invalid(inputErrors, errors);
+  if (refusal) throw refusal;
 }
 
 export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEvent> = {
@@ -38,12 +41,12 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
       case 'CreateCampaign': {
         if (state.exists) throw new DomainError('conflict', 'Campaign already exists');
         const settings = { ...CAMPAIGN_DEFAULTS, ...command.settings };
-        checkSettings(settings, command.settings, command.assistantCanCall);
+        checkSettings(settings, command.settings, command.assistantCanCall, command.inputErrors);
         return [{ type: 'CampaignCreated', data: { ...ids, settings } }];
       }
       case 'UpdateCampaign':
         if (!ownedLive(state, command.userId)) throw notFound();
-        checkSettings({ ...state.settings, ...command.changes }, command.changes, command.assistantCanCall);
+        checkSettings({ ...state.settings, ...command.changes }, command.changes, command.assistantCanCall, command.inputErrors);
         return [{ type: 'CampaignUpdated', data: { ...ids, changes: command.changes } }];
       case 'StartCampaign':
         if (!ownedLive(state, command.userId)) throw notFound();

@@ -29,7 +29,7 @@ export class CampaignsController {
 
   @Post('campaigns')
   @HttpCode(201)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: CreateCampaignDto) {
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true })) body: CreateCampaignDto) {
     const id: number = await this.commands.execute(new CreateCampaign(user, body));
     return { message: 'Campaign created successfully', data: await this.one(user, id) };
   }
@@ -69,7 +69,7 @@ export class CampaignsController {
   }
 
   @Put('campaigns/:id')
-  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Body(new AppValidationPipe()) body: UpdateCampaignDto) {
+  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Body(new AppValidationPipe({ defer: true })) body: UpdateCampaignDto) {
     await this.commands.execute(new UpdateCampaign(user, id, body));
     return { message: 'Campaign updated successfully', data: await this.one(user, id) };
   }

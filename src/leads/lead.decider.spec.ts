@@ -1,5 +1,5 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
-import { DUPLICATE_MESSAGE, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, isDue, leadDecider } from './lead.decider';
+import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, isDue, leadDecider } from './lead.decider';
 import { LeadEvent } from './lead.events';
 
 const NOW = new Date('2025-01-01T00:00:00Z');
@@ -11,7 +11,7 @@ const created: LeadEvent = {
   type: 'LeadCreated',
   data: { ...ids, phone_number: '+12015550123', variables: { customer_name: 'Ann' }, secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {} }] },
 };
-const createCommand = (duplicate: boolean, allowDuplicate: boolean): LeadCommand => ({
+const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object = {}): LeadCommand => ({
   type: 'CreateLead',
   id: 1,
   userId: 2,
@@ -19,9 +19,19 @@ const createCommand = (duplicate: boolean, allowDuplicate: boolean): LeadCommand
   phoneNumber: '+12015550123',
   variables: { customer_name: 'Ann' },
   contacts: [{ id: 10, phoneNumber: '+12015550124', variables: {} }],
+  campaignOwned: true,
   duplicate,
   allowDuplicate,
+  ...more,
 });
+const refusalOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return { message: (e as Error).message, errors: (e as { errors?: Record<string, string[]> }).errors };
+  }
+  throw new Error('expected a refusal');
+};
 const update = (changes: object, userId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, userId, changes });
 
 describe('lead decider', () => {
@@ -33,6 +43,25 @@ describe('lead decider', () => {
   it('refuses a duplicate number in the campaign unless duplicates are allowed', () => {
     expect(given([]).when(createCommand(true, false))).toThrow(DUPLICATE_MESSAGE);
     expect(given([]).when(createCommand(true, true))()).toEqual([created]);
+  });
+
+  it('refuses a campaign that is not the user\'s, its message on top', () => {
+    expect(refusalOf(given([]).when(createCommand(false, false, { campaignOwned: false })))).toEqual({
+      message: INVALID_CAMPAIGN,
+      errors: { campaign_id: [INVALID_CAMPAIGN] },
+    });
+  });
+
+  it('answers the request\'s own field errors with those it finds, the first message on top', () => {
+    const variables = ['The variables field must be an array.'];
+    const refusal = refusalOf(given([]).when(createCommand(true, false, { campaignOwned: true, inputErrors: { variables } })));
+    expect(refusal).toEqual({ message: variables[0], errors: { variables, phone_number: [DUPLICATE_MESSAGE] } });
+    const phone = ['The phone number field must be a valid phone number in E.164 format.'];
+    expect(refusalOf(given([]).when(createCommand(false, false, { campaignOwned: false, inputErrors: { phone_number: phone } })))).toEqual({
+      message: phone[0],
+      errors: { phone_number: phone, campaign_id: [INVALID_CAMPAIGN] },
+    });
+    expect(given([]).when(createCommand(false, false, { inputErrors: { variables } }))).toThrow(variables[0]);
   });
 
   it('merges variables, moves campaign and changes the number as separate facts', () => {

@@ -1,10 +1,11 @@
 import { CallingWindow, nextCallingInstant } from '../dialing/calling-window';
 import { Decider } from '../infrastructure/event-sourcing/decider';
-import { DomainError } from '../shared/domain-error';
+import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';
 import { LeadEvent, LeadStatus, Variables } from './lead.events';
 
 export const DUPLICATE_MESSAGE = 'The phone number has already been taken for this campaign.';
+export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
 export const RESERVED_STATUS_MESSAGE = 'The status reached-max-retries is assigned automatically and cannot be set manually.';
 export const NOT_DUE_MESSAGE = 'Lead is not due for a call.';
 
@@ -24,8 +25,12 @@ export type LeadCommand =
       phoneNumber: string;
       variables: Variables;
       contacts: Array<{ id: number; phoneNumber: string; variables: Variables }>;
+      /** Whether the campaign is the user's (false when the request named none). */
+      campaignOwned: boolean;
       duplicate: boolean;
       allowDuplicate: boolean;
+      /** The request's own field errors; the other fields are complete only when there are none. */
+      inputErrors?: FieldErrors;
     }
   | {
       type: 'UpdateLead';
@@ -77,7 +82,12 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
     switch (command.type) {
       case 'CreateLead': {
         if (state.exists) throw new DomainError('conflict', 'Lead already exists');
-        if (command.duplicate && !command.allowDuplicate) throw DomainError.validation('phone_number', DUPLICATE_MESSAGE, DUPLICATE_MESSAGE);
+        const found: FieldErrors = {};
+        if (!command.campaignOwned) found.campaign_id = [INVALID_CAMPAIGN];
+        else if (command.duplicate && !command.allowDuplicate) found.phone_number = [DUPLICATE_MESSAGE];
+        // A lead's refusal carries its first field message on top (contract §3).
+        const refusal = DomainError.invalid(command.inputErrors ?? {}, found, true);
+        if (refusal) throw refusal;
         return [
           {
             type: 'LeadCreated',

@@ -5,6 +5,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { inputErrors } from '../../shared/validation/validation.pipe';
 import { AssistantReferences } from '../assistant-references';
 import { assistantDecider } from '../assistant.decider';
 import { CreateAssistantDto } from '../assistant.dto';
@@ -34,7 +35,7 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references },
+      { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references, inputErrors: inputErrors(body) },
       { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { inputErrors } from '../../shared/validation/validation.pipe';
 import { AssistantReferences } from '../assistant-references';
 import { assistantDecider } from '../assistant.decider';
 import { UpdateAssistantDto } from '../assistant.dto';
@@ -29,7 +30,7 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'UpdateAssistant', id, userId: user.id, changes, references },
+      { type: 'UpdateAssistant', id, userId: user.id, changes, references, inputErrors: inputErrors(body) },
       { metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

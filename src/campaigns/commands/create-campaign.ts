@@ -4,6 +4,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { inputErrors } from '../../shared/validation/validation.pipe';
 import { defined } from '../../shared/defined';
 import { CampaignAssistants } from '../campaign-assistants';
 import { campaignDecider } from '../campaign.decider';
@@ -27,12 +28,12 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
   ) {}
 
   async execute({ user, body }: CreateCampaign): Promise<number> {
-    const assistantCanCall = await this.assistants.canCall(user.id, body.assistant_id);
+    const assistantCanCall = body.assistant_id !== undefined && (await this.assistants.canCall(user.id, body.assistant_id));
     const id = await this.events.nextId('campaign');
     const { position } = await this.runner.run(
       campaignStream(id),
       campaignDecider,
-      { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall },
+      { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: inputErrors(body) },
       { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

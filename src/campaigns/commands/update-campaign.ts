@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { inputErrors } from '../../shared/validation/validation.pipe';
 import { defined } from '../../shared/defined';
 import { CampaignAssistants } from '../campaign-assistants';
 import { campaignDecider } from '../campaign.decider';
@@ -30,7 +31,7 @@ export class UpdateCampaignHandler implements ICommandHandler<UpdateCampaign, vo
     const { position } = await this.runner.run(
       campaignStream(campaignId),
       campaignDecider,
-      { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall },
+      { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall, inputErrors: inputErrors(body) },
       { metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

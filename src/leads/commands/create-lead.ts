@@ -5,14 +5,12 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { DomainError } from '../../shared/domain-error';
+import { inputErrors } from '../../shared/validation/validation.pipe';
 import { toE164 } from '../../shared/phone';
 import { CreateLeadDto } from '../lead.dto';
 import { leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
 import { LeadDocument, LeadsProjection } from '../leads.projection';
-
-export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
 
 export class CreateLead {
   constructor(
@@ -32,9 +30,9 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
   ) {}
 
   async execute({ user, body }: CreateLead): Promise<LeadDocument> {
-    if (!(await this.campaigns.owned(user.id, body.campaign_id))) throw DomainError.validation('campaign_id', INVALID_CAMPAIGN, INVALID_CAMPAIGN);
-    const phoneNumber = toE164(body.phone_number)!;
-    const duplicate = (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
+    const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(user.id, body.campaign_id)) !== null;
+    const phoneNumber = toE164(body.phone_number);
+    const duplicate = campaignOwned && phoneNumber !== null && (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
     // Leads come in bulk, many requests at once: their writes share commits.
     const shared = { shareCommit: true };
     const id = await this.events.nextId('lead', shared);
@@ -50,11 +48,13 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         id,
         userId: user.id,
         campaignId: body.campaign_id,
-        phoneNumber,
+        phoneNumber: phoneNumber!,
         variables: body.variables ?? {},
         contacts,
+        campaignOwned,
         duplicate,
         allowDuplicate: body.allow_dupplicate === true,
+        inputErrors: inputErrors(body),
       },
       { retries: 0, newStream: true, metadata: { user_id: user.id }, ...shared },
     );

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { Arr, Between, Bool, HttpUrl, Int, MaxLen, Num, Obj, OneOf, Pattern, Required, Rules, Str } from './rules';
-import { AppValidationPipe, ValidationFailed } from './validation.pipe';
+import { AppValidationPipe, ValidationFailed, inputErrors } from './validation.pipe';
 
 class Item {
   @Rules(Required(), Str(), Pattern(/^[a-z]+$/)) name!: string;
@@ -69,5 +69,22 @@ describe('AppValidationPipe', () => {
 
   it('words a nested value that is not an object like the other rules', async () => {
     expect((await run({ assistant_name: 'ab', items: [1] }))?.errors).toEqual({ 'items.0': ['The items.0 field must be an array.'] });
+  });
+
+  it('hands field errors on with the valid fields when deferring, the fields in error taken out', async () => {
+    const pipe = new AppValidationPipe({ defer: true });
+    const body = (await pipe.transform({ speech_speed: 2, timeout: 5, items: [{ name: 'Bad' }], extra: 1 }, { type: 'body', metatype: Body })) as Body;
+    expect(body).toBeInstanceOf(Body);
+    expect(body).toMatchObject({ timeout: 5 });
+    expect(body.speech_speed).toBeUndefined();
+    expect(body.items).toBeUndefined();
+    expect(body).not.toHaveProperty('extra');
+    expect(inputErrors(body)).toEqual({
+      assistant_name: ['The assistant name field is required.'],
+      speech_speed: ['The speech speed field must be between 0.7 and 1.2.'],
+      'items.0.name': ['The items.0.name field format is invalid.'],
+    });
+    const valid = (await pipe.transform({ assistant_name: 'ab' }, { type: 'body', metatype: Body })) as Body;
+    expect(inputErrors(valid)).toEqual({});
   });
 });

@@ -1,8 +1,9 @@
 import { ArgumentMetadata, HttpException, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validate } from 'class-validator';
+import { FieldErrors } from '../domain-error';
 
-export type FieldErrors = Record<string, string[]>;
+export type { FieldErrors };
 
 /** A 422 carrying Laravel's body: `{message, errors: {field: [messages]}}`. */
 export class ValidationFailed extends HttpException {
@@ -35,6 +36,20 @@ export function collectErrors(errors: ValidationError[], parent = ''): FieldErro
 export interface AppValidationOptions {
   /** Put the first field message in `message` (tool create, lead create) instead of "Validation failed". */
   firstErrorAsMessage?: boolean;
+  /**
+   * Field errors do not refuse the request here: the fields in error are taken out of the body
+   * and their errors travel with it (`inputErrors`) to the decider, which answers them together
+   * with those it finds (references, duplicates, rules over stored state), as Laravel answers
+   * every failed rule at once.
+   */
+  defer?: boolean;
+}
+
+const deferred = new WeakMap<object, FieldErrors>();
+
+/** The field errors a deferring pipe found in this body; empty when it had none. */
+export function inputErrors(body: object): FieldErrors {
+  return deferred.get(body) ?? {};
 }
 
 /**
@@ -53,11 +68,15 @@ export class AppValidationPipe implements PipeTransform {
       throw new ValidationFailed({ body: ['The request body must be a JSON object.'] }, this.options.firstErrorAsMessage ? 'The request body must be a JSON object.' : undefined);
     }
     const instance = plainToInstance(type as new () => object, body, { exposeDefaultValues: true });
-    const errors = collectErrors(await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true }));
+    const failed = await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
+    const errors = collectErrors(failed);
     const fields = Object.keys(errors);
-    if (fields.length) {
-      throw new ValidationFailed(errors, this.options.firstErrorAsMessage ? errors[fields[0]][0] : 'Validation failed');
+    if (!fields.length) return instance;
+    if (this.options.defer) {
+      for (const error of failed) (instance as Record<string, unknown>)[error.property] = undefined;
+      deferred.set(instance, errors);
+      return instance;
     }
-    return instance;
+    throw new ValidationFailed(errors, this.options.firstErrorAsMessage ? errors[fields[0]][0] : 'Validation failed');
   }
 }
