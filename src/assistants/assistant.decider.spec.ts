@@ -2,6 +2,7 @@ import { fold } from '../infrastructure/event-sourcing/decider';
 import { AssistantCommand, assistantDecider } from './assistant.decider';
 import { AssistantEvent } from './assistant.events';
 import { requiredAssistantSettings } from '../testing/assistant.fixture';
+import { refusalOf } from '../testing/refusal';
 import { ASSISTANT_DEFAULTS } from './assistant.settings';
 
 const now = new Date('2025-01-01T00:00:00Z');
@@ -23,14 +24,7 @@ const create = (settings = {}, references = refs): AssistantCommand => ({
   references,
 });
 const update = (changes: object, references = refs): AssistantCommand => ({ type: 'UpdateAssistant', id: 1, userId: 5, changes, references });
-const errorsOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { errors?: Record<string, string[]> }).errors;
-  }
-  throw new Error('expected a refusal');
-};
+const errorsOf = (decide: () => unknown) => refusalOf(decide).errors;
 
 describe('assistant decider', () => {
   it('creates an assistant with the defaults for every optional field left out', () => {

@@ -1,6 +1,7 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
 import { CampaignCommand, campaignDecider } from './campaign.decider';
 import { CAMPAIGN_DEFAULTS, CampaignEvent } from './campaign.events';
+import { refusalOf } from '../testing/refusal';
 
 const given = (events: CampaignEvent[]) => ({
   when: (c: CampaignCommand) => () => campaignDecider.decide(c, fold(campaignDecider, events), new Date('2025-01-01T00:00:00Z')),
@@ -28,14 +29,7 @@ describe('campaign decider', () => {
 
   it('answers the request\'s own field errors with those it finds', () => {
     const days = ['The selected calling days is invalid.'];
-    const refusal = (c: CampaignCommand) => {
-      try {
-        given([]).when(c)();
-      } catch (e) {
-        return (e as { errors?: Record<string, string[]> }).errors;
-      }
-      throw new Error('expected a refusal');
-    };
+    const refusal = (c: CampaignCommand) => refusalOf(given([]).when(c)).errors;
     expect(refusal({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: { calling_days: days } })).toEqual({
       calling_days: days,
       assistant_id: ['The selected assistant id is invalid.'],

@@ -1,5 +1,6 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
 import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, isDue, leadDecider } from './lead.decider';
+import { refusalOf } from '../testing/refusal';
 import { LeadEvent } from './lead.events';
 
 const NOW = new Date('2025-01-01T00:00:00Z');
@@ -24,14 +25,6 @@ const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object
   allowDuplicate,
   ...more,
 });
-const refusalOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return { message: (e as Error).message, errors: (e as { errors?: Record<string, string[]> }).errors };
-  }
-  throw new Error('expected a refusal');
-};
 const update = (changes: object, userId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, userId, changes });
 
 describe('lead decider', () => {
