@@ -130,6 +130,10 @@ describe('leads API', () => {
         },
       });
       expect((await list('?per_page=1000')).body.length).toBe(before + 1);
+      expect((await create([{ phone_number: nextPhone(), campaign_id: campaignId }] as unknown as object)).body).toEqual({
+        message: 'The request body must be a JSON object.',
+        errors: { body: ['The request body must be a JSON object.'] },
+      });
     });
   });
 

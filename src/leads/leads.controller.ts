@@ -32,7 +32,7 @@ export class LeadsController {
   /** interface.md labels the success 200. */
   @Post('lead')
   @HttpCode(200)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true })) body: CreateLeadDto) {
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true, firstErrorAsMessage: true })) body: CreateLeadDto) {
     const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
     return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
   }

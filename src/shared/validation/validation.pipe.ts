@@ -34,7 +34,11 @@ export function collectErrors(errors: ValidationError[], parent = ''): FieldErro
 }
 
 export interface AppValidationOptions {
-  /** Put the first field message in `message` (tool create, lead create) instead of "Validation failed". */
+  /**
+   * Put the first field message in `message` (tool create, lead create) instead of "Validation
+   * failed". With `defer`, the decider words field refusals; this still words a body that is not
+   * an object.
+   */
   firstErrorAsMessage?: boolean;
   /**
    * Field errors do not refuse the request here: the fields in error are taken out of the body
