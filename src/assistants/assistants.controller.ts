@@ -8,7 +8,7 @@ import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';
 import { PageQuery, listPath } from '../shared/http/page-query';
-import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { AppValidationPipe, CheckedBody, CheckedBodyPipe } from '../shared/validation/validation.pipe';
 import { AssistantView } from './assistant-view';
 import { CreateAssistantDto, UpdateAssistantDto } from './assistant.dto';
 import { AssistantDocument, AssistantsProjection } from './assistants.projection';
@@ -47,7 +47,7 @@ export class AssistantsController {
 
   @Post('assistant')
   @HttpCode(201)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true })) body: CreateAssistantDto) {
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>) {
     return orFail('Assistant creation failed', async () => {
       const id: number = await this.commands.execute(new CreateAssistant(user, body));
       return { message: 'Assistant created successfully', data: summary((await this.read.assistants.get(id))!) };
@@ -55,7 +55,7 @@ export class AssistantsController {
   }
 
   @Put('assistant/:id')
-  update(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number, @Body(new AppValidationPipe({ defer: true })) body: UpdateAssistantDto) {
+  update(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number, @Body(new CheckedBodyPipe(UpdateAssistantDto)) body: CheckedBody<UpdateAssistantDto>) {
     return orFail('Assistant update failed', async () => {
       await this.commands.execute(new UpdateAssistant(user, id, body));
       return { message: 'Assistant updated successfully', data: summary((await this.read.assistants.get(id))!) };

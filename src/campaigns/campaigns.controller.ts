@@ -8,7 +8,7 @@ import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';
 import { PageQuery, listPath } from '../shared/http/page-query';
-import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { AppValidationPipe, CheckedBody, CheckedBodyPipe } from '../shared/validation/validation.pipe';
 import { CampaignView } from './campaign-view';
 import { CreateCampaignDto, UpdateCampaignDto, UpdateCampaignStatusDto } from './campaign.dto';
 import { CampaignsProjection } from './campaigns.projection';
@@ -29,7 +29,7 @@ export class CampaignsController {
 
   @Post('campaigns')
   @HttpCode(201)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true })) body: CreateCampaignDto) {
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>) {
     const id: number = await this.commands.execute(new CreateCampaign(user, body));
     return { message: 'Campaign created successfully', data: await this.one(user, id) };
   }
@@ -69,7 +69,7 @@ export class CampaignsController {
   }
 
   @Put('campaigns/:id')
-  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Body(new AppValidationPipe({ defer: true })) body: UpdateCampaignDto) {
+  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Body(new CheckedBodyPipe(UpdateCampaignDto)) body: CheckedBody<UpdateCampaignDto>) {
     await this.commands.execute(new UpdateCampaign(user, id, body));
     return { message: 'Campaign updated successfully', data: await this.one(user, id) };
   }

@@ -11,7 +11,7 @@ import { IdParam } from '../shared/http/id-param';
 import { JsonText } from '../shared/http/json-text';
 import { listPath } from '../shared/http/page-query';
 import { toE164 } from '../shared/phone';
-import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { AppValidationPipe, CheckedBody, CheckedBodyPipe } from '../shared/validation/validation.pipe';
 import { CreateLead } from './commands/create-lead';
 import { DeleteLead } from './commands/delete-lead';
 import { UpdateLead } from './commands/update-lead';
@@ -32,7 +32,7 @@ export class LeadsController {
   /** interface.md labels the success 200. */
   @Post('lead')
   @HttpCode(200)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ defer: true, firstErrorAsMessage: true })) body: CreateLeadDto) {
+  async create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>) {
     const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
     return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
   }

@@ -5,7 +5,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { inputErrors } from '../../shared/validation/validation.pipe';
+import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { AssistantReferences } from '../assistant-references';
 import { assistantDecider } from '../assistant.decider';
 import { CreateAssistantDto } from '../assistant.dto';
@@ -15,7 +15,7 @@ import { AssistantSettings } from '../assistant.settings';
 export class CreateAssistant {
   constructor(
     readonly user: AuthenticatedUser,
-    readonly body: CreateAssistantDto,
+    readonly body: CheckedBody<CreateAssistantDto>,
   ) {}
 }
 
@@ -28,14 +28,14 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ user, body }: CreateAssistant): Promise<number> {
+  async execute({ user, body: { fields: body, errors } }: CreateAssistant): Promise<number> {
     const settings = withoutNulls(body) as CreateAssistantDto & Partial<AssistantSettings>;
     const references = await this.references.check(user.id, settings);
     const id = await this.events.nextId('assistant');
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references, inputErrors: inputErrors(body) },
+      { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references, inputErrors: errors },
       { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

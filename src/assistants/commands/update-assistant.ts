@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { inputErrors } from '../../shared/validation/validation.pipe';
+import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { AssistantReferences } from '../assistant-references';
 import { assistantDecider } from '../assistant.decider';
 import { UpdateAssistantDto } from '../assistant.dto';
@@ -12,7 +12,7 @@ export class UpdateAssistant {
   constructor(
     readonly user: AuthenticatedUser,
     readonly id: number,
-    readonly body: UpdateAssistantDto,
+    readonly body: CheckedBody<UpdateAssistantDto>,
   ) {}
 }
 
@@ -24,13 +24,13 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
     private readonly references: AssistantReferences,
   ) {}
 
-  async execute({ user, id, body }: UpdateAssistant): Promise<void> {
+  async execute({ user, id, body: { fields: body, errors } }: UpdateAssistant): Promise<void> {
     const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
     const references = await this.references.check(user.id, changes);
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'UpdateAssistant', id, userId: user.id, changes, references, inputErrors: inputErrors(body) },
+      { type: 'UpdateAssistant', id, userId: user.id, changes, references, inputErrors: errors },
       { metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

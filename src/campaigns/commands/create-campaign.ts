@@ -4,7 +4,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { inputErrors } from '../../shared/validation/validation.pipe';
+import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { defined } from '../../shared/defined';
 import { CampaignAssistants } from '../campaign-assistants';
 import { campaignDecider } from '../campaign.decider';
@@ -14,7 +14,7 @@ import { campaignStream } from '../campaign.events';
 export class CreateCampaign {
   constructor(
     readonly user: AuthenticatedUser,
-    readonly body: CreateCampaignDto,
+    readonly body: CheckedBody<CreateCampaignDto>,
   ) {}
 }
 
@@ -27,13 +27,13 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ user, body }: CreateCampaign): Promise<number> {
+  async execute({ user, body: { fields: body, errors } }: CreateCampaign): Promise<number> {
     const assistantCanCall = body.assistant_id !== undefined && (await this.assistants.canCall(user.id, body.assistant_id));
     const id = await this.events.nextId('campaign');
     const { position } = await this.runner.run(
       campaignStream(id),
       campaignDecider,
-      { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: inputErrors(body) },
+      { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: errors },
       { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { inputErrors } from '../../shared/validation/validation.pipe';
+import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { defined } from '../../shared/defined';
 import { CampaignAssistants } from '../campaign-assistants';
 import { campaignDecider } from '../campaign.decider';
@@ -13,7 +13,7 @@ export class UpdateCampaign {
   constructor(
     readonly user: AuthenticatedUser,
     readonly campaignId: number,
-    readonly body: UpdateCampaignDto,
+    readonly body: CheckedBody<UpdateCampaignDto>,
   ) {}
 }
 
@@ -25,13 +25,13 @@ export class UpdateCampaignHandler implements ICommandHandler<UpdateCampaign, vo
     private readonly assistants: CampaignAssistants,
   ) {}
 
-  async execute({ user, campaignId, body }: UpdateCampaign): Promise<void> {
+  async execute({ user, campaignId, body: { fields: body, errors } }: UpdateCampaign): Promise<void> {
     const changes = defined(body);
     const assistantCanCall = body.assistant_id === undefined || (await this.assistants.canCall(user.id, body.assistant_id));
     const { position } = await this.runner.run(
       campaignStream(campaignId),
       campaignDecider,
-      { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall, inputErrors: inputErrors(body) },
+      { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall, inputErrors: errors },
       { metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

@@ -5,7 +5,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { inputErrors } from '../../shared/validation/validation.pipe';
+import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { toE164 } from '../../shared/phone';
 import { CreateLeadDto } from '../lead.dto';
 import { leadDecider } from '../lead.decider';
@@ -15,7 +15,7 @@ import { LeadDocument, LeadsProjection } from '../leads.projection';
 export class CreateLead {
   constructor(
     readonly user: AuthenticatedUser,
-    readonly body: CreateLeadDto,
+    readonly body: CheckedBody<CreateLeadDto>,
   ) {}
 }
 
@@ -29,7 +29,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ user, body }: CreateLead): Promise<LeadDocument> {
+  async execute({ user, body: { fields: body, errors } }: CreateLead): Promise<LeadDocument> {
     const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(user.id, body.campaign_id)) !== null;
     const phoneNumber = toE164(body.phone_number);
     const duplicate = campaignOwned && phoneNumber !== null && (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
@@ -54,7 +54,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         campaignOwned,
         duplicate,
         allowDuplicate: body.allow_dupplicate === true,
-        inputErrors: inputErrors(body),
+        inputErrors: errors,
       },
       { retries: 0, newStream: true, metadata: { user_id: user.id }, ...shared },
     );

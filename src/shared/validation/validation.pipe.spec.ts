@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { Arr, Between, Bool, HttpUrl, Int, MaxLen, Num, Obj, OneOf, Pattern, Required, Rules, Str } from './rules';
-import { AppValidationPipe, ValidationFailed, inputErrors } from './validation.pipe';
+import { AppValidationPipe, CheckedBodyPipe, ValidationFailed } from './validation.pipe';
 
 class Item {
   @Rules(Required(), Str(), Pattern(/^[a-z]+$/)) name!: string;
@@ -71,20 +71,30 @@ describe('AppValidationPipe', () => {
     expect((await run({ assistant_name: 'ab', items: [1] }))?.errors).toEqual({ 'items.0': ['The items.0 field must be an array.'] });
   });
 
-  it('hands field errors on with the valid fields when deferring, the fields in error taken out', async () => {
-    const pipe = new AppValidationPipe({ defer: true });
-    const body = (await pipe.transform({ speech_speed: 2, timeout: 5, items: [{ name: 'Bad' }], extra: 1 }, { type: 'body', metatype: Body })) as Body;
-    expect(body).toBeInstanceOf(Body);
-    expect(body).toMatchObject({ timeout: 5 });
-    expect(body.speech_speed).toBeUndefined();
-    expect(body.items).toBeUndefined();
-    expect(body).not.toHaveProperty('extra');
-    expect(inputErrors(body)).toEqual({
+  it('checks a body without refusing it: the valid fields, and the errors of those taken out', async () => {
+    const pipe = new CheckedBodyPipe(Body);
+    const { fields, errors } = await pipe.transform({ speech_speed: 2, timeout: 5, items: [{ name: 'Bad' }], extra: 1 });
+    expect(fields).toBeInstanceOf(Body);
+    expect(fields).toMatchObject({ timeout: 5 });
+    expect(fields.speech_speed).toBeUndefined();
+    expect(fields.items).toBeUndefined();
+    expect(fields).not.toHaveProperty('extra');
+    expect(errors).toEqual({
       assistant_name: ['The assistant name field is required.'],
       speech_speed: ['The speech speed field must be between 0.7 and 1.2.'],
       'items.0.name': ['The items.0.name field format is invalid.'],
     });
-    const valid = (await pipe.transform({ assistant_name: 'ab' }, { type: 'body', metatype: Body })) as Body;
-    expect(inputErrors(valid)).toEqual({});
+    expect((await pipe.transform({ assistant_name: 'ab' })).errors).toEqual({});
+  });
+
+  it('still refuses a checked body that is not an object, its message on top when asked', async () => {
+    const refused = (pipe: CheckedBodyPipe<Body>) =>
+      pipe.transform([1]).then(
+        () => null,
+        (e: ValidationFailed) => e.getResponse(),
+      );
+    const errors = { body: ['The request body must be a JSON object.'] };
+    expect(await refused(new CheckedBodyPipe(Body))).toEqual({ message: 'Validation failed', errors });
+    expect(await refused(new CheckedBodyPipe(Body, { firstErrorAsMessage: true }))).toEqual({ message: 'The request body must be a JSON object.', errors });
   });
 });

@@ -34,26 +34,23 @@ export function collectErrors(errors: ValidationError[], parent = ''): FieldErro
 }
 
 export interface AppValidationOptions {
-  /**
-   * Put the first field message in `message` (tool create, lead create) instead of "Validation
-   * failed". With `defer`, the decider words field refusals; this still words a body that is not
-   * an object.
-   */
+  /** Put the first field message in `message` (tool create, lead create) instead of "Validation failed". */
   firstErrorAsMessage?: boolean;
-  /**
-   * Field errors do not refuse the request here: the fields in error are taken out of the body
-   * and their errors travel with it (`inputErrors`) to the decider, which answers them together
-   * with those it finds (references, duplicates, rules over stored state), as Laravel answers
-   * every failed rule at once.
-   */
-  defer?: boolean;
 }
 
-const deferred = new WeakMap<object, FieldErrors>();
+/** The refusal of a body that is not a JSON object: no field can be judged. */
+function notAnObject(options: AppValidationOptions): ValidationFailed {
+  const message = 'The request body must be a JSON object.';
+  return new ValidationFailed({ body: [message] }, options.firstErrorAsMessage ? message : undefined);
+}
 
-/** The field errors a deferring pipe found in this body; empty when it had none. */
-export function inputErrors(body: object): FieldErrors {
-  return deferred.get(body) ?? {};
+/** Builds the DTO from a body (unknown fields dropped, values not coerced) and checks its rules. */
+async function checkAgainst<T extends object>(type: new () => T, value: unknown, options: AppValidationOptions) {
+  const body = value === undefined || value === null ? {} : value;
+  if (typeof body !== 'object' || Array.isArray(body)) throw notAnObject(options);
+  const instance = plainToInstance(type, body, { exposeDefaultValues: true });
+  const failed = await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
+  return { instance, failed, errors: collectErrors(failed) };
 }
 
 /**
@@ -67,20 +64,35 @@ export class AppValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const type = metadata.metatype;
     if (!type || [String, Number, Boolean, Array, Object].includes(type as never)) return value;
-    const body = value === undefined || value === null ? {} : value;
-    if (typeof body !== 'object' || Array.isArray(body)) {
-      throw new ValidationFailed({ body: ['The request body must be a JSON object.'] }, this.options.firstErrorAsMessage ? 'The request body must be a JSON object.' : undefined);
-    }
-    const instance = plainToInstance(type as new () => object, body, { exposeDefaultValues: true });
-    const failed = await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
-    const errors = collectErrors(failed);
+    const { instance, errors } = await checkAgainst(type as new () => object, value, this.options);
     const fields = Object.keys(errors);
-    if (!fields.length) return instance;
-    if (this.options.defer) {
-      for (const error of failed) (instance as Record<string, unknown>)[error.property] = undefined;
-      deferred.set(instance, errors);
-      return instance;
-    }
-    throw new ValidationFailed(errors, this.options.firstErrorAsMessage ? errors[fields[0]][0] : 'Validation failed');
+    if (fields.length) throw new ValidationFailed(errors, this.options.firstErrorAsMessage ? errors[fields[0]][0] : 'Validation failed');
+    return instance;
+  }
+}
+
+/** A body checked against its DTO without refusing it: the fields that passed their rules, and the errors of the others. */
+export interface CheckedBody<T> {
+  /** The DTO, the fields in error taken out. */
+  fields: T;
+  errors: FieldErrors;
+}
+
+/**
+ * Checks a body as AppValidationPipe does, but field errors do not refuse it here: they travel
+ * with the valid fields to the decider, which answers them together with those it finds
+ * (references, duplicates, rules over stored state), as Laravel answers every failed rule at
+ * once. A body that is not an object is still refused here.
+ */
+export class CheckedBodyPipe<T extends object> implements PipeTransform<unknown, Promise<CheckedBody<T>>> {
+  constructor(
+    private readonly type: new () => T,
+    private readonly options: AppValidationOptions = {},
+  ) {}
+
+  async transform(value: unknown): Promise<CheckedBody<T>> {
+    const { instance, failed, errors } = await checkAgainst(this.type, value, this.options);
+    for (const error of failed) (instance as Record<string, unknown>)[error.property] = undefined;
+    return { fields: instance, errors };
   }
 }
