@@ -22,8 +22,9 @@ const create = (settings = {}, references = refs): AssistantCommand => ({
   uuid: 'u',
   settings: { ...required, ...settings },
   references,
+  inputErrors: {},
 });
-const update = (changes: object, references = refs): AssistantCommand => ({ type: 'UpdateAssistant', id: 1, userId: 5, changes, references });
+const update = (changes: object, references = refs): AssistantCommand => ({ type: 'UpdateAssistant', id: 1, userId: 5, changes, references, inputErrors: {} });
 const errorsOf = (decide: () => unknown) => refusalOf(decide).errors;
 
 describe('assistant decider', () => {

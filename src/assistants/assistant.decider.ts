@@ -13,8 +13,8 @@ export interface References {
 
 export type AssistantCommand =
   /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
-  | { type: 'CreateAssistant'; id: number; userId: number; uuid: string; settings: RequiredSettings & Partial<AssistantSettings>; references: References; inputErrors?: FieldErrors }
-  | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References; inputErrors?: FieldErrors }
+  | { type: 'CreateAssistant'; id: number; userId: number; uuid: string; settings: RequiredSettings & Partial<AssistantSettings>; references: References; inputErrors: FieldErrors }
+  | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References; inputErrors: FieldErrors }
   | { type: 'DeleteAssistant'; id: number; userId: number };
 
 export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;
@@ -22,7 +22,7 @@ export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;
 const WEBHOOK_REQUIRED = 'The webhook url field is required when is webhook active is true.';
 
 /** Refuses a settings change whose fields failed their rules or do not fit what the assistant would become. */
-function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSettings, unknown>>, refs: References, inputErrors: FieldErrors = {}) {
+function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSettings, unknown>>, refs: References, inputErrors: FieldErrors) {
   const errors: FieldErrors = {};
   for (const [field, value] of Object.entries(given)) {
     if (value === null && !NULLABLE_SETTINGS.has(field)) errors[field] = [`The ${field.replace(/_/g, ' ')} field is required.`];

@@ -15,15 +15,15 @@ const stop: CampaignCommand = { type: 'StopCampaign', id: 1, userId: 2 };
 
 describe('campaign decider', () => {
   it('creates a draft with the default scheduling settings', () => {
-    const events = given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'Spring', assistant_id: 3 }, assistantCanCall: true })();
+    const events = given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'Spring', assistant_id: 3 }, assistantCanCall: true, inputErrors: {} })();
     expect(events).toEqual([created]);
     expect(fold(campaignDecider, events)).toMatchObject({ status: 'draft' });
   });
 
   it('refuses an assistant that cannot make calls and calling hours that end before they start', () => {
-    expect(given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false })).toThrow('Validation failed');
+    expect(given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: {} })).toThrow('Validation failed');
     expect(
-      given([created]).when({ type: 'UpdateCampaign', id: 1, userId: 2, changes: { calling_hours: { start: '18:00', end: '09:00' } }, assistantCanCall: true }),
+      given([created]).when({ type: 'UpdateCampaign', id: 1, userId: 2, changes: { calling_hours: { start: '18:00', end: '09:00' } }, assistantCanCall: true, inputErrors: {} }),
     ).toThrow('Validation failed');
   });
 

@@ -5,8 +5,8 @@ import { CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } fr
 
 export type CampaignCommand =
   /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
-  | { type: 'CreateCampaign'; id: number; userId: number; settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors?: FieldErrors }
-  | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors?: FieldErrors }
+  | { type: 'CreateCampaign'; id: number; userId: number; settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors: FieldErrors }
+  | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors: FieldErrors }
   | { type: 'StartCampaign'; id: number; userId: number; leadsToCall: number }
   | { type: 'StopCampaign'; id: number; userId: number }
   /** The dialer found nothing left: no lead to dial and no call in flight. */
@@ -18,7 +18,7 @@ const notFound = () => DomainError.notFound('Campaign');
 export const NO_LEADS_MESSAGE = 'Campaign has no leads to call.';
 
 /** Refuses settings whose fields failed their rules or do not fit together. */
-function checkSettings(settings: CampaignSettings, given: Partial<CampaignSettings>, assistantCanCall: boolean, inputErrors: FieldErrors = {}) {
+function checkSettings(settings: CampaignSettings, given: Partial<CampaignSettings>, assistantCanCall: boolean, inputErrors: FieldErrors) {
   const errors: FieldErrors = {};
   if ('assistant_id' in given && !assistantCanCall) errors.assistant_id = ['The selected assistant id is invalid.'];
   if (settings.calling_hours.start >= settings.calling_hours.end) {

@@ -23,6 +23,7 @@ const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object
   campaignOwned: true,
   duplicate,
   allowDuplicate,
+  inputErrors: {},
   ...more,
 });
 const update = (changes: object, userId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, userId, changes });

@@ -30,7 +30,7 @@ export type LeadCommand =
       duplicate: boolean;
       allowDuplicate: boolean;
       /** The request's own field errors; the other fields are complete only when there are none. */
-      inputErrors?: FieldErrors;
+      inputErrors: FieldErrors;
     }
   | {
       type: 'UpdateLead';
@@ -86,7 +86,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         if (!command.campaignOwned) found.campaign_id = [INVALID_CAMPAIGN];
         else if (command.duplicate && !command.allowDuplicate) found.phone_number = [DUPLICATE_MESSAGE];
         // A lead's refusal carries its first field message on top (contract §3).
-        const refusal = DomainError.invalid(command.inputErrors ?? {}, found, true);
+        const refusal = DomainError.invalid(command.inputErrors, found, true);
         if (refusal) throw refusal;
         return [
           {
