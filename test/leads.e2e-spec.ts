@@ -121,7 +121,8 @@ describe('leads API', () => {
         },
       });
       const taken = nextPhone();
-      expect((await create({ phone_number: taken, campaign_id: campaignId })).status).toBe(200);
+      const accepted = await create({ phone_number: taken, campaign_id: campaignId });
+      expect(accepted.status).toBe(200);
       expect((await create({ phone_number: taken, campaign_id: campaignId, allow_dupplicate: 'yes' })).body).toEqual({
         message: 'The allow dupplicate field must be true or false.',
         errors: {
@@ -134,6 +135,9 @@ describe('leads API', () => {
         message: 'The request body must be a JSON object.',
         errors: { body: ['The request body must be a JSON object.'] },
       });
+      expect((await create({ phone_number: nextPhone(), campaign_id: foreignCampaignId })).status).toBe(422);
+      // Refused leads draw no ids: the next lead follows the last one accepted.
+      expect((await create({ phone_number: nextPhone(), campaign_id: campaignId })).body.data.id).toBe(accepted.body.data.id + 1);
     });
   });
 

@@ -16,6 +16,20 @@ export interface RetryPolicy {
   window: CallingWindow;
 }
 
+type CreateLeadRequest = Pick<Extract<LeadCommand, { type: 'CreateLead' }>, 'campaignOwned' | 'duplicate' | 'allowDuplicate' | 'inputErrors'>;
+
+/**
+ * Why a new lead is refused, or null: its own field errors, a campaign that is not the user's,
+ * a duplicate number. It needs no id, so the handler asks it before drawing any.
+ */
+export function creationRefusal(request: CreateLeadRequest): DomainError | null {
+  const found: FieldErrors = {};
+  if (!request.campaignOwned) found.campaign_id = [INVALID_CAMPAIGN];
+  else if (request.duplicate && !request.allowDuplicate) found.phone_number = [DUPLICATE_MESSAGE];
+  // A lead's refusal carries its first field message on top (contract §3).
+  return DomainError.invalid(request.inputErrors, found, true);
+}
+
 export type LeadCommand =
   | {
       type: 'CreateLead';
@@ -82,11 +96,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
     switch (command.type) {
       case 'CreateLead': {
         if (state.exists) throw new DomainError('conflict', 'Lead already exists');
-        const found: FieldErrors = {};
-        if (!command.campaignOwned) found.campaign_id = [INVALID_CAMPAIGN];
-        else if (command.duplicate && !command.allowDuplicate) found.phone_number = [DUPLICATE_MESSAGE];
-        // A lead's refusal carries its first field message on top (contract §3).
-        const refusal = DomainError.invalid(command.inputErrors, found, true);
+        const refusal = creationRefusal(command);
         if (refusal) throw refusal;
         return [
           {

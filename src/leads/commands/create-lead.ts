@@ -8,7 +8,7 @@ import { ProjectionRunner } from '../../infrastructure/projections/projection-ru
 import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { toE164 } from '../../shared/phone';
 import { CreateLeadDto } from '../lead.dto';
-import { leadDecider } from '../lead.decider';
+import { creationRefusal, leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
 import { LeadDocument, LeadsProjection } from '../leads.projection';
 
@@ -33,6 +33,10 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(user.id, body.campaign_id)) !== null;
     const phoneNumber = toE164(body.phone_number);
     const duplicate = campaignOwned && phoneNumber !== null && (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
+    const request = { campaignOwned, duplicate, allowDuplicate: body.allow_dupplicate === true, inputErrors: errors };
+    // Refused before any id is drawn: a refused lead leaves no gap in the ids.
+    const refusal = creationRefusal(request);
+    if (refusal) throw refusal;
     // Leads come in bulk, many requests at once: their writes share commits.
     const shared = { shareCommit: true };
     const id = await this.events.nextId('lead', shared);
@@ -51,10 +55,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         phoneNumber: phoneNumber!,
         variables: body.variables ?? {},
         contacts,
-        campaignOwned,
-        duplicate,
-        allowDuplicate: body.allow_dupplicate === true,
-        inputErrors: errors,
+        ...request,
       },
       { retries: 0, newStream: true, metadata: { user_id: user.id }, ...shared },
     );
