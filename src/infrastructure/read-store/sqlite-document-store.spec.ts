@@ -119,6 +119,55 @@ describe('embedded SQLite query plans', () => {
     expect(await leads.count()).toBe(1);
     await store.close();
   });
+  it('refills with the file to itself, in a rollback journal, and leaves it in WAL for other connections', async () => {
+    const file = join(dir, 'alone.db');
+    const store = new SqliteDocumentStore(file);
+    const leads = store.collection('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
+    const mode = () => sqliteOf(store).pragma('journal_mode', { simple: true });
+    const othersSee = () => {
+      const other = new Database(file, { timeout: 0 });
+      try {
+        return other.prepare('SELECT count(*) FROM rm_leads').pluck().get();
+      } catch (error) {
+        return (error as { code: string }).code;
+      } finally {
+        other.close();
+      }
+    };
+    const during = await store.refill(['leads'], async () => {
+      await store.exclusive('refill', () => leads.upsert(1, { id: 1, campaign_id: 7 }, 1));
+      return { mode: mode(), others: othersSee() };
+    });
+    expect(during).toEqual({ mode: 'delete', others: 'SQLITE_BUSY' });
+    expect(mode()).toBe('wal');
+    expect(othersSee()).toBe(1);
+    expect(await leads.count({ campaign_id: 7 })).toBe(1);
+    await store.close();
+  });
+
+  it('makes a store that a rebuild left unsynced (its connection gone mid-way) again from nothing: documents, totals and checkpoints', async () => {
+    const file = join(dir, 'unsynced.db');
+    const first = new SqliteDocumentStore(file);
+    const written = first.collection('leads', { counts: [['campaign_id']] });
+    await first.setCheckpoint('leads', 9);
+    let refilling!: () => void;
+    const started = new Promise<void>((resolve) => (refilling = resolve));
+    void first.refill(['leads'], async () => {
+      await written.upsert(1, { id: 1, campaign_id: 7 }, 1);
+      refilling();
+      await new Promise(() => {});
+    });
+    await started;
+    sqliteOf(first).close();
+
+    const store = new SqliteDocumentStore(file);
+    const leads = store.collection('leads', { counts: [['campaign_id']] });
+    expect(await leads.count()).toBe(0);
+    expect(await leads.count({ campaign_id: 7 })).toBe(0);
+    expect(await store.getCheckpoint('leads')).toBe(0);
+    await store.close();
+  });
+
   it('makes missing views once, and again only after the collection was opened without its view', async () => {
     const file = join(dir, 'views.db');
     const view = (t: { id: number }) => ({ shown: t.id });
@@ -148,11 +197,13 @@ describe('embedded SQLite query plans', () => {
     await first.store.close();
   });
 
-  it('counts from the documents at the next start when a process died half way through a refill', async () => {
+  it('counts from the documents at the next start when a process died half way through a refill in WAL (the file shared)', async () => {
     const file = join(dir, 'died.db');
     const first = new SqliteDocumentStore(file);
     const leads = first.collection<{ id: number; campaign_id: number }>('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
     await leads.upsert(1, { id: 1, campaign_id: 7 }, 1);
+    const other = new Database(file);
+    other.prepare('SELECT 1 FROM checkpoints').get();
     let written: () => void;
     const halfWay = new Promise<void>((resolve) => (written = resolve));
     void first.refill(['leads'], async () => {
@@ -169,6 +220,7 @@ describe('embedded SQLite query plans', () => {
     const again = second.collection<{ id: number; campaign_id: number }>('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
     expect(await again.count({ campaign_id: 7 })).toBe(2);
     await second.close();
+    other.close();
   });
 });
 

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
+import { discardUnsynced, writeAlone } from '../sqlite/write-alone';
 import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
 import { RememberedRows } from './remembered-rows';
 import { assertFieldName, isRange } from './filter-fields';
@@ -395,7 +396,12 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly remembered: RememberedRows<Row>;
 
   /** `now` (milliseconds, monotonic) times the looks for other connections' commits. */
-  constructor(file: string, options: { now?: () => number } = {}) {
+  constructor(
+    private readonly file: string,
+    options: { now?: () => number } = {},
+  ) {
+    // A store a rebuild left unsynced may be torn: the projections make it again from nothing.
+    discardUnsynced(file);
     this.db = openSqlite(file);
     this.remembered = new RememberedRows(this.db, options.now);
     // Statistics let the planner pick the most selective of several indexes.
@@ -518,34 +524,37 @@ export class SqliteDocumentStore implements DocumentStore {
    * done. Building the indexes after the work instead was measured slower: each build
    * reads every document again. Until the totals are written, the collection is marked as
    * not counted: a process that dies half way leaves documents without totals, and the next
-   * start counts them from the documents.
+   * start counts them from the documents. The file is written alone and unsynced meanwhile
+   * (`writeAlone`): a rebuild that does not finish leaves it to be made again from nothing.
    */
   async refill<R>(names: string[], work: () => Promise<R>): Promise<R> {
     const refilled = names.map((name) => ({ name, table: tableName(name), declared: this.declared.get(name) }));
     await this.queue;
-    this.db.transaction(() => {
-      for (const { name, table, declared } of refilled) {
-        this.remembered.forgetTable(table);
-        this.db.exec(`DROP TABLE IF EXISTS ${table}`);
-        this.createTable(table, declared?.fields ?? []);
-        this.createIndexes(table, declared?.indexes ?? []);
-        this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
-        this.db.prepare('DELETE FROM counted_sets WHERE collection = ?').run(name);
-        declared?.counts?.startTally();
-      }
-    })();
-    try {
-      return await work();
-    } finally {
-      await this.queue;
+    return writeAlone(this.db, this.file, async () => {
       this.db.transaction(() => {
-        for (const { name, declared } of refilled) {
-          if (!declared?.counts) continue;
-          declared.counts.endTally();
-          this.markCounted(name, declared.counts.sets);
+        for (const { name, table, declared } of refilled) {
+          this.remembered.forgetTable(table);
+          this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+          this.createTable(table, declared?.fields ?? []);
+          this.createIndexes(table, declared?.indexes ?? []);
+          this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
+          this.db.prepare('DELETE FROM counted_sets WHERE collection = ?').run(name);
+          declared?.counts?.startTally();
         }
       })();
-    }
+      try {
+        return await work();
+      } finally {
+        await this.queue;
+        this.db.transaction(() => {
+          for (const { name, declared } of refilled) {
+            if (!declared?.counts) continue;
+            declared.counts.endTally();
+            this.markCounted(name, declared.counts.sets);
+          }
+        })();
+      }
+    });
   }
 
   /** Counts declared anew (or differently) are filled once from the documents already stored. */

@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from './open-sqlite';
+import { FileWrittenElsewhere, discardUnsynced, unsyncedMarker, writeAlone } from './write-alone';
+
+const settings = (db: Database.Database) =>
+  Object.fromEntries(['journal_mode', 'locking_mode', 'synchronous', 'busy_timeout'].map((name) => [name, db.pragma(name, { simple: true })]));
+const asOpened = { journal_mode: 'wal', locking_mode: 'normal', synchronous: 1, busy_timeout: 10000 };
+
+/** A second connection's read: the rows it sees, or the error code it gets. */
+function readFrom(file: string): number | string {
+  const other = new Database(file, { timeout: 0 });
+  try {
+    return other.prepare('SELECT count(*) FROM t').pluck().get() as number;
+  } catch (error) {
+    return (error as { code: string }).code;
+  } finally {
+    other.close();
+  }
+}
+
+describe('writeAlone', () => {
+  let dir: string;
+  let file: string;
+  let db: Database.Database;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'write-alone-'));
+    file = join(dir, 'read.db');
+    db = openSqlite(file);
+    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+  });
+  afterEach(() => {
+    if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('given the file to itself, when it works, then it writes in a rollback journal without syncs, locked to it and marked by its pid', async () => {
+    const during = await writeAlone(db, file, async () => {
+      db.exec('INSERT INTO t VALUES (2)');
+      return { settings: settings(db), other: readFrom(file), marker: readFileSync(unsyncedMarker(file), 'utf8') };
+    });
+    expect(during).toEqual({
+      settings: { journal_mode: 'delete', locking_mode: 'exclusive', synchronous: 0, busy_timeout: 10000 },
+      other: 'SQLITE_BUSY',
+      marker: String(process.pid),
+    });
+  });
+
+  it('then leaves the file as opened, its marker gone and its writes seen by other connections', async () => {
+    await writeAlone(db, file, async () => db.exec('INSERT INTO t VALUES (2)'));
+    expect(settings(db)).toEqual(asOpened);
+    expect(existsSync(unsyncedMarker(file))).toBe(false);
+    expect(readFrom(file)).toBe(2);
+  });
+
+  it('when the work fails, then it restores the file all the same and passes the failure on', async () => {
+    const failed = writeAlone(db, file, async () => {
+      db.exec('INSERT INTO t VALUES (2)');
+      throw new Error('half way');
+    });
+    await expect(failed).rejects.toThrow('half way');
+    expect(settings(db)).toEqual(asOpened);
+    expect(existsSync(unsyncedMarker(file))).toBe(false);
+    expect(readFrom(file)).toBe(2);
+  });
+
+  it('given another connection with the file open, when it works, then it stays in WAL at once, unmarked, the other still reading', async () => {
+    const other = new Database(file);
+    other.prepare('SELECT 1 FROM t').get();
+    try {
+      const during = await writeAlone(db, file, async () => ({
+        settings: settings(db),
+        marked: existsSync(unsyncedMarker(file)),
+        other: other.prepare('SELECT count(*) FROM t').pluck().get(),
+      }));
+      expect(during).toEqual({ settings: asOpened, marked: false, other: 1 });
+      expect(settings(db)).toEqual(asOpened);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('discardUnsynced', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'discard-unsynced-'));
+    file = join(dir, 'read.db');
+    const db = openSqlite(file);
+    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+    db.close();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('given no marker, then it leaves the file as it is', () => {
+    expect(discardUnsynced(file)).toBe(false);
+    expect(readFrom(file)).toBe(1);
+  });
+
+  it('given the marker of a process that has ended, then it deletes the file and the marker', () => {
+    const ended = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(unsyncedMarker(file), String(ended));
+    writeFileSync(`${file}-journal`, 'left by the ended process');
+    expect(discardUnsynced(file)).toBe(true);
+    expect([file, `${file}-journal`, unsyncedMarker(file)].filter((path) => existsSync(path))).toEqual([]);
+  });
+
+  it('given the marker of a process still running, then it refuses, naming that process, and deletes nothing', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      writeFileSync(unsyncedMarker(file), String(child.pid));
+      expect(() => discardUnsynced(file)).toThrow(FileWrittenElsewhere);
+      expect(() => discardUnsynced(file)).toThrow(`read.db is being rebuilt by process ${child.pid}`);
+      expect(existsSync(unsyncedMarker(file))).toBe(true);
+      expect(readFrom(file)).toBe(1);
+    } finally {
+      child.kill();
+    }
+  });
+});
