@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, startService } from './support/processes';
@@ -67,6 +69,34 @@ describe('service and CLI as separate processes on one data directory', () => {
     try {
       const token = (await cli(env, 'tokens:create', '--user', '2')).json.token;
       expect((await fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  const checkpoints = () => {
+    const db = new Database(join(dataDir, 'read.db'), { readonly: true });
+    try {
+      return new Map(db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints').all().map((row) => [row.name, row.position]));
+    } finally {
+      db.close();
+    }
+  };
+
+  it('discards a read store a cut-short rebuild left unsynced, and projects everything again with the rebuild asked for', async () => {
+    const marker = join(dataDir, 'read.db.unsynced');
+    writeFileSync(marker, String(spawnSync(process.execPath, ['-e', '']).pid));
+    const rebuilt = await cli(env, 'projections:rebuild', '--projection', 'users');
+    expect(rebuilt.json).toMatchObject({ projections: ['users'], events: expect.any(Number) });
+    expect(existsSync(marker)).toBe(false);
+    // The projections not asked for were behind (the store was discarded): the rebuild's pass took them along.
+    expect(rebuilt.json.events).toBeGreaterThan(0);
+    expect(checkpoints().get('tools')).toBe(checkpoints().get('users'));
+
+    const service = await startService(env);
+    try {
+      const me = await fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${(await cli(env, 'tokens:create', '--user', '1')).json.token}` } });
+      expect(me.status).toBe(200);
     } finally {
       await service.stop();
     }

@@ -9,6 +9,9 @@ import { rebuildProjections } from './rebuild-projections';
 
 export class CliUsageError extends Error {}
 
+/** A rebuild projects every event itself: its app skips the projections' catch-up at start. */
+export const projectsAtStart = (command: string) => command !== 'projections:rebuild';
+
 type CliCommand = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
 
 /**

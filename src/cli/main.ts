@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
-import { CliUsageError, commands } from './commands';
+import { CliUsageError, commands, projectsAtStart } from './commands';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error', 'fatal'] });
+    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), { logger: ['error', 'fatal'] });
     const output = await command(app, rest);
     if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;

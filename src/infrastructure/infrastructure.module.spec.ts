@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from './config/app-config';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
-import { openEventStore, openReadStore } from './infrastructure.module';
+import { InfrastructureModule, openEventStore, openReadStore } from './infrastructure.module';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 
 describe('opening the configured stores', () => {
@@ -42,4 +42,12 @@ describe('opening the configured stores', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   }, 15_000);
+});
+
+describe('InfrastructureModule options', () => {
+  it('refuses background work with projections that do not catch up at start: its reactors would wait for them for ever', () => {
+    const config = loadConfig({ DATA_DIR: tmpdir() });
+    expect(() => InfrastructureModule.forRoot({ config, projectAtStart: false })).toThrow('Background work needs the projections caught up at start');
+    expect(() => InfrastructureModule.forRoot({ config, projectAtStart: false, background: false })).not.toThrow();
+  });
 });

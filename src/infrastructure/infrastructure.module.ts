@@ -9,7 +9,7 @@ import { Upcasters } from './event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { OutboundHttp } from './outbound/outbound-http';
-import { ProjectionRunner } from './projections/projection-runner';
+import { PROJECT_AT_START, ProjectionRunner } from './projections/projection-runner';
 import { BACKGROUND_WORK } from './reactors/reactor';
 import { ReactorRunner } from './reactors/reactor-runner';
 import { DocumentStore, READ_STORE } from './read-store/document-store.port';
@@ -53,13 +53,17 @@ export interface InfrastructureOptions {
   clock?: Clock;
   /** Dialing, sweeps and deliveries run unless this is false (the CLI). */
   background?: boolean;
+  /** The projections catch up before the app starts unless this is false (a rebuild, with no background work). */
+  projectAtStart?: boolean;
 }
 
 /** Storage, time, the command path and the projection runner, shared by every feature. */
 @Global()
 @Module({})
 export class InfrastructureModule {
-  static forRoot({ config, clock, background = true }: InfrastructureOptions): DynamicModule {
+  static forRoot({ config, clock, background = true, projectAtStart = true }: InfrastructureOptions): DynamicModule {
+    // Reactors start once the projections have caught up at start: without that they would wait for ever.
+    if (background && !projectAtStart) throw new Error('Background work needs the projections caught up at start');
     return {
       module: InfrastructureModule,
       imports: [DiscoveryModule],
@@ -71,6 +75,7 @@ export class InfrastructureModule {
         Upcasters,
         CommandRunner,
         ProjectionRunner,
+        { provide: PROJECT_AT_START, useValue: projectAtStart },
         { provide: BACKGROUND_WORK, useValue: background },
         ReactorRunner,
         { provide: OutboundHttp, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundHttp(c) },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/app-config';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { InfrastructureModule } from '../infrastructure.module';
 import { Collection, DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { Projection, ReadModelProjection } from './projection';
@@ -38,9 +39,9 @@ class TotalsModule {}
 
 describe('ProjectionRunner', () => {
   let dir: string;
-  const boot = async () => {
+  const boot = async ({ projectAtStart = true, background = true } = {}) => {
     const config = loadConfig({ DATA_DIR: dir, READ_YOUR_WRITES_TIMEOUT_MS: '2000' });
-    const moduleRef = await Test.createTestingModule({ imports: [InfrastructureModule.forRoot({ config }), TotalsModule] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [InfrastructureModule.forRoot({ config, projectAtStart, background }), TotalsModule] }).compile();
     moduleRef.enableShutdownHooks();
     await moduleRef.init();
     return {
@@ -107,6 +108,18 @@ describe('ProjectionRunner', () => {
     const applied = await runner.rebuild(['totals']);
     expect(applied).toBe(1200);
     expect(await totals.find({}, { sort: [['stream', 'asc']] })).toEqual(before);
+    await moduleRef.close();
+  });
+
+  it('given events stored before a start that does not project (a rebuild), then none is projected until the rebuild projects them', async () => {
+    const before = new SqliteEventStore(join(dir, 'events.db'));
+    await before.append('sum-a', [{ type: 'Added', data: { n: 2 } }], 'no_stream');
+    await before.close();
+    const { moduleRef, runner, reads, totals } = await boot({ projectAtStart: false, background: false });
+    expect(await reads.getCheckpoint('totals')).toBe(0);
+    expect(await totals.get('sum-a')).toBeNull();
+    expect(await runner.rebuild(['totals'])).toBe(1);
+    expect(await totals.get('sum-a')).toEqual({ stream: 'sum-a', sum: 2 });
     await moduleRef.close();
   });
 

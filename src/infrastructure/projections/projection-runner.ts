@@ -13,6 +13,9 @@ const BATCH = 500;
 const REBUILD_BATCH = 5000;
 const LOCK = 'projections';
 
+/** False for a rebuild: it projects every event again itself, so a catch-up first is work thrown away. */
+export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
+
 /**
  * Applies every event to every projection in order. Each batch runs under the read
  * store's exclusive lock and writes the checkpoints with the read-model changes, so
@@ -39,6 +42,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(READ_STORE) private readonly readStore: DocumentStore,
     private readonly upcasters: Upcasters,
     private readonly config: AppConfig,
+    @Inject(PROJECT_AT_START) private readonly projectAtStart: boolean,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -47,6 +51,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
       .filter((wrapper) => wrapper.instance)
       .map((wrapper) => wrapper.instance as ReadModelProjection);
     await this.resetChangedProjections();
+    if (!this.projectAtStart) return;
     this.unwatch = this.events.watch(() => this.trigger());
     await this.catchUp();
     this.started();
