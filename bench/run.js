@@ -68,17 +68,16 @@ async function idle(pid, timeoutMs = 600_000) {
 }
 
 /**
- * Before an idle figure or a dialing run: the kernel writes out what earlier phases left dirty
- * (loading and rebuilding write gigabytes, whose writeback is not the service's work), then the
- * service's CPU settles (after a start on imported data the reactors pass over it).
+ * Lets the kernel write out what earlier phases left dirty (loading and rebuilding write
+ * gigabytes, whose writeback is not the measured work).
  */
-/** Lets the kernel write out the pages earlier phases left dirty, which are not the measured work. */
 function writtenOut() {
   const dirtyMb = Number(/Dirty:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))[1]) / 1024;
   if (dirtyMb > 64) log(`writing out ${Math.round(dirtyMb)} MB of dirty pages first`);
   execFileSync('sync');
 }
 
+/** Before an idle figure or a dialing run: written out, then the service's CPU settles (after a start on imported data the reactors pass over it). */
 async function settled(pid) {
   writtenOut();
   await idle(pid);
