@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,17 @@ describe('writeAlone', () => {
   });
 });
 
+/** A child process writing the file as `writeAlone` does; it dies mid-transaction unless told to hold on. */
+function writerOf(file: string, then: 'die' | 'hold') {
+  const script = `
+    const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
+    db.pragma('locking_mode = EXCLUSIVE'); db.pragma('journal_mode = DELETE'); db.pragma('synchronous = OFF');
+    db.exec('BEGIN'); db.exec("INSERT INTO t SELECT value FROM json_each('[2,3,4]')");
+    process.stdout.write('writing');
+    if (${JSON.stringify(then)} === 'die') process.kill(process.pid, 'SIGKILL'); else setInterval(() => {}, 1000);`;
+  return spawn(process.execPath, ['-e', script]);
+}
+
 describe('discardUnsynced', () => {
   let dir: string;
   let file: string;
@@ -101,24 +112,32 @@ describe('discardUnsynced', () => {
     expect(readFrom(file)).toBe(1);
   });
 
-  it('given the marker of a process that has ended, then it deletes the file and the marker', () => {
-    const ended = spawnSync(process.execPath, ['-e', '']).pid!;
-    writeFileSync(unsyncedMarker(file), String(ended));
-    writeFileSync(`${file}-journal`, 'left by the ended process');
+  it('given the marker and the journal of a writer killed mid-write, then it deletes the file, its journal and the marker', async () => {
+    const writer = writerOf(file, 'die');
+    writeFileSync(unsyncedMarker(file), String(writer.pid));
+    await new Promise((resolve) => writer.once('exit', resolve));
+    expect(existsSync(`${file}-journal`)).toBe(true);
     expect(discardUnsynced(file)).toBe(true);
     expect([file, `${file}-journal`, unsyncedMarker(file)].filter((path) => existsSync(path))).toEqual([]);
   });
 
-  it('given the marker of a process still running, then it refuses, naming that process, and deletes nothing', async () => {
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  it('given a marker whose pid now belongs to another live process (after a restart), then the unlocked file is deleted all the same', () => {
+    writeFileSync(unsyncedMarker(file), String(process.ppid));
+    expect(discardUnsynced(file)).toBe(true);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('given a writer still holding the file, then it refuses, naming that process, and deletes nothing', async () => {
+    const writer = writerOf(file, 'hold');
     try {
-      writeFileSync(unsyncedMarker(file), String(child.pid));
+      await new Promise((resolve) => writer.stdout.once('data', resolve));
+      writeFileSync(unsyncedMarker(file), String(writer.pid));
       expect(() => discardUnsynced(file)).toThrow(FileWrittenElsewhere);
-      expect(() => discardUnsynced(file)).toThrow(`read.db is being rebuilt by process ${child.pid}`);
+      expect(() => discardUnsynced(file)).toThrow(`read.db is being rebuilt by process ${writer.pid}`);
       expect(existsSync(unsyncedMarker(file))).toBe(true);
-      expect(readFrom(file)).toBe(1);
+      expect(existsSync(file)).toBe(true);
     } finally {
-      child.kill();
+      writer.kill();
     }
   });
 });
