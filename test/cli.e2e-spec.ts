@@ -85,10 +85,16 @@ describe('service and CLI as separate processes on one data directory', () => {
 
   it('discards a read store a cut-short rebuild left unsynced, and projects everything again with the rebuild asked for', async () => {
     const marker = join(dataDir, 'read.db.unsynced');
+    const torn = new Database(join(dataDir, 'read.db'));
+    torn.exec('CREATE TABLE only_in_the_torn_store (x)');
+    torn.close();
     writeFileSync(marker, String(spawnSync(process.execPath, ['-e', '']).pid));
     const rebuilt = await cli(env, 'projections:rebuild', '--projection', 'users');
     expect(rebuilt.json).toMatchObject({ projections: ['users'], events: expect.any(Number) });
     expect(existsSync(marker)).toBe(false);
+    const tables = new Database(join(dataDir, 'read.db'), { readonly: true });
+    expect(tables.prepare("SELECT name FROM sqlite_master WHERE name = 'only_in_the_torn_store'").all()).toEqual([]);
+    tables.close();
     // The projections not asked for were behind (the store was discarded): the rebuild's pass took them along.
     expect(rebuilt.json.events).toBeGreaterThan(0);
     expect(checkpoints().get('tools')).toBe(checkpoints().get('users'));
