@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
+import { countFromAnotherConnection } from '../../testing/another-connection';
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
 import { CollectionOptions } from './document-store.port';
 import { OTHER_WRITERS_LOOK_MS } from './remembered-rows';
@@ -124,16 +125,7 @@ describe('embedded SQLite query plans', () => {
     const store = new SqliteDocumentStore(file);
     const leads = store.collection('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
     const mode = () => sqliteOf(store).pragma('journal_mode', { simple: true });
-    const othersSee = () => {
-      const other = new Database(file, { timeout: 0 });
-      try {
-        return other.prepare('SELECT count(*) FROM rm_leads').pluck().get();
-      } catch (error) {
-        return (error as { code: string }).code;
-      } finally {
-        other.close();
-      }
-    };
+    const othersSee = () => countFromAnotherConnection(file, 'rm_leads');
     const during = await store.refill(['leads'], async () => {
       await store.exclusive('refill', () => leads.upsert(1, { id: 1, campaign_id: 7 }, 1));
       return { mode: mode(), others: othersSee() };

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { countFromAnotherConnection } from '../../testing/another-connection';
 import { openSqlite } from './open-sqlite';
 import { FileWrittenElsewhere, discardUnsynced, unsyncedMarker, writeAlone } from './write-alone';
 
@@ -10,17 +11,7 @@ const settings = (db: Database.Database) =>
   Object.fromEntries(['journal_mode', 'locking_mode', 'synchronous', 'busy_timeout'].map((name) => [name, db.pragma(name, { simple: true })]));
 const asOpened = { journal_mode: 'wal', locking_mode: 'normal', synchronous: 1, busy_timeout: 10000 };
 
-/** A second connection's read: the rows it sees, or the error code it gets. */
-function readFrom(file: string): number | string {
-  const other = new Database(file, { timeout: 0 });
-  try {
-    return other.prepare('SELECT count(*) FROM t').pluck().get() as number;
-  } catch (error) {
-    return (error as { code: string }).code;
-  } finally {
-    other.close();
-  }
-}
+const readFrom = (file: string) => countFromAnotherConnection(file, 't');
 
 describe('writeAlone', () => {
   let dir: string;
