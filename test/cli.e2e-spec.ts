@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writerInAnotherProcess, writing } from '../src/testing/writer-in-another-process';
 import { cli, startService } from './support/processes';
 
 /** The README's way: the built service as its own process, users and tokens made by the CLI. */
@@ -106,6 +107,32 @@ describe('service and CLI as separate processes on one data directory', () => {
     } finally {
       await service.stop();
     }
+  });
+
+  it('refuses to open a read store another process is rebuilding: a message naming that process, no stack, nothing written', async () => {
+    const events = () => {
+      const db = new Database(join(dataDir, 'events.db'), { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM events').pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    const before = events();
+    const writer = writerInAnotherProcess(join(dataDir, 'read.db'), 'hold');
+    try {
+      await writing(writer);
+      writeFileSync(join(dataDir, 'read.db.unsynced'), String(writer.pid));
+      const refused = await cli(env, 'users:create', '--email', 'third@example.com');
+      expect(refused).toMatchObject({ code: 1, json: { message: `read.db is being rebuilt by process ${writer.pid}; open it once that process has ended` } });
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect(events()).toBe(before);
+    } finally {
+      writer.kill();
+      await new Promise((resolve) => writer.once('exit', resolve));
+    }
+    // Its writer gone, the store is dropped as unsynced and made again; the refused command can be run now.
+    expect((await cli(env, 'users:create', '--email', 'third@example.com')).json).toMatchObject({ email: 'third@example.com' });
   });
 
   it('refuses to start with a bad configuration, naming the variable', async () => {

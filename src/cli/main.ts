@@ -25,7 +25,12 @@ async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), { logger: ['error', 'fatal'] });
+    // Silent while it opens: a store that cannot open answers as every other CLI failure does, a message and no stack.
+    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), {
+      logger: false,
+      abortOnError: false,
+    });
+    app.useLogger(['error', 'fatal']);
     const output = await command(app, rest);
     if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;

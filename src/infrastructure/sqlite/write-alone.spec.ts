@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countFromAnotherConnection } from '../../testing/another-connection';
+import { writerInAnotherProcess, writing } from '../../testing/writer-in-another-process';
 import { openSqlite } from './open-sqlite';
 import { FileWrittenElsewhere, discardUnsynced, unsyncedMarker, writeAlone } from './write-alone';
 
@@ -75,17 +75,6 @@ describe('writeAlone', () => {
   });
 });
 
-/** A child process writing the file as `writeAlone` does; it dies mid-transaction unless told to hold on. */
-function writerOf(file: string, then: 'die' | 'hold') {
-  const script = `
-    const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
-    db.pragma('locking_mode = EXCLUSIVE'); db.pragma('journal_mode = DELETE'); db.pragma('synchronous = OFF');
-    db.exec('BEGIN'); db.exec("INSERT INTO t SELECT value FROM json_each('[2,3,4]')");
-    process.stdout.write('writing');
-    if (${JSON.stringify(then)} === 'die') process.kill(process.pid, 'SIGKILL'); else setInterval(() => {}, 1000);`;
-  return spawn(process.execPath, ['-e', script]);
-}
-
 describe('discardUnsynced', () => {
   let dir: string;
   let file: string;
@@ -104,7 +93,7 @@ describe('discardUnsynced', () => {
   });
 
   it('given the marker and the journal of a writer killed mid-write, then it deletes the file, its journal and the marker', async () => {
-    const writer = writerOf(file, 'die');
+    const writer = writerInAnotherProcess(file, 'die');
     writeFileSync(unsyncedMarker(file), String(writer.pid));
     await new Promise((resolve) => writer.once('exit', resolve));
     expect(existsSync(`${file}-journal`)).toBe(true);
@@ -119,9 +108,9 @@ describe('discardUnsynced', () => {
   });
 
   it('given a writer still holding the file, then it refuses, naming that process, and deletes nothing', async () => {
-    const writer = writerOf(file, 'hold');
+    const writer = writerInAnotherProcess(file, 'hold');
     try {
-      await new Promise((resolve) => writer.stdout.once('data', resolve));
+      await writing(writer);
       writeFileSync(unsyncedMarker(file), String(writer.pid));
       expect(() => discardUnsynced(file)).toThrow(FileWrittenElsewhere);
       expect(() => discardUnsynced(file)).toThrow(`read.db is being rebuilt by process ${writer.pid}`);
