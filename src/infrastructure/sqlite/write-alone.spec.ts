@@ -40,6 +40,12 @@ describe('writeAlone', () => {
     });
   });
 
+  it('given a file already in a rollback journal (the switch changes nothing), when it works, then other connections are shut out before it writes', async () => {
+    db.pragma('journal_mode = DELETE');
+    const during = await writeAlone(db, file, async () => ({ other: readFrom(file), marked: existsSync(unsyncedMarker(file)) }));
+    expect(during).toEqual({ other: 'SQLITE_BUSY', marked: true });
+  });
+
   it('then leaves the file as opened, its marker gone and its writes seen by other connections', async () => {
     await writeAlone(db, file, async () => db.exec('INSERT INTO t VALUES (2)'));
     expect(settings(db)).toEqual(asOpened);

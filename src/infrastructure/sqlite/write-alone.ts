@@ -43,12 +43,17 @@ function isLocked(file: string): boolean {
 /**
  * Locks the file to this connection and leaves the write-ahead log for a rollback journal.
  * False, with nothing changed, when another connection has the file open: SQLite refuses the
- * switch at once then, without waiting on the lock.
+ * switch at once then, without waiting on the lock (a file already in a rollback journal is
+ * waited for, as long as the connection's busy timeout).
  */
 function takeAlone(db: Database.Database): boolean {
   db.pragma('locking_mode = EXCLUSIVE');
   try {
-    if (db.pragma('journal_mode = DELETE', { simple: true }) === 'delete') return true;
+    if (db.pragma('journal_mode = DELETE', { simple: true }) === 'delete') {
+      // Leaving WAL took the lock; a file already in a rollback journal is taken here, and kept.
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+      return true;
+    }
   } catch {
     // SQLITE_BUSY: the work goes on in WAL, and any other fault shows again when it writes.
   }
