@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
+import { CliLogger } from './cli-logger';
 import { CliUsageError, commands, projectsAtStart } from './commands';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -25,12 +26,10 @@ async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-    // Silent while it opens: a store that cannot open answers as every other CLI failure does, a message and no stack.
     app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), {
-      logger: false,
+      logger: new CliLogger(),
       abortOnError: false,
     });
-    app.useLogger(['error', 'fatal']);
     const output = await command(app, rest);
     if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
