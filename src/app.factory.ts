@@ -5,6 +5,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './infrastructure/config/app-config';
 import { closeConnectionsOnShutdown } from './infrastructure/http/close-connections-on-shutdown';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
+import { AppLogger } from './infrastructure/logging/app-logger';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
 
@@ -25,7 +26,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
   installJsonBodyParser(adapter.getInstance());
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
-    logger: LEVELS[config.logLevel],
+    logger: new AppLogger(LEVELS[config.logLevel]),
     bodyParser: false,
     abortOnError: false,
   });

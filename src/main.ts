@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
+import { FileWrittenElsewhere } from './infrastructure/sqlite/write-alone';
 
 async function main() {
   let config;
@@ -21,7 +22,17 @@ async function main() {
   );
 }
 
+/**
+ * A failure the service names (a read store being rebuilt) or a system call's (a port in use)
+ * is one line; any other keeps its stack, which Nest's own report no longer shows (AppLogger).
+ */
+function startFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const named = error instanceof FileWrittenElsewhere || typeof (error as NodeJS.ErrnoException).syscall === 'string';
+  return named ? error.message : (error.stack ?? error.message);
+}
+
 main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(startFailure(error));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writerInAnotherProcess, writing } from '../src/testing/writer-in-another-process';
@@ -109,7 +110,7 @@ describe('service and CLI as separate processes on one data directory', () => {
     }
   });
 
-  it('refuses to open a read store another process is rebuilding: a message naming that process, no stack, nothing written', async () => {
+  it('refuses to open a read store another process is rebuilding, in the CLI and the service: a message naming that process, no stack, nothing written', async () => {
     const events = () => {
       const db = new Database(join(dataDir, 'events.db'), { readonly: true });
       try {
@@ -127,6 +128,10 @@ describe('service and CLI as separate processes on one data directory', () => {
       expect(refused).toMatchObject({ code: 1, json: { message: `read.db is being rebuilt by process ${writer.pid}; open it once that process has ended` } });
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
       expect(events()).toBe(before);
+      // The service, started meanwhile, exits with the same message alone.
+      await expect(startService(env)).rejects.toThrow(
+        new RegExp(`^service exited with 1: read\\.db is being rebuilt by process ${writer.pid}; open it once that process has ended\\n$`),
+      );
     } finally {
       writer.kill();
       await new Promise((resolve) => writer.once('exit', resolve));
@@ -139,5 +144,22 @@ describe('service and CLI as separate processes on one data directory', () => {
     await expect(startService({ ...env, EVENT_STORE: 'postgres' })).rejects.toThrow(
       'EVENT_STORE must be one of embedded, eventstoredb (got "postgres")',
     );
+  });
+
+  it('exits 1 with one line when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const run = spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
+        env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+    } finally {
+      taken.close();
+    }
   });
 });

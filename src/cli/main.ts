@@ -3,8 +3,8 @@ import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
+import { AppLogger } from '../infrastructure/logging/app-logger';
 import { DomainError } from '../shared/domain-error';
-import { CliLogger } from './cli-logger';
 import { CliUsageError, commands, projectsAtStart } from './commands';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
     app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), {
-      logger: new CliLogger(),
+      logger: new AppLogger(['error', 'fatal']),
       abortOnError: false,
     });
     const output = await command(app, rest);
