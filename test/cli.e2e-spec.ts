@@ -7,6 +7,14 @@ import { join } from 'node:path';
 import { writerInAnotherProcess, writing } from '../src/testing/writer-in-another-process';
 import { cli, startService } from './support/processes';
 
+/** Runs the built service to its end, for a start that fails: its exit code and what it wrote to stderr. */
+const startToFail = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+
 /** The README's way: the built service as its own process, users and tokens made by the CLI. */
 describe('service and CLI as separate processes on one data directory', () => {
   let dataDir: string;
@@ -146,16 +154,27 @@ describe('service and CLI as separate processes on one data directory', () => {
     );
   });
 
+  it('exits 1 with the stack of a start failure it does not name', () => {
+    const broken = mkdtempSync(join(tmpdir(), 'voice-broken-'));
+    try {
+      writeFileSync(join(broken, 'events.db'), 'not a database, but long enough to be read as a header of one');
+      const run = startToFail({ DATA_DIR: broken, PORT: '0' });
+      expect(run.status).toBe(1);
+      const [first, ...rest] = run.stderr.trim().split('\n');
+      expect(first).toBe('SqliteError: file is not a database');
+      expect(rest.length).toBeGreaterThan(0);
+      expect(rest.every((line) => line.startsWith('    at '))).toBe(true);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
+
   it('exits 1 with one line when its port is taken', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = (taken.address() as AddressInfo).port;
-      const run = spawnSync(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
-        env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
+      const run = startToFail({ ...env, PORT: String(port) });
       expect(run.status).toBe(1);
       expect(run.stderr).toBe(`listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
     } finally {
