@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { Test } from '@nestjs/testing';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { AddressInfo, createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from './config/app-config';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { InfrastructureModule, openEventStore, openReadStore } from './infrastructure.module';
+import { DocumentStore, READ_STORE } from './read-store/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 
 describe('opening the configured stores', () => {
@@ -49,5 +52,44 @@ describe('InfrastructureModule options', () => {
     const config = loadConfig({ DATA_DIR: tmpdir() });
     expect(() => InfrastructureModule.forRoot({ config, projectAtStart: false })).toThrow('Background work needs the projections caught up at start');
     expect(() => InfrastructureModule.forRoot({ config, projectAtStart: false, background: false })).not.toThrow();
+  });
+});
+
+describe('checkpoints of the embedded files', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'checkpoints-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const started = async (background: boolean) => {
+    const app = await Test.createTestingModule({
+      imports: [InfrastructureModule.forRoot({ config: loadConfig({ DATA_DIR: dir }), background, projectAtStart: background })],
+    }).compile();
+    await app.init();
+    return app;
+  };
+
+  it('given the service, then what its commits add reaches the events file long before the log is full', async () => {
+    const app = await started(true);
+    try {
+      const file = join(dir, 'events.db');
+      const before = statSync(file).size;
+      // About 250 pages, where the log is checkpointed on the writing connection at 8,000.
+      await app.get<EventStore>(EVENT_STORE).append('bulk-1', [{ type: 'Bulk', data: { text: 'x'.repeat(1_000_000) } }], 'no_stream');
+      let size = before;
+      for (const deadline = Date.now() + 10_000; size < before + 1_000_000 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) size = statSync(file).size;
+      expect(size).toBeGreaterThan(before + 1_000_000);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('given the CLI, then no other connection holds the read store: a rebuild writes it alone', async () => {
+    const app = await started(false);
+    try {
+      const alone = await app.get<DocumentStore>(READ_STORE).refill([], async () => existsSync(join(dir, 'read.db.unsynced')));
+      expect(alone).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });

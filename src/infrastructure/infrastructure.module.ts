@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,10 @@ import { BACKGROUND_WORK } from './reactors/reactor';
 import { ReactorRunner } from './reactors/reactor-runner';
 import { DocumentStore, READ_STORE } from './read-store/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
+import { WalCheckpointer } from './sqlite/wal-checkpointer';
+
+const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
+const readsFile = (config: AppConfig) => join(config.dataDir, 'read.db');
 
 // The EventStoreDB and MongoDB clients are loaded only when configured: on the embedded default
 // they would cost about 40 MB of memory and 0.3 s of every start (560 modules), unused.
@@ -23,7 +27,7 @@ export async function openEventStore(config: AppConfig): Promise<EventStore> {
     return new EventStoreDbEventStore(config.eventStoreDbUrl!);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteEventStore(join(config.dataDir, 'events.db'));
+  return new SqliteEventStore(eventsFile(config));
 }
 
 export async function openReadStore(config: AppConfig): Promise<DocumentStore> {
@@ -32,17 +36,34 @@ export async function openReadStore(config: AppConfig): Promise<DocumentStore> {
     return MongoDocumentStore.connect(config.mongodbUrl!);
   }
   mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteDocumentStore(join(config.dataDir, 'read.db'));
+  return new SqliteDocumentStore(readsFile(config));
 }
 
 @Injectable()
-class StoreLifecycle implements OnApplicationShutdown {
+class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
+  private checkpointer?: WalCheckpointer;
+
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: DocumentStore,
+    @Inject(BACKGROUND_WORK) private readonly background: boolean,
+    private readonly config: AppConfig,
   ) {}
 
+  /**
+   * The service checkpoints its embedded files from a worker thread, from before the catch-up
+   * at start. Not the CLI: its commands are short, and a rebuild holds the read store alone.
+   */
+  async onModuleInit(): Promise<void> {
+    const files = [this.config.eventStore === 'embedded' && eventsFile(this.config), this.config.readStore === 'embedded' && readsFile(this.config)];
+    const embedded = files.filter((file): file is string => file !== false);
+    if (!this.background || !embedded.length) return;
+    this.checkpointer = new WalCheckpointer(embedded);
+    await this.checkpointer.started;
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.checkpointer?.stop();
     await this.reads.close();
     await this.events.close();
   }
