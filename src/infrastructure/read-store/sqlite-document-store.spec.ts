@@ -120,6 +120,51 @@ describe('embedded SQLite query plans', () => {
     expect(await leads.count()).toBe(1);
     await store.close();
   });
+  describe('statistics of a refilled table', () => {
+    const statsOf = (store: SqliteDocumentStore) =>
+      sqliteOf(store).prepare("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'rm_leads' ORDER BY idx").all() as Array<{ idx: string; stat: string }>;
+    const indexes = { indexes: [{ fields: ['campaign_id', 'id'] }, { fields: ['phone_number'] }] };
+    const lead = (id: number) => ({ id, campaign_id: id % 4, phone_number: `+1212555${String(id).padStart(4, '0')}` });
+
+    /** 200 rows with statistics of its own making (gathering them again would answer `200 50 1`), refilled with `count`. */
+    const refilledWith = async (count: number) => {
+      const file = join(dir, `stats-refill-${count}.db`);
+      const store = new SqliteDocumentStore(file);
+      const leads = store.collection('leads', indexes);
+      for (let id = 1; id <= 200; id++) await leads.upsert(id, lead(id), id);
+      sqliteOf(store).exec("ANALYZE rm_leads; UPDATE sqlite_stat1 SET stat = '200 40 1' WHERE idx = 'rm_leads__campaign_id__id'; ANALYZE sqlite_schema");
+      const before = statsOf(store);
+      await store.refill(['leads'], () =>
+        store.exclusive('refill', async () => {
+          for (let id = 1; id <= count; id++) await leads.upsert(id, lead(id), id);
+        }),
+      );
+      const after = statsOf(store);
+      await store.close();
+      const reopened = new SqliteDocumentStore(file);
+      reopened.collection('leads', indexes);
+      const atNextOpen = statsOf(reopened);
+      await reopened.close();
+      return { before, after, atNextOpen };
+    };
+
+    it('given the same rows made again (a rebuild of the same events), then it keeps the statistics it had, and the next open gathers none', async () => {
+      const { before, after, atNextOpen } = await refilledWith(200);
+      expect(before).toHaveLength(3);
+      expect(before).toContainEqual({ idx: 'rm_leads__campaign_id__id', stat: '200 40 1' });
+      expect(after).toEqual(before);
+      expect(atNextOpen).toEqual(before);
+    });
+
+    it('given a tenth fewer or more rows or beyond, then it has none, and the next open gathers them from the rows', async () => {
+      for (const count of [179, 221]) {
+        const { after, atNextOpen } = await refilledWith(count);
+        expect(after).toEqual([]);
+        expect(atNextOpen).toContainEqual({ idx: 'rm_leads__campaign_id__id', stat: `${count} ${Math.ceil(count / 4)} 1` });
+      }
+    });
+  });
+
   it('refills with the file to itself, in a rollback journal, and leaves it in WAL for other connections', async () => {
     const file = join(dir, 'alone.db');
     const store = new SqliteDocumentStore(file);
