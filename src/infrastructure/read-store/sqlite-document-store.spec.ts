@@ -120,6 +120,7 @@ describe('embedded SQLite query plans', () => {
     expect(await leads.count()).toBe(1);
     await store.close();
   });
+
   describe('statistics of a refilled table', () => {
     const statsOf = (store: SqliteDocumentStore) =>
       sqliteOf(store).prepare("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'rm_leads' ORDER BY idx").all() as Array<{ idx: string; stat: string }>;
