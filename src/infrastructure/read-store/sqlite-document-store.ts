@@ -4,6 +4,7 @@ import { discardUnsynced, writeAlone } from '../sqlite/write-alone';
 import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
 import { RememberedRows } from './remembered-rows';
 import { assertFieldName, isRange } from './filter-fields';
+import { ValueTotals } from './value-totals';
 
 type Bind = string | number | null;
 
@@ -117,10 +118,10 @@ class Counts {
     return `'${fields.join(',')}|[' || ${fields.map((f) => `coalesce(doc -> '$.${assertFieldName(f)}', 'null')`).join(` || ',' || `)} || ']'`;
   }
 
-  /** While a refill writes, the totals are kept here and written once at its end. */
-  private tally: Map<string, number> | null = null;
-  /** A batch's moves, one write per total when the batch's documents are written. */
-  private moves: Map<string, number> | null = null;
+  /** While a refill writes, the totals are kept here (one per counted set) and written once at its end. */
+  private tally: ValueTotals[] | null = null;
+  /** A batch's moves (one per counted set), one write per total when the batch's documents are written. */
+  private moves: ValueTotals[] | null = null;
 
   get kept(): boolean {
     return this.tally === null;
@@ -128,21 +129,18 @@ class Counts {
 
   /** Moves a document from the totals of its old values to those of its new ones. */
   change(before: object | null, after: object | null): void {
-    for (const fields of this.sets) {
+    this.sets.forEach((fields, set) => {
       const wasValues = before && fields.map((f) => valueAt(before, f));
       const isValues = after && fields.map((f) => valueAt(after, f));
-      // Most writes leave most counted sets as they were: those need no keys made.
-      if (wasValues && isValues && wasValues.every((v, i) => v === isValues[i])) continue;
-      const was = wasValues && Counts.key(fields, wasValues);
-      const is = isValues && Counts.key(fields, isValues);
-      if (was === is) continue;
-      if (was) this.add(was, -1);
-      if (is) this.add(is, 1);
-    }
+      // Most writes leave most counted sets as they were: those move nothing.
+      if (wasValues && isValues && wasValues.every((v, i) => v === isValues[i])) return;
+      if (wasValues) this.add(set, wasValues, -1);
+      if (isValues) this.add(set, isValues, 1);
+    });
   }
 
   startTally(): void {
-    this.tally = new Map();
+    this.tally = this.newTotals();
   }
 
   /** Writes the totals kept since `startTally` (the store's totals of this collection were emptied then). */
@@ -152,34 +150,37 @@ class Counts {
     this.write(tally);
   }
 
-  /** A batch that rolls back takes its part of the tally with it. */
-  private beforeBatch: Map<string, number> | null = null;
-
   batchStarts(): void {
-    if (this.tally) this.beforeBatch = new Map(this.tally);
-    else this.moves = new Map();
+    this.moves = this.newTotals();
   }
 
-  /** Writes the batch's moves so far (before its commit, or before a read inside it). */
+  /** Writes the batch's moves so far (before its commit, or before a read inside it); a refill keeps them for its tally. */
   flushMoves(): void {
+    if (this.tally || !this.moves) return;
     this.write(this.moves);
-    this.moves?.clear();
+    this.moves = this.newTotals();
   }
 
+  /** A refill's tally takes a batch's moves once the batch has committed: one that rolls back takes them with it. */
   batchEnds(committed: boolean): void {
-    if (!committed && this.tally) this.tally = this.beforeBatch ?? new Map();
-    this.beforeBatch = null;
+    if (committed && this.tally && this.moves) this.tally.forEach((totals, set) => totals.addAll(this.moves![set]));
     this.moves = null;
   }
 
-  private add(key: string, n: number): void {
-    const pending = this.tally ?? this.moves;
-    if (pending) pending.set(key, (pending.get(key) ?? 0) + n);
-    else this.bump.run(this.collection, key, n);
+  private newTotals(): ValueTotals[] {
+    return this.sets.map(() => new ValueTotals());
   }
 
-  private write(totals: Map<string, number> | null): void {
-    for (const [key, n] of totals ?? []) if (n !== 0) this.bump.run(this.collection, key, n);
+  private add(set: number, values: unknown[], n: number): void {
+    const pending = this.moves ?? this.tally;
+    if (pending) pending[set].add(values, n);
+    else this.bump.run(this.collection, Counts.key(this.sets[set], values), n);
+  }
+
+  private write(totals: ValueTotals[] | null): void {
+    totals?.forEach((totalsOfSet, set) => {
+      for (const { values, n } of totalsOfSet.totals()) if (n !== 0) this.bump.run(this.collection, Counts.key(this.sets[set], values), n);
+    });
   }
 
   /** The key of a filter made only of equalities over exactly one counted field set, else null. */
