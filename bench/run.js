@@ -188,6 +188,13 @@ async function httpAndReads() {
   }
 }
 
+/** The scheduler's own CPU per decision: its passes run alone on the data directory (`scheduler-passes.js`). */
+async function schedulerPasses(env, userId, campaign, passes) {
+  const script = join(__dirname, 'scheduler-passes.js');
+  const stdout = execFileSync(process.execPath, [script, String(userId), String(campaign), String(passes)], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  return JSON.parse(stdout);
+}
+
 /** Dials one campaign for a while; answers attempts per second, CPU per attempt and RSS while dialing. */
 /** A small campaign (BENCH_SCALE below 1) may be dialed to the end within a round. */
 async function dialedToTheEnd(call, campaign) {
@@ -281,6 +288,13 @@ async function dialingAndMemory() {
       rss_idle_after_restart_mb: idleRestarted,
       rss_growth_after_restart_mb: idleRestarted - idleSmall,
     });
+    // The scheduler alone, the service stopped (its own scheduler would dial the same campaign).
+    await service.stop();
+    service = null;
+    writtenOut();
+    const passes = await schedulerPasses(env, user.id, rest, Math.max(3, n(200)));
+    results.figures.push({ name: `scheduler passes alone, a campaign of ${restCount} leads (${smallCount + bigCount + restCount} stored, max_concurrent_calls 100)`, ...passes });
+    log('scheduler passes', JSON.stringify(passes));
   } finally {
     await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });

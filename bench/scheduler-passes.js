@@ -1,0 +1,64 @@
+// The scheduler's own CPU time per decision, which the dialing run cannot tell apart from the
+// calls' work around it: DialScheduler passes run alone in a process of the built service's
+// modules (no HTTP, no reactors, no checkpointing thread) on the data directory in DATA_DIR.
+// A decision is one lead claimed for a call: the pass finds it due and claims it with an
+// append, and its claim is projected (the next pass waits for that). Between passes, outside
+// the measurement, every call in flight ends as the call-results reactor would end it, so
+// each pass finds its slots free again.
+// Usage: node bench/scheduler-passes.js <user id> <campaign id> <passes>; prints one JSON line.
+require('reflect-metadata');
+const { NestFactory } = require('@nestjs/core');
+const { CommandBus } = require('@nestjs/cqrs');
+const { AppModule } = require('../dist/app.module');
+const { loadConfig } = require('../dist/infrastructure/config/app-config');
+const { EVENT_STORE } = require('../dist/infrastructure/event-store/event-store.port');
+const { ProjectionRunner } = require('../dist/infrastructure/projections/projection-runner');
+const { ChangeCampaignStatus } = require('../dist/campaigns/commands/change-campaign-status');
+const { DialScheduler } = require('../dist/dialing/dial-scheduler');
+const { DialingPolicies } = require('../dist/dialing/dialing-policies');
+const { FinishLeadCall } = require('../dist/leads/commands/finish-lead-call');
+const { LeadsProjection } = require('../dist/leads/leads.projection');
+
+const cpuMicros = (since) => {
+  const { user, system } = process.cpuUsage(since);
+  return user + system;
+};
+
+async function main([userId, campaignId, passes]) {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error'] });
+  try {
+    const [scheduler, commands, projections, events, leads] = [DialScheduler, CommandBus, ProjectionRunner, EVENT_STORE, LeadsProjection].map((t) => app.get(t));
+    const user = { id: Number(userId) };
+    const campaign = Number(campaignId);
+    const settled = async () => projections.settle(await events.headPosition());
+    await commands.execute(new ChangeCampaignStatus(user, campaign, 'start'));
+    const policy = await app.get(DialingPolicies).retryPolicy(campaign);
+    const result = { passes: 0, decisions: 0, cpu_ms: 0 };
+    while (result.passes < Number(passes)) {
+      await settled();
+      const before = process.cpuUsage();
+      const claimed = await scheduler.pass();
+      await settled();
+      result.cpu_ms += cpuMicros(before) / 1000;
+      result.passes += 1;
+      result.decisions += claimed;
+      if (claimed === 0) break;
+      for (const lead of await leads.leads.find({ campaign_id: campaign, in_flight: true })) {
+        await commands.execute(new FinishLeadCall(lead.id, lead.in_flight_call_id, 'completed', true, policy));
+      }
+    }
+    await commands.execute(new ChangeCampaignStatus(user, campaign, 'stop'));
+    return { ...result, cpu_ms: +result.cpu_ms.toFixed(1), cpu_ms_per_decision: result.decisions ? +(result.cpu_ms / result.decisions).toFixed(4) : null };
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+  (error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  },
+);
