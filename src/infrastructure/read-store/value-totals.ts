@@ -9,8 +9,10 @@ type Level = Map<unknown, Level | Total>;
 /**
  * Sums per combination of values, kept as nested maps of the values themselves: adding makes
  * no key text, so a rebuild that moves eight totals per document written builds none per move
- * (making a key per move was a fifth of a rebuild's work outside SQLite). Values compare as the
- * stored key text does: `undefined` as `null`, objects by their JSON.
+ * (making a key per move was a fifth of a rebuild's work outside SQLite). Values are grouped
+ * as the stored key text groups them in the cases documents hold: `undefined` with `null`,
+ * objects by their JSON. Two combinations kept apart here that share a key text (`NaN` and
+ * `null`, say) are each added to that key's total when written, so the totals still sum right.
  */
 export class ValueTotals {
   private readonly root: Level = new Map();
@@ -38,11 +40,8 @@ export class ValueTotals {
   }
 
   /** Every combination added, with its sum (which may be 0 when moves cancelled out). */
-  *totals(level: Level = this.root): Generator<Total> {
-    for (const entry of level.values()) {
-      if (entry instanceof Map) yield* this.totals(entry);
-      else yield entry;
-    }
+  totals(): Generator<Total> {
+    return totalsBelow(this.root);
   }
 
   private keyOf(value: unknown): unknown {
@@ -52,5 +51,12 @@ export class ValueTotals {
     let key = this.objectKeys.get(json);
     if (!key) this.objectKeys.set(json, (key = {}));
     return key;
+  }
+}
+
+function* totalsBelow(level: Level): Generator<Total> {
+  for (const entry of level.values()) {
+    if (entry instanceof Map) yield* totalsBelow(entry);
+    else yield entry;
   }
 }
