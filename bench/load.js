@@ -108,4 +108,15 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
   store.close();
 }
 
-module.exports = { loadLeads, loadCalls, phone };
+/** The body of an assistant as the bench creates it through the API. */
+function assistantBody(name) {
+  return { assistant_name: name, voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' };
+}
+
+/** A campaign's settings for dialing at any hour of any day, 100 calls at a time, retried at once. */
+function dialingSettings(assistantId) {
+  const everyDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+  return { assistant_id: assistantId, max_concurrent_calls: 100, max_retries: 2, retry_delay_seconds: 0, calling_hours: { start: '00:00', end: '24:00' }, calling_days: everyDay };
+}
+
+module.exports = { loadLeads, loadCalls, phone, assistantBody, dialingSettings };

@@ -8,14 +8,13 @@ const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { startService, startAdapterApp, rssMb, cpuSeconds, cli } = require('./service');
-const { loadLeads, loadCalls, phone } = require('./load');
+const { loadLeads, loadCalls, phone, assistantBody, dialingSettings } = require('./load');
 const { inRounds, median, rateOfRounds } = require('./rounds');
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
 const n = (count) => Math.max(1, Math.round(count * SCALE));
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const results = { machine: { cpus: require('node:os').cpus().length, node: process.version }, scale: SCALE, seconds: SECONDS, rounds: ROUNDS, figures: [] };
 const log = (...args) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
 
@@ -113,7 +112,7 @@ async function httpAndReads() {
   try {
     const user = await cli(env, 'users:create', '--email', 'bench@example.com');
     const call = api(service, user.token);
-    const assistant = (await call('POST', '/api/user/assistant', { assistant_name: 'Bench', voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' })).data.id;
+    const assistant = (await call('POST', '/api/user/assistant', assistantBody('Bench'))).data.id;
     const writes = (await call('POST', '/api/user/campaigns', { name: 'Writes', assistant_id: assistant })).data.id;
     const reads = (await call('POST', '/api/user/campaigns', { name: 'Reads', assistant_id: assistant })).data.id;
     const headers = { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', accept: 'application/json' };
@@ -189,7 +188,7 @@ async function httpAndReads() {
 }
 
 /** The scheduler's own CPU per decision: its passes run alone on the data directory (`scheduler-passes.js`). */
-async function schedulerPasses(env, userId, campaign, passes) {
+function schedulerPasses(env, userId, campaign, passes) {
   const script = join(__dirname, 'scheduler-passes.js');
   const stdout = execFileSync(process.execPath, [script, String(userId), String(campaign), String(passes)], { env: { ...process.env, ...env }, encoding: 'utf8' });
   return JSON.parse(stdout);
@@ -228,8 +227,8 @@ async function dialingAndMemory() {
   try {
     const user = await cli(env, 'users:create', '--email', 'dial@example.com');
     let call = api(service, user.token);
-    const assistant = (await call('POST', '/api/user/assistant', { assistant_name: 'Dialer', voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' })).data.id;
-    const settings = { assistant_id: assistant, max_concurrent_calls: 100, max_retries: 2, retry_delay_seconds: 0, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
+    const assistant = (await call('POST', '/api/user/assistant', assistantBody('Dialer'))).data.id;
+    const settings = dialingSettings(assistant);
     const small = (await call('POST', '/api/user/campaigns', { name: 'Small', ...settings })).data.id;
     const big = (await call('POST', '/api/user/campaigns', { name: 'Big', ...settings })).data.id;
     const rest = (await call('POST', '/api/user/campaigns', { name: 'Stored', ...settings })).data.id;
@@ -292,7 +291,7 @@ async function dialingAndMemory() {
     await service.stop();
     service = null;
     writtenOut();
-    const passes = await schedulerPasses(env, user.id, rest, Math.max(3, n(200)));
+    const passes = schedulerPasses(env, user.id, rest, Math.max(3, n(200)));
     results.figures.push({ name: `scheduler passes alone, a campaign of ${restCount} leads (${smallCount + bigCount + restCount} stored, max_concurrent_calls 100)`, ...passes });
     log('scheduler passes', JSON.stringify(passes));
   } finally {

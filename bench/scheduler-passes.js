@@ -24,7 +24,14 @@ const cpuMicros = (since) => {
   return user + system;
 };
 
-async function main([userId, campaignId, passes]) {
+const USAGE = 'Usage: node bench/scheduler-passes.js <user id> <campaign id> <passes>\n';
+
+async function main(args) {
+  if (args.length !== 3 || !args.every((a) => /^[1-9][0-9]*$/.test(a))) {
+    process.stderr.write(USAGE);
+    process.exit(64);
+  }
+  const [userId, campaignId, passes] = args;
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error'] });
   try {

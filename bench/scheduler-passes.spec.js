@@ -4,9 +4,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { promisify } = require('node:util');
 const { startService, cli } = require('./service');
-const { loadLeads } = require('./load');
-
-const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const { loadLeads, assistantBody, dialingSettings } = require('./load');
 
 // The scheduler's figure is only what it says if every pass finds its slots free and claims them.
 describe('bench scheduler passes', () => {
@@ -23,8 +21,8 @@ describe('bench scheduler passes', () => {
         const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
         return (await res.json()).data.id;
       };
-      const assistant = await post('/api/user/assistant', { assistant_name: 'Passes', voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' });
-      campaign = await post('/api/user/campaigns', { name: 'Passes', assistant_id: assistant, max_concurrent_calls: 100, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY });
+      const assistant = await post('/api/user/assistant', assistantBody('Passes'));
+      campaign = await post('/api/user/campaigns', { name: 'Passes', ...dialingSettings(assistant) });
     } finally {
       await service.stop();
     }
