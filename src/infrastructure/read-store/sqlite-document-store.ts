@@ -389,6 +389,16 @@ class SqliteCollection<T extends object> implements Collection<T> {
 }
 
 /**
+ * Pages of a new read store. Its rows are about a kilobyte (a call's document and view), four
+ * to a 4 KB page against fifteen to a 16 KB one, and a rebuild inserts a million of them into
+ * twelve B-trees. Measured by the benchmark in one hour, each run three rounds: rebuild 84,242
+ * events/s at 16 KB against 75,706 at 4 KB, lead creation 8,414 against 7,559 req/s, list
+ * pages, dialing (2,713 against 2,709 attempts/s) and memory alike. The event store keeps 4 KB: with 16 KB pages it too, each append writing three
+ * of them to the log, lead creation fell to 6,953 req/s.
+ */
+const PAGE_SIZE = 16_384;
+
+/**
  * Read models in one SQLite file: a table per collection holding JSON documents, each field
  * the lists filter and sort by copied into a column of its own, and indexes on those columns.
  */
@@ -410,7 +420,7 @@ export class SqliteDocumentStore implements DocumentStore {
   ) {
     // A store a rebuild left unsynced may be torn: the projections make it again from nothing.
     discardUnsynced(file);
-    this.db = openSqlite(file);
+    this.db = openSqlite(file, { pageSize: PAGE_SIZE });
     this.remembered = new RememberedRows(this.db, options.now);
     // Statistics let the planner pick the most selective of several indexes.
     this.analyze('PRAGMA optimize = 0x10002');

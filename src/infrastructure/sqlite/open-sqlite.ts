@@ -10,9 +10,19 @@ import Database from 'better-sqlite3';
  */
 const CHECKPOINT_PAGES = 8000;
 
+export interface SqliteFileOptions {
+  /**
+   * Bytes per page of a file made now; a file that exists keeps the size it was made with
+   * (SQLite changes it only by rewriting the whole file). SQLite's default is 4,096.
+   */
+  pageSize?: number;
+}
+
 /** An SQLite file in WAL mode, as both embedded stores open theirs. */
-export function openSqlite(file: string): Database.Database {
+export function openSqlite(file: string, options: SqliteFileOptions = {}): Database.Database {
   const db = new Database(file);
+  // Before the first write: the switch to WAL below writes the file's first page.
+  if (options.pageSize) db.pragma(`page_size = ${options.pageSize}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 10000');
