@@ -1,6 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /** A bearer token: 40 random bytes, URL-safe. Shown once; only its hash is kept. */
 export const newAccessToken = () => randomBytes(30).toString('base64url');
 export const newWebhookSecret = () => randomBytes(24).toString('hex');
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+
 export interface AuthenticatedUser {
   id: number;
   email: string;
@@ -9,3 +11,6 @@ export interface AuthenticatedUser {
 export abstract class AccessTokenVerifier {
   abstract userForTokenHash(tokenHash: string): Promise<AuthenticatedUser | null>;
 }
+
+/** What a bearer token is known by: only its hash is stored. One-shot, with no Hash object made per request. */
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');

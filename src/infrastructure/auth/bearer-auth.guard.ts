@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { AccessTokenVerifier, AuthenticatedUser } from './access-token-verifier';
+import { AccessTokenVerifier, AuthenticatedUser, hashToken } from './access-token-verifier';
 
 export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -20,7 +19,7 @@ export class BearerAuthGuard implements CanActivate {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) throw new UnauthorizedException();
-    const tokenHash = createHash('sha256').update(match[1]).digest('hex');
+    const tokenHash = hashToken(match[1]);
     const user = await this.verifier.userForTokenHash(tokenHash);
     if (!user) throw new UnauthorizedException();
     request.user = user;

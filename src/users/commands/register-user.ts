@@ -5,7 +5,8 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
-import { hashToken, newAccessToken, newWebhookSecret } from '../access-token';
+import { hashToken } from '../../infrastructure/auth/access-token-verifier';
+import { newAccessToken, newWebhookSecret } from '../access-token';
 import { userDecider } from '../user.decider';
 import { userStream } from '../user.events';
 import { UsersProjection } from '../users.projection';
