@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
-import { FileWrittenElsewhere } from './infrastructure/sqlite/write-alone';
+import { FileWrittenElsewhere } from './infrastructure/sqlite/unsynced-mark';
 
 async function main() {
   let config;

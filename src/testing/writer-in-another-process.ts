@@ -1,14 +1,19 @@
 import { spawn } from 'node:child_process';
+import { unsyncedMarker } from '../infrastructure/sqlite/unsynced-mark';
 
 /**
- * A child process writing a SQLite file as `writeAlone` does (exclusive lock, rollback journal, no
- * syncs), mid-transaction; it then dies at once or holds the file until killed. Its stdout says
- * 'writing' once the file is locked.
+ * A child process writing a SQLite file as a refill does: the file marked unsynced first (the
+ * marker a database it holds locked, its pid inside), then written in WAL without syncs,
+ * mid-transaction; it then dies at once or holds on until killed. Its stdout says 'writing'
+ * once the file is marked and written to.
  */
 export function writerInAnotherProcess(file: string, then: 'die' | 'hold') {
   const script = `
-    const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
-    db.pragma('locking_mode = EXCLUSIVE'); db.pragma('journal_mode = DELETE'); db.pragma('synchronous = OFF');
+    const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+    const marker = new Database(${JSON.stringify(unsyncedMarker(file))});
+    marker.pragma('locking_mode = EXCLUSIVE'); marker.pragma('journal_mode = MEMORY'); marker.pragma('user_version = ' + process.pid);
+    const db = new Database(${JSON.stringify(file)});
+    db.pragma('journal_mode = WAL'); db.pragma('synchronous = OFF');
     db.exec('BEGIN'); db.exec('CREATE TABLE written_elsewhere (x); INSERT INTO written_elsewhere VALUES (1)');
     process.stdout.write('writing');
     if (${JSON.stringify(then)} === 'die') process.kill(process.pid, 'SIGKILL'); else setInterval(() => {}, 1000);`;

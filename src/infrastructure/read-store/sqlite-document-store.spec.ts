@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
 import { countFromAnotherConnection } from '../../testing/another-connection';
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
+import { writerInAnotherProcess } from '../../testing/writer-in-another-process';
+import { unsyncedMarker } from '../sqlite/unsynced-mark';
 import { CollectionOptions } from './document-store.port';
 import { OTHER_WRITERS_LOOK_MS } from './remembered-rows';
 import { SqliteDocumentStore } from './sqlite-document-store';
@@ -166,37 +168,75 @@ describe('embedded SQLite query plans', () => {
     });
   });
 
-  it('refills with the file to itself, in a rollback journal, and leaves it in WAL for other connections', async () => {
-    const file = join(dir, 'alone.db');
+  it('refills through a writer thread: the file marked unsynced and locked to other processes meanwhile, in WAL, each batch seen by readers once committed', async () => {
+    const file = join(dir, 'marked.db');
     const store = new SqliteDocumentStore(file);
     const leads = store.collection('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
-    const mode = () => sqliteOf(store).pragma('journal_mode', { simple: true });
-    const othersSee = () => countFromAnotherConnection(file, 'rm_leads');
+    const marker = unsyncedMarker(file);
     const during = await store.refill(['leads'], async () => {
       await store.exclusive('refill', () => leads.upsert(1, { id: 1, campaign_id: 7 }, 1));
-      return { mode: mode(), others: othersSee() };
+      await store.exclusive('refill', () => leads.upsert(2, { id: 2, campaign_id: 7 }, 2));
+      // Asked of the writer thread, after the batches handed to it.
+      const counted = await leads.count({ campaign_id: 7 });
+      return { counted, marker: countFromAnotherConnection(marker, 'sqlite_master'), others: countFromAnotherConnection(file, 'rm_leads') };
     });
-    expect(during).toEqual({ mode: 'delete', others: 'SQLITE_BUSY' });
-    expect(mode()).toBe('wal');
-    expect(othersSee()).toBe(1);
-    expect(await leads.count({ campaign_id: 7 })).toBe(1);
+    expect(during).toEqual({ counted: 2, marker: 'SQLITE_BUSY', others: 2 });
+    expect(existsSync(marker)).toBe(false);
+    expect(sqliteOf(store).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(await leads.count({ campaign_id: 7 })).toBe(2);
     await store.close();
   });
 
-  it('makes a store that a rebuild left unsynced (its connection gone mid-way) again from nothing: documents, totals and checkpoints', async () => {
+  it('reads the documents and checkpoints of batches handed to the writer thread before it has committed them', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'handed.db'));
+    const docs = store.collection<{ id: number; n: number }>('docs', { counts: [['n']] });
+    const seen = await store.refill(['docs'], async () => {
+      const checkpoints: number[] = [];
+      for (let n = 1; n <= 30; n++) {
+        await store.exclusive('refill', async () => {
+          checkpoints.push(await store.getCheckpoint('docs'));
+          const doc = await docs.get(1);
+          await docs.upsert(1, { id: 1, n: (doc?.n ?? 0) + 1 }, n);
+          await store.setCheckpoint('docs', n);
+        });
+      }
+      return checkpoints;
+    });
+    expect(seen).toEqual([0, ...Array.from({ length: 29 }, (_, i) => i + 1)]);
+    expect(await docs.get(1)).toEqual({ id: 1, n: 30 });
+    expect(await docs.count({ n: 30 })).toBe(1);
+    expect(await store.getCheckpoint('docs')).toBe(30);
+    await store.close();
+  });
+
+  it('fails a refill whose writer thread fails (a unique index refusing a document), and counts the collection from what was committed, now and at the next open', async () => {
+    const file = join(dir, 'refused.db');
+    const options = { indexes: [{ fields: ['campaign_id'], unique: true }], counts: [['campaign_id']] };
+    const store = new SqliteDocumentStore(file);
+    const leads = store.collection('leads', options);
+    const refill = store.refill(['leads'], async () => {
+      await store.exclusive('refill', () => leads.upsert(1, { id: 1, campaign_id: 7 }, 1));
+      await store.exclusive('refill', () => leads.upsert(2, { id: 2, campaign_id: 7 }, 2));
+      await store.exclusive('refill', () => leads.upsert(3, { id: 3, campaign_id: 8 }, 3));
+    });
+    await expect(refill).rejects.toThrow('UNIQUE constraint failed');
+    expect(await leads.count({ campaign_id: 7 })).toBe(1);
+    expect(existsSync(unsyncedMarker(file))).toBe(false);
+    await store.close();
+    const reopened = new SqliteDocumentStore(file);
+    const again = reopened.collection('leads', options);
+    expect([await again.count({ campaign_id: 7 }), await again.count({ campaign_id: 8 })]).toEqual([1, 0]);
+    await reopened.close();
+  });
+
+  it('makes a store that a rebuild left unsynced (its process killed mid-way) again from nothing: documents, totals and checkpoints', async () => {
     const file = join(dir, 'unsynced.db');
     const first = new SqliteDocumentStore(file);
-    const written = first.collection('leads', { counts: [['campaign_id']] });
+    await first.collection('leads', { counts: [['campaign_id']] }).upsert(1, { id: 1, campaign_id: 7 }, 1);
     await first.setCheckpoint('leads', 9);
-    let refilling!: () => void;
-    const started = new Promise<void>((resolve) => (refilling = resolve));
-    void first.refill(['leads'], async () => {
-      await written.upsert(1, { id: 1, campaign_id: 7 }, 1);
-      refilling();
-      await new Promise(() => {});
-    });
-    await started;
-    sqliteOf(first).close();
+    await first.close();
+    const writer = writerInAnotherProcess(file, 'die');
+    await new Promise((resolve) => writer.once('exit', resolve));
 
     const store = new SqliteDocumentStore(file);
     const leads = store.collection('leads', { counts: [['campaign_id']] });
@@ -233,32 +273,6 @@ describe('embedded SQLite query plans', () => {
     first = open(true);
     expect(views()).toEqual(['{"shown":1}', '{"shown":2}']);
     await first.store.close();
-  });
-
-  it('counts from the documents at the next start when a process died half way through a refill in WAL (the file shared)', async () => {
-    const file = join(dir, 'died.db');
-    const first = new SqliteDocumentStore(file);
-    const leads = first.collection<{ id: number; campaign_id: number }>('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
-    await leads.upsert(1, { id: 1, campaign_id: 7 }, 1);
-    const other = new Database(file);
-    other.prepare('SELECT 1 FROM checkpoints').get();
-    let written: () => void;
-    const halfWay = new Promise<void>((resolve) => (written = resolve));
-    void first.refill(['leads'], async () => {
-      await first.exclusive('p', async () => {
-        await leads.upsert(2, { id: 2, campaign_id: 7 }, 2);
-        await leads.upsert(3, { id: 3, campaign_id: 7 }, 3);
-      });
-      written();
-      return new Promise<never>(() => undefined);
-    });
-    await halfWay;
-    sqliteOf(first).close();
-    const second = new SqliteDocumentStore(file);
-    const again = second.collection<{ id: number; campaign_id: number }>('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
-    expect(await again.count({ campaign_id: 7 })).toBe(2);
-    await second.close();
-    other.close();
   });
 });
 

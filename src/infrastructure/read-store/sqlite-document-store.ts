@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { discardUnsynced, writeAlone } from '../sqlite/write-alone';
+import { UnsyncedMark, discardUnsynced } from '../sqlite/unsynced-mark';
+import { WriterThread } from '../sqlite/writer-thread';
 import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
 import { RememberedRows } from './remembered-rows';
 import { assertFieldName, isRange } from './filter-fields';
@@ -72,6 +73,9 @@ function where(filter: Filter, expression: (field: string) => string): { sql: st
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
+/** A document the table has no row of. */
+const absent = { doc: null, stored: null, pos: 0, columns: null } as const;
+
 /** What the table holds for a document: the document (null when there is none) and its indexed values. */
 interface Stored {
   stored: object | null;
@@ -90,6 +94,14 @@ interface Pending extends Row {
   dirty: boolean;
 }
 
+/** Where the store's writes go: run at once on its connection, or handed to a refill's writer thread. */
+interface Writes {
+  /** Runs a write; answers whether it changed a row (for one handed on: whether it will, as the caller knows). */
+  run(statement: Database.Statement, args: Bind[], changes: boolean): boolean;
+}
+
+const runAtOnce: Writes = { run: (statement, args) => statement.run(...args).changes > 0 };
+
 /**
  * Running totals of documents per value of a counted field set. A key is the field names
  * and the values as JSON, written alike from JS and (for a first fill) from SQL.
@@ -101,6 +113,7 @@ class Counts {
 
   constructor(
     db: Database.Database,
+    private readonly writes: () => Writes,
     private readonly collection: string,
     readonly sets: string[][],
   ) {
@@ -174,12 +187,12 @@ class Counts {
   private add(set: number, values: unknown[], n: number): void {
     const pending = this.moves ?? this.tally;
     if (pending) pending[set].add(values, n);
-    else this.bump.run(this.collection, Counts.key(this.sets[set], values), n);
+    else this.writes().run(this.bump, [this.collection, Counts.key(this.sets[set], values), n], true);
   }
 
   private write(totals: ValueTotals[] | null): void {
     totals?.forEach((totalsOfSet, set) => {
-      for (const { values, n } of totalsOfSet.totals()) if (n !== 0) this.bump.run(this.collection, Counts.key(this.sets[set], values), n);
+      for (const { values, n } of totalsOfSet.totals()) if (n !== 0) this.writes().run(this.bump, [this.collection, Counts.key(this.sets[set], values), n], true);
     });
   }
 
@@ -203,6 +216,25 @@ interface IndexStatistics {
 /** The documents a batch touched, per table; null outside `exclusive`. */
 type Batch = Map<string, Map<string, Pending>> | null;
 
+/** A batch handed to the writer thread: its documents and checkpoints, read from here until the thread has committed them. */
+interface HandedBatch {
+  batch: Map<string, Map<string, Pending>>;
+  checkpoints: Map<string, number>;
+  committed: Promise<unknown>;
+}
+
+/** What a collection asks of its store. */
+interface CollectionHost {
+  batch(): Batch;
+  writes(): Writes;
+  /** During a refill, the thread that writes (and reads what it was sent, committed or not); else null. */
+  writer(): WriterThread | null;
+  /** During a refill: the document as a batch handed to the writer thread left it, until the thread commits it. */
+  handedOn(table: string, key: string): Pending | undefined;
+  /** Runs work as a batch of its own (during a refill, a write outside a batch). */
+  inBatch<R>(work: () => Promise<R>): Promise<R>;
+}
+
 class SqliteCollection<T extends object> implements Collection<T> {
   private readonly getStmt;
   private readonly insertStmt;
@@ -216,7 +248,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
   constructor(
     private readonly db: Database.Database,
     private readonly table: string,
-    private readonly batch: () => Batch,
+    private readonly host: CollectionHost,
     private readonly counts: Counts | null,
     private readonly name: string,
     /** The fields the declared indexes name, each copied into its own column. */
@@ -244,6 +276,11 @@ class SqliteCollection<T extends object> implements Collection<T> {
     const pending = this.pending();
     const held = pending?.get(key);
     if (held) return held.doc as T | null;
+    const handed = this.host.handedOn(this.table, key);
+    if (handed) {
+      pending?.set(key, { ...handed, dirty: false });
+      return handed.doc as T | null;
+    }
     const { doc, pos, columns } = this.stored(key);
     pending?.set(key, { doc, stored: doc, pos, columns, dirty: false });
     return doc as T | null;
@@ -255,7 +292,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
-    return this.column('doc', filter, options).map((doc) => JSON.parse(doc) as T);
+    return (await this.column('doc', filter, options)).map((doc) => JSON.parse(doc) as T);
   }
 
   /** Every row has its view: they are written with the documents, and made at open for rows stored before. */
@@ -267,29 +304,34 @@ class SqliteCollection<T extends object> implements Collection<T> {
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
 
   /** One column of the rows a filter matches, in order, as plain values rather than row objects. */
-  private column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): string[] {
+  private async column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): Promise<string[]> {
     this.flush();
     const { sql, params } = where(filter, this.expression);
     const order = options.sort?.length
       ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
       : '';
     const limit = options.limit !== undefined || options.skip ? `LIMIT ? OFFSET ?` : '';
-    const stmt = this.prepare(`SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}`).pluck();
+    const text = `SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}`;
     const args = limit ? [...params, options.limit ?? -1, options.skip ?? 0] : params;
-    return stmt.all(...args) as string[];
+    const writer = this.host.writer();
+    if (writer) return (await writer.query<Record<string, string>>(text, args, true)).map((row) => row[name]);
+    return this.prepare(text).pluck().all(...args) as string[];
   }
 
   async count(filter: Filter = {}): Promise<number> {
     this.flush();
     const key = this.counts?.kept ? this.counts.keyFor(filter) : null;
-    if (key) return this.countStmt.get(this.name, key)?.n ?? 0;
+    const writer = this.host.writer();
+    if (key) return (writer ? await writer.query<{ n: number }>(this.countStmt.source, [this.name, key], false) : this.countStmt.get(this.name, key))?.n ?? 0;
     const { sql, params } = where(filter, this.expression);
-    return (this.prepare(`SELECT count(*) AS n FROM ${this.table} ${sql}`).get(...params) as { n: number }).n;
+    const text = `SELECT count(*) AS n FROM ${this.table} ${sql}`;
+    return ((writer ? await writer.query(text, params, false) : this.prepare(text).get(...params)) as { n: number }).n;
   }
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     const key = String(id);
     const pending = this.pending();
+    if (!pending && this.host.writer()) return this.host.inBatch(() => this.upsert(id, doc, position));
     if (!pending) return this.db.transaction(() => this.write(key, this.read(key), doc, position) !== false)();
     if (!pending.has(key)) await this.get(key);
     const held = pending.get(key)!;
@@ -301,6 +343,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
   async delete(id: DocId): Promise<boolean> {
     const key = String(id);
     const pending = this.pending();
+    if (!pending && this.host.writer()) return this.host.inBatch(() => this.delete(id));
     if (!pending) return this.db.transaction(() => this.write(key, this.read(key), null, 0) !== false)();
     const existed = (await this.get(key)) !== null;
     pending.set(key, { ...pending.get(key)!, doc: null, pos: 0, dirty: true });
@@ -328,14 +371,15 @@ class SqliteCollection<T extends object> implements Collection<T> {
     let columns: Bind[] | null = null;
     this.remembered?.forget(this.table, key);
     let applied: boolean;
-    if (after === null) applied = this.deleteStmt.run(key).changes > 0;
+    const writes = this.host.writes();
+    if (after === null) applied = writes.run(this.deleteStmt, [key], before.columns !== null);
     else {
       columns = this.fields.map((field) => columnValue(after, field));
       const text = [JSON.stringify(after), this.view ? JSON.stringify(this.view(after as T)) : null];
-      if (before.columns === null) applied = this.insertStmt.run(key, position, ...text, ...columns).changes > 0;
+      if (before.columns === null) applied = writes.run(this.insertStmt, [key, position, ...text, ...columns], true);
       else {
         const changed = this.fields.flatMap((_, i) => (columns![i] === before.columns![i] ? [] : [i]));
-        applied = this.update(changed).run(position, ...text, ...changed.map((i) => columns![i]), key, position).changes > 0;
+        applied = writes.run(this.update(changed), [position, ...text, ...changed.map((i) => columns![i]), key, position], true);
       }
     }
     if (!applied) return false;
@@ -364,13 +408,13 @@ class SqliteCollection<T extends object> implements Collection<T> {
   /** The stored row: its document, position and indexed values. */
   private read(key: string): Row {
     const row = this.getStmt.get(key);
-    if (!row) return { doc: null, stored: null, pos: 0, columns: null };
+    if (!row) return absent;
     const doc = JSON.parse(row.doc) as object;
     return { doc, stored: doc, pos: row.pos, columns: this.fields.map((field) => row[`doc.${field}`]) };
   }
 
   private pending(): Map<string, Pending> | undefined {
-    const batch = this.batch();
+    const batch = this.host.batch();
     if (!batch) return undefined;
     let pending = batch.get(this.table);
     if (!pending) batch.set(this.table, (pending = new Map()));
@@ -414,6 +458,27 @@ export class SqliteDocumentStore implements DocumentStore {
   private batch: Batch = null;
   private readonly statements;
   private readonly remembered: RememberedRows<Row>;
+  /** During a refill, the thread that writes the batches; null otherwise. */
+  private writer: WriterThread | null = null;
+  private writes: Writes = runAtOnce;
+  /** Batches handed to the writer thread and not yet committed by it, oldest first. */
+  private handed: HandedBatch[] = [];
+  /** The checkpoints the current batch sets, while it is one for the writer thread. */
+  private batchCheckpoints: Map<string, number> | null = null;
+
+  private readonly host: CollectionHost = {
+    batch: () => this.batch,
+    writes: () => this.writes,
+    writer: () => this.writer,
+    handedOn: (table, key) => {
+      for (let i = this.handed.length - 1; i >= 0; i--) {
+        const held = this.handed[i].batch.get(table)?.get(key);
+        if (held) return held;
+      }
+      return undefined;
+    },
+    inBatch: async (work) => (await this.exclusive('alone', work)).result,
+  };
 
   /** `now` (milliseconds, monotonic) times the looks for other connections' commits. */
   constructor(
@@ -457,12 +522,12 @@ export class SqliteDocumentStore implements DocumentStore {
     })();
     // New indexes get statistics at once (sampled: a few rows per index), for the planner's choice.
     if (changed) this.analyze(`PRAGMA analysis_limit = 1000; ANALYZE ${table}; PRAGMA analysis_limit = 0`);
-    const counts = countedSets.length ? new Counts(this.db, name, countedSets) : null;
+    const counts = countedSets.length ? new Counts(this.db, () => this.writes, name, countedSets) : null;
     this.declared.set(name, { indexes, fields, counts });
     this.fillCounts(name, table, countedSets);
     this.keepViews(name, table, view);
     const remembered = options.cached ? this.remembered : undefined;
-    const collection = new SqliteCollection<T>(this.db, table, () => this.batch, counts, name, fields, view, remembered);
+    const collection = new SqliteCollection<T>(this.db, table, this.host, counts, name, fields, view, remembered);
     this.collections.set(name, collection);
     return collection;
   }
@@ -542,15 +607,21 @@ export class SqliteDocumentStore implements DocumentStore {
    * Refilling drops each table and makes it again with its indexes (a DELETE of a million
    * rows costs as much as writing them), and keeps the totals in memory until the work is
    * done. Building the indexes after the work instead was measured slower: each build
-   * reads every document again. Until the totals are written, the collection is marked as
-   * not counted: a process that dies half way leaves documents without totals, and the next
-   * start counts them from the documents. The file is written alone and unsynced meanwhile
-   * (`writeAlone`): a rebuild that does not finish leaves it to be made again from nothing.
+   * reads every document again.
+   *
+   * The work's writes go to a writer thread with a connection of its own (`WriterThread`), so
+   * that SQLite writes one batch while this thread decodes and projects the next: `exclusive`
+   * hands each batch on and answers at once, up to two batches ahead of the thread; until the
+   * thread has committed a batch, its documents and checkpoints are read from it here, and
+   * counts and finds are asked of the thread. The writer does not sync: the file is marked
+   * unsynced first (`UnsyncedMark`), so a rebuild that does not finish leaves it to be made
+   * again from nothing at the next open, and synced at the end.
    */
   async refill<R>(names: string[], work: () => Promise<R>): Promise<R> {
     const refilled = names.map((name) => ({ name, table: tableName(name), declared: this.declared.get(name) }));
     await this.queue;
-    return writeAlone(this.db, this.file, async () => {
+    const mark = UnsyncedMark.take(this.file);
+    try {
       const statistics = this.statisticsOf(refilled.map((r) => r.table));
       this.db.transaction(() => {
         for (const { name, table, declared } of refilled) {
@@ -563,22 +634,38 @@ export class SqliteDocumentStore implements DocumentStore {
           declared?.counts?.startTally();
         }
       })();
+      const writer = new WriterThread(this.file);
+      this.writer = writer;
+      this.writes = { run: (statement, args, changes) => (writer.run({ sql: statement.source, args }), changes) };
+      const failures: unknown[] = [];
+      let result: R | undefined;
       try {
-        const result = await work();
-        await this.queue;
-        this.keepStatistics(statistics);
-        return result;
-      } finally {
-        await this.queue;
-        this.db.transaction(() => {
-          for (const { name, declared } of refilled) {
-            if (!declared?.counts) continue;
-            declared.counts.endTally();
-            this.markCounted(name, declared.counts.sets);
-          }
-        })();
+        result = await work();
+      } catch (error) {
+        failures.push(error);
       }
-    });
+      await this.queue;
+      this.writer = null;
+      this.writes = runAtOnce;
+      await writer.close().catch((error: unknown) => failures.push(error));
+      this.handed = [];
+      // Totals kept of batches the writer could not commit would be wrong: the collection stays
+      // uncounted then, and is counted from its documents (here by SQL, at the next open by `fillCounts`).
+      if (!writer.failure) this.db.transaction(() => this.endTallies(refilled))();
+      if (failures.length) throw failures[0];
+      this.keepStatistics(statistics);
+      return result as R;
+    } finally {
+      mark.release();
+    }
+  }
+
+  private endTallies(refilled: Array<{ name: string; declared?: { counts: Counts | null } }>): void {
+    for (const { name, declared } of refilled) {
+      if (!declared?.counts) continue;
+      declared.counts.endTally();
+      this.markCounted(name, declared.counts.sets);
+    }
   }
 
   /** The planner's statistics of these tables' indexes (dropping a table drops them). */
@@ -628,11 +715,15 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async getCheckpoint(name: string): Promise<number> {
-    return this.statements.getCheckpoint.get(name)?.position ?? 0;
+    let position = this.batchCheckpoints?.get(name);
+    for (let i = this.handed.length - 1; position === undefined && i >= 0; i--) position = this.handed[i].checkpoints.get(name);
+    return position ?? this.statements.getCheckpoint.get(name)?.position ?? 0;
   }
 
   async setCheckpoint(name: string, position: number): Promise<void> {
-    this.statements.setCheckpoint.run(name, position);
+    if (this.writer && !this.batchCheckpoints) return this.host.inBatch(() => this.setCheckpoint(name, position));
+    this.writes.run(this.statements.setCheckpoint, [name, position], true);
+    this.batchCheckpoints?.set(name, position);
   }
 
   /**
@@ -643,6 +734,7 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     const run = async () => {
+      if (this.writer) return this.handOn(this.writer, work);
       this.statements.begin.run();
       this.remembered.lookForOtherWriters();
       this.batch = new Map();
@@ -666,7 +758,42 @@ export class SqliteDocumentStore implements DocumentStore {
     return next;
   }
 
+  /**
+   * A batch of a refill: its writes handed to the writer thread, to commit in one transaction
+   * while the next batch is made here. At most two batches wait for the thread.
+   */
+  private async handOn<R>(writer: WriterThread, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
+    // A writer that failed has ended the refill: it goes no further.
+    if (writer.failure) throw writer.failure;
+    const batch = (this.batch = new Map());
+    const checkpoints = (this.batchCheckpoints = new Map());
+    for (const { counts } of this.declared.values()) counts?.batchStarts();
+    try {
+      const result = await work();
+      for (const collection of this.collections.values()) collection.flush();
+      // A failure is the writer's: the next batch and `close` answer it.
+      const committed = writer.commit().catch(() => undefined);
+      const handed: HandedBatch = { batch, checkpoints, committed };
+      this.handed.push(handed);
+      void committed.then(() => {
+        const at = this.handed.indexOf(handed);
+        if (at >= 0) this.handed.splice(at, 1);
+      });
+      for (const { counts } of this.declared.values()) counts?.batchEnds(true);
+      while (this.handed.length > 2) await this.handed[0].committed;
+      return { ran: true as const, result };
+    } catch (error) {
+      writer.rollback();
+      for (const { counts } of this.declared.values()) counts?.batchEnds(false);
+      throw error;
+    } finally {
+      this.batch = null;
+      this.batchCheckpoints = null;
+    }
+  }
+
   async clearCollection(name: string): Promise<void> {
+    if (this.writer) throw new Error(`Collection ${name} cannot be cleared while the store is refilled`);
     const table = tableName(name);
     this.batch?.delete(table);
     this.remembered.forgetTable(table);

@@ -1,0 +1,98 @@
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+
+/** Present beside a file while it is written without syncs. */
+export const unsyncedMarker = (file: string) => `${file}.unsynced`;
+
+/** Another process is writing the file unsynced: it may not be opened (nor discarded) meanwhile. */
+export class FileWrittenElsewhere extends Error {
+  constructor(file: string, pid: number) {
+    super(`${basename(file)} is being rebuilt by process ${pid}; open it once that process has ended`);
+  }
+}
+
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Whether a connection (in any process) holds an SQLite file locked, as a mark's writer holds
+ * its marker until it has synced the file and removed the marker. Locks end with their process,
+ * even on a machine that went down, where a pid written in the marker may belong to another
+ * process after the restart.
+ */
+function isLocked(file: string): boolean {
+  let db: Database.Database | undefined;
+  try {
+    // Read-only: a journal left by a process that died is not rolled back here, only refused.
+    db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    db.pragma('schema_version');
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === 'SQLITE_BUSY';
+  } finally {
+    db?.close();
+  }
+}
+
+/** The writer's pid: in the marker's header (its user version), or the text of a marker written before markers were databases. */
+function pidIn(marker: string): number {
+  const bytes = readFileSync(marker);
+  return bytes.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000' ? bytes.readUInt32BE(60) : Number(bytes.toString('utf8'));
+}
+
+/**
+ * The mark of a file written without syncs: an SQLite file beside it, holding the writer's pid,
+ * that the writer's process keeps locked (exclusive locking mode) from before its first unsynced
+ * write until it has synced the file again. A process or machine that goes down in between
+ * leaves the marker with no lock held, and `discardUnsynced` drops the file at the next open.
+ * The lock is the marker's own, not the file's: the file stays open to other connections (a
+ * writer thread, readers) while it is written.
+ */
+export class UnsyncedMark {
+  private constructor(
+    private readonly file: string,
+    private readonly marker: Database.Database,
+  ) {}
+
+  static take(file: string): UnsyncedMark {
+    const marker = new Database(unsyncedMarker(file));
+    marker.pragma('locking_mode = EXCLUSIVE');
+    marker.pragma('journal_mode = MEMORY');
+    marker.pragma('synchronous = FULL');
+    // A write: the exclusive lock it takes is kept until the connection closes; the page is synced.
+    marker.pragma(`user_version = ${process.pid}`);
+    fsyncPath(dirname(file));
+    return new UnsyncedMark(file, marker);
+  }
+
+  /** Syncs the file and its log, then removes the marker: once no unsynced write of the file is left. */
+  release(): void {
+    for (const path of [this.file, `${this.file}-wal`]) if (existsSync(path)) fsyncPath(path);
+    // The marker goes while the lock is still held: a marked file is always a locked one until its writer ends.
+    rmSync(unsyncedMarker(this.file));
+    fsyncPath(dirname(this.file));
+    this.marker.close();
+  }
+}
+
+/**
+ * Deletes a file (with its log and journal) that a writer left unsynced, so that it is made
+ * again from nothing; refuses while its writer still holds the mark (or, for a marker written
+ * before markers were databases, the file) locked.
+ */
+export function discardUnsynced(file: string): boolean {
+  const marker = unsyncedMarker(file);
+  if (!existsSync(marker)) return false;
+  if (isLocked(marker) || isLocked(file)) throw new FileWrittenElsewhere(file, pidIn(marker));
+  for (const path of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(path, { force: true });
+  rmSync(marker);
+  fsyncPath(dirname(file));
+  return true;
+}

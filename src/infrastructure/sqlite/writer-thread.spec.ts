@@ -1,0 +1,84 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { countFromAnotherConnection } from '../../testing/another-connection';
+import { openSqlite } from './open-sqlite';
+import { WriterThread } from './writer-thread';
+
+describe('WriterThread', () => {
+  let dir: string;
+  let file: string;
+  let writer: WriterThread;
+  const insert = (x: number | string) => ({ sql: 'INSERT INTO t (x) VALUES (?)', args: [x] });
+  const rows = () => countFromAnotherConnection(file, 't');
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
+    file = join(dir, 'read.db');
+    const db = openSqlite(file);
+    db.exec('CREATE TABLE t (x UNIQUE)');
+    db.close();
+    writer = new WriterThread(file);
+  });
+  afterEach(async () => {
+    await writer.close().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes in order, in one transaction until the commit, then seen by other connections', async () => {
+    writer.run(insert(1));
+    writer.run(insert(2));
+    writer.send();
+    // Uncommitted, the writes are the thread's alone: its own reads see them, others wait.
+    expect(await writer.query<{ n: number }>('SELECT count(*) AS n FROM t', [], false)).toEqual({ n: 2 });
+    expect(rows()).toBe(0);
+    await writer.commit();
+    expect(rows()).toBe(2);
+    writer.run(insert(3));
+    await writer.commit();
+    expect(await writer.query('SELECT x FROM t ORDER BY x', [], true)).toEqual([{ x: 1 }, { x: 2 }, { x: 3 }]);
+  });
+
+  it('drops the writes of a rolled-back transaction, sent or only queued', async () => {
+    writer.run(insert(1));
+    await writer.commit();
+    writer.run(insert(2));
+    writer.send();
+    writer.run(insert(3));
+    writer.rollback();
+    writer.run(insert(4));
+    await writer.commit();
+    expect(await writer.query('SELECT x FROM t ORDER BY x', [], true)).toEqual([{ x: 1 }, { x: 4 }]);
+  });
+
+  it('given a write that fails, then its transaction is rolled back, and the commit, later queries and close answer that failure', async () => {
+    writer.run(insert(1));
+    await writer.commit();
+    writer.run(insert(2));
+    writer.run(insert(1));
+    await expect(writer.commit()).rejects.toThrow(`Writing ${file} failed: UNIQUE constraint failed: t.x`);
+    writer.run(insert(5));
+    await expect(writer.commit()).rejects.toThrow('UNIQUE constraint failed');
+    await expect(writer.query('SELECT 1', [], false)).rejects.toThrow('UNIQUE constraint failed');
+    await expect(writer.close()).rejects.toThrow('UNIQUE constraint failed');
+    expect(rows()).toBe(1);
+  });
+
+  it('writes without syncs, leaving the file in WAL', async () => {
+    expect(await writer.query('PRAGMA synchronous', [], false)).toEqual({ synchronous: 0 });
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('when closed, then what it had not committed is dropped and the thread ends', async () => {
+    writer.run(insert(1));
+    writer.send();
+    await writer.close();
+    expect(rows()).toBe(0);
+    await expect(writer.commit()).rejects.toThrow();
+  });
+});

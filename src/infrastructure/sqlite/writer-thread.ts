@@ -1,0 +1,170 @@
+import { Worker } from 'node:worker_threads';
+
+export type Bind = string | number | null;
+
+/** What a statement asked of the writer is, to the caller: its SQL text and the values it binds. */
+export interface Write {
+  sql: string;
+  args: Bind[];
+}
+
+type Reply = { seq: number; value?: unknown; error?: string };
+
+// Plain JavaScript, run by Node as the worker's script: the same under the compiled build and the tests.
+const WORKER_SCRIPT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 10000');
+db.pragma('synchronous = OFF');
+const statements = [];
+let failure = null;
+const reply = (seq, value) => parentPort.postMessage(failure ? { seq, error: failure } : { seq, value });
+function apply(message) {
+  switch (message.op) {
+    case 'prepare':
+      statements[message.id] = db.prepare(message.sql);
+      return;
+    case 'run': {
+      if (!db.inTransaction) db.exec('BEGIN IMMEDIATE');
+      const { ids, counts, args } = message;
+      for (let i = 0, at = 0; i < ids.length; at += counts[i], i++) statements[ids[i]].run(...args.slice(at, at + counts[i]));
+      return;
+    }
+    case 'commit':
+      if (db.inTransaction) db.exec('COMMIT');
+      return reply(message.seq);
+    case 'rollback':
+      if (db.inTransaction) db.exec('ROLLBACK');
+      return;
+    case 'query': {
+      const statement = statements[message.id];
+      return reply(message.seq, message.all ? statement.all(...message.args) : statement.get(...message.args));
+    }
+  }
+}
+parentPort.on('message', (message) => {
+  if (message.op === 'close') {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    db.close();
+    parentPort.postMessage({ seq: message.seq, ...(failure ? { error: failure } : {}) });
+    return parentPort.close();
+  }
+  if (failure) return message.seq === undefined ? undefined : reply(message.seq);
+  try {
+    apply(message);
+  } catch (error) {
+    failure = error.message;
+    if (db.inTransaction) db.exec('ROLLBACK');
+    if (message.seq !== undefined) reply(message.seq);
+  }
+});
+`;
+
+/**
+ * A connection of its own on a worker thread that writes a file in the order it is told:
+ * statements run inside a transaction begun by the first of them, until `commit`. The caller
+ * goes on with its own work meanwhile; only a commit, a query and `close` answer. Its writes
+ * are not synced (`synchronous = OFF`): whoever starts it marks the file as unsynced first.
+ *
+ * The first failure ends its work: the open transaction is rolled back, and every answer from
+ * then on (the pending commit, later queries, `close`) rejects with that failure.
+ */
+export class WriterThread {
+  private readonly worker: Worker;
+  private readonly ids = new Map<string, number>();
+  private readonly replies = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private seq = 0;
+  private queued: { ids: number[]; counts: number[]; args: Bind[] } = { ids: [], counts: [], args: [] };
+  private readonly exited: Promise<void>;
+  /** Set once the thread has ended: what is asked of it then fails at once. */
+  private ended: Error | null = null;
+  private firstFailure: Error | null = null;
+
+  constructor(file: string) {
+    this.worker = new Worker(WORKER_SCRIPT, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), file } });
+    this.worker.on('message', ({ seq, value, error }: Reply) => {
+      const waiting = this.replies.get(seq)!;
+      this.replies.delete(seq);
+      if (error === undefined) return waiting.resolve(value);
+      this.firstFailure ??= new Error(`Writing ${file} failed: ${error}`);
+      waiting.reject(this.firstFailure);
+    });
+    this.exited = new Promise((resolve) => {
+      this.worker.once('error', (error) => this.failAll(error));
+      this.worker.once('exit', () => {
+        this.ended = new Error(`The writer of ${file} has stopped`);
+        this.failAll(this.ended);
+        resolve();
+      });
+    });
+  }
+
+  /** The first failure of its writes, once the thread has answered one. */
+  get failure(): Error | null {
+    return this.firstFailure;
+  }
+
+  /** Queues a write into the open transaction; it is sent with the next commit, query or `send`. */
+  run({ sql, args }: Write): void {
+    this.queued.ids.push(this.idOf(sql));
+    this.queued.counts.push(args.length);
+    for (const arg of args) this.queued.args.push(arg);
+  }
+
+  /** Sends the writes queued so far, to run in the open transaction. */
+  send(): void {
+    if (!this.queued.ids.length) return;
+    this.worker.postMessage({ op: 'run', ...this.queued });
+    this.queued = { ids: [], counts: [], args: [] };
+  }
+
+  /** Commits the open transaction; settles once it has. */
+  commit(): Promise<void> {
+    this.send();
+    return this.ask({ op: 'commit' }) as Promise<void>;
+  }
+
+  /** Drops the writes queued and the open transaction. */
+  rollback(): void {
+    this.queued = { ids: [], counts: [], args: [] };
+    this.worker.postMessage({ op: 'rollback' });
+  }
+
+  /** Reads through the writer's connection, after every write sent before it (its open transaction's too). */
+  query<T>(sql: string, args: Bind[], all: true): Promise<T[]>;
+  query<T>(sql: string, args: Bind[], all: false): Promise<T | undefined>;
+  query(sql: string, args: Bind[], all: boolean): Promise<unknown> {
+    this.send();
+    return this.ask({ op: 'query', id: this.idOf(sql), args, all });
+  }
+
+  /** Rolls back what was not committed, closes the connection and ends the thread; rejects with its first failure. */
+  async close(): Promise<void> {
+    const closed = this.ask({ op: 'close' });
+    await closed.finally(() => this.exited);
+  }
+
+  private idOf(sql: string): number {
+    let id = this.ids.get(sql);
+    if (id === undefined) {
+      this.ids.set(sql, (id = this.ids.size));
+      this.worker.postMessage({ op: 'prepare', id, sql });
+    }
+    return id;
+  }
+
+  private ask(message: object): Promise<unknown> {
+    if (this.ended) return Promise.reject(this.ended);
+    const seq = this.seq++;
+    return new Promise((resolve, reject) => {
+      this.replies.set(seq, { resolve, reject });
+      this.worker.postMessage({ ...message, seq });
+    });
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.replies.values()) waiting.reject(error);
+    this.replies.clear();
+  }
+}
