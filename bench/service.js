@@ -71,8 +71,9 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
+/** The CLI as the README runs it (`npm run cli -- …`, with the node options of that script); answers its JSON line. */
 async function cli(env, ...args) {
-  const { stdout } = await run(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { env: { ...process.env, ...env }, cwd: root, maxBuffer: 1 << 30 });
+  const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', ...args], { env: { ...process.env, ...env }, cwd: root, maxBuffer: 1 << 30 });
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
