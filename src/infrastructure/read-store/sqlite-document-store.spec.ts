@@ -209,6 +209,22 @@ describe('embedded SQLite query plans', () => {
     await store.close();
   });
 
+  it('reads from the file the documents of batches the writer thread has committed, and knows the keys it never wrote', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'committed.db'));
+    const docs = store.collection<{ id: number | string; n: number }>('docs');
+    const seen = await store.refill(['docs'], async () => {
+      await store.exclusive('refill', async () => {
+        await docs.upsert(1, { id: 1, n: 1 }, 1);
+        await docs.upsert('tok', { id: 'tok', n: 1 }, 1);
+      });
+      // Asked of the thread, after the batch's commit: the batch is no longer held here.
+      await docs.count();
+      return store.exclusive('refill', async () => [await docs.get(1), await docs.get('tok'), await docs.get(2), await docs.get('other')]);
+    });
+    expect(seen.result).toEqual([{ id: 1, n: 1 }, { id: 'tok', n: 1 }, null, null]);
+    await store.close();
+  });
+
   it('fails a refill whose writer thread fails (a unique index refusing a document), and counts the collection from what was committed, now and at the next open', async () => {
     const file = join(dir, 'refused.db');
     const options = { indexes: [{ fields: ['campaign_id'], unique: true }], counts: [['campaign_id']] };
