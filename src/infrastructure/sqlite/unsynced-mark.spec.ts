@@ -37,6 +37,18 @@ describe('UnsyncedMark', () => {
     }
   });
 
+  it('given another process holding the mark (a rebuild under way), when taken, then it refuses at once, naming that process, and leaves its marker', async () => {
+    const writer = writerInAnotherProcess(file, 'hold');
+    try {
+      await writing(writer);
+      expect(() => UnsyncedMark.take(file)).toThrow(new FileWrittenElsewhere(file, writer.pid!));
+      expect(readFileSync(unsyncedMarker(file)).readUInt32BE(60)).toBe(writer.pid);
+    } finally {
+      writer.kill();
+      await new Promise((resolve) => writer.once('exit', resolve));
+    }
+  });
+
   it('when released, then the marker is gone and the file opens as usual', () => {
     UnsyncedMark.take(file).release();
     expect(existsSync(unsyncedMarker(file))).toBe(false);

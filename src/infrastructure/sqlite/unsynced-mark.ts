@@ -61,13 +61,20 @@ export class UnsyncedMark {
     private readonly marker: Database.Database,
   ) {}
 
+  /** Marks the file; refuses, naming that process, while another holds the mark (a rebuild under way). */
   static take(file: string): UnsyncedMark {
-    const marker = new Database(unsyncedMarker(file));
-    marker.pragma('locking_mode = EXCLUSIVE');
-    marker.pragma('journal_mode = MEMORY');
-    marker.pragma('synchronous = FULL');
-    // A write: the exclusive lock it takes is kept until the connection closes; the page is synced.
-    marker.pragma(`user_version = ${process.pid}`);
+    const marker = new Database(unsyncedMarker(file), { timeout: 0 });
+    try {
+      marker.pragma('locking_mode = EXCLUSIVE');
+      marker.pragma('journal_mode = MEMORY');
+      marker.pragma('synchronous = FULL');
+      // A write: the exclusive lock it takes is kept until the connection closes; the page is synced.
+      marker.pragma(`user_version = ${process.pid}`);
+    } catch (error) {
+      marker.close();
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') throw new FileWrittenElsewhere(file, pidIn(unsyncedMarker(file)));
+      throw error;
+    }
     fsyncPath(dirname(file));
     return new UnsyncedMark(file, marker);
   }
