@@ -4,7 +4,7 @@ import { Projection, ReadModelProjection } from '../infrastructure/projections/p
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { isoMicros } from '../shared/formats';
 import { AssistantIdentity } from './assistant-record';
-import { AssistantEvent } from './assistant.events';
+import { AssistantEvent, ASSISTANT_EVENT_TYPES } from './assistant.events';
 import { AssistantSettings } from './assistant.settings';
 
 export interface AssistantDocument extends AssistantIdentity {
@@ -17,6 +17,7 @@ export interface AssistantDocument extends AssistantIdentity {
 export class AssistantsProjection implements ReadModelProjection {
   readonly name = 'assistants';
   readonly collections = ['assistants'];
+  readonly eventTypes = ASSISTANT_EVENT_TYPES;
   readonly assistants: Collection<AssistantDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {

@@ -32,6 +32,7 @@ export interface CallDocument extends CallSpec {
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
   readonly collections = ['calls'];
+  readonly eventTypes: readonly (CallEvent | WebhookAttemptFinished)['type'][] = ['CallInitiated', 'CallOutcomeRecorded', 'WebhookAttemptFinished'];
   readonly calls: Collection<CallDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {

@@ -1,5 +1,5 @@
 import { Weekday } from '../dialing/calling-window';
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 export const campaignStream = (id: number) => `campaign-${id}`;
 
@@ -30,3 +30,5 @@ export type CampaignStarted = DomainEvent<'CampaignStarted', Ids>;
 export type CampaignStopped = DomainEvent<'CampaignStopped', Ids>;
 export type CampaignCompleted = DomainEvent<'CampaignCompleted', Ids>;
 export type CampaignEvent = CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted;
+
+export const CAMPAIGN_EVENT_TYPES = eventTypes<CampaignEvent>({ CampaignCreated: true, CampaignUpdated: true, CampaignStarted: true, CampaignStopped: true, CampaignCompleted: true });

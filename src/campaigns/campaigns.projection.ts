@@ -3,7 +3,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { isoMicros } from '../shared/formats';
-import { CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
+import { CampaignEvent, CampaignSettings, CampaignStatus, CAMPAIGN_EVENT_TYPES } from './campaign.events';
 
 export interface CampaignDocument extends CampaignSettings {
   id: number;
@@ -24,6 +24,7 @@ const STATUS_AFTER: Partial<Record<CampaignEvent['type'], CampaignStatus>> = {
 export class CampaignsProjection implements ReadModelProjection {
   readonly name = 'campaigns';
   readonly collections = ['campaigns'];
+  readonly eventTypes = CAMPAIGN_EVENT_TYPES;
   readonly campaigns: Collection<CampaignDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {

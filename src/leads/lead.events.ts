@@ -1,4 +1,4 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 export const leadStream = (id: number) => `lead-${id}`;
 
@@ -57,3 +57,5 @@ export type LeadEvent =
   | LeadNextContactDue
   | LeadAttemptFailed
   | LeadReachedMaxRetries;
+
+export const LEAD_EVENT_TYPES = eventTypes<LeadEvent>({ LeadCreated: true, LeadVariablesMerged: true, LeadPhoneNumberChanged: true, LeadMovedToCampaign: true, LeadStatusChanged: true, LeadRequeued: true, LeadDeleted: true, LeadCallStarted: true, LeadCallFinished: true, LeadReached: true, LeadNextContactDue: true, LeadAttemptFailed: true, LeadReachedMaxRetries: true });

@@ -3,7 +3,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { sqlDateTime } from '../shared/formats';
-import { LeadEvent, LeadStatus, Variables } from './lead.events';
+import { LeadEvent, LeadStatus, Variables, LEAD_EVENT_TYPES } from './lead.events';
 
 export interface SecondaryContactDocument {
   id: number;
@@ -47,6 +47,7 @@ const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): Lead
 export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads'];
+  readonly eventTypes = LEAD_EVENT_TYPES;
   /** 2: `in_flight`. */
   readonly version = 2;
   readonly leads: Collection<LeadDocument>;

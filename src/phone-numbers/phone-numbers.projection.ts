@@ -3,7 +3,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { isoMicros } from '../shared/formats';
-import { PhoneNumberEvent } from './phone-number.events';
+import { PhoneNumberEvent, PHONE_NUMBER_EVENT_TYPES } from './phone-number.events';
 
 export interface PhoneNumberRecord {
   id: number;
@@ -18,6 +18,7 @@ export interface PhoneNumberRecord {
 export class PhoneNumbersProjection implements ReadModelProjection {
   readonly name = 'phone_numbers';
   readonly collections = ['phone_numbers'];
+  readonly eventTypes = PHONE_NUMBER_EVENT_TYPES;
   readonly numbers: Collection<PhoneNumberRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {

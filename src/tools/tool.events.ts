@@ -1,4 +1,4 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 export const toolStream = (toolId: number) => `tool-${toolId}`;
 
@@ -21,3 +21,5 @@ export type ToolCreated = DomainEvent<'ToolCreated', { tool_id: number; user_id:
 export type ToolUpdated = DomainEvent<'ToolUpdated', { tool_id: number; user_id: number; changes: Partial<ToolSpec> }>;
 export type ToolDeleted = DomainEvent<'ToolDeleted', { tool_id: number; user_id: number }>;
 export type ToolEvent = ToolCreated | ToolUpdated | ToolDeleted;
+
+export const TOOL_EVENT_TYPES = eventTypes<ToolEvent>({ ToolCreated: true, ToolUpdated: true, ToolDeleted: true });

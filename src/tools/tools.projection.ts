@@ -3,7 +3,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { isoMicros } from '../shared/formats';
-import { ToolEvent, ToolSpec } from './tool.events';
+import { ToolEvent, ToolSpec, TOOL_EVENT_TYPES } from './tool.events';
 
 export interface ToolRecord extends ToolSpec {
   id: number;
@@ -17,6 +17,7 @@ export interface ToolRecord extends ToolSpec {
 export class ToolsProjection implements ReadModelProjection {
   readonly name = 'tools';
   readonly collections = ['tools'];
+  readonly eventTypes = TOOL_EVENT_TYPES;
   readonly tools: Collection<ToolRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {

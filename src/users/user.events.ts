@@ -1,4 +1,4 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 export const userStream = (userId: number) => `user-${userId}`;
 
@@ -11,3 +11,5 @@ export type AccessTokenIssued = DomainEvent<'AccessTokenIssued', { user_id: numb
 export type AccessTokenRevoked = DomainEvent<'AccessTokenRevoked', { user_id: number; token_hash: string }>;
 
 export type UserEvent = UserRegistered | AccessTokenIssued | AccessTokenRevoked;
+
+export const USER_EVENT_TYPES = eventTypes<UserEvent>({ UserRegistered: true, AccessTokenIssued: true, AccessTokenRevoked: true });

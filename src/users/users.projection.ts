@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
-import { UserEvent } from './user.events';
+import { UserEvent, USER_EVENT_TYPES } from './user.events';
 
 export interface UserRecord {
   id: number;
@@ -23,6 +23,7 @@ export interface AccessTokenRecord {
 export class UsersProjection implements ReadModelProjection {
   readonly name = 'users';
   readonly collections = ['users', 'access_tokens'];
+  readonly eventTypes = USER_EVENT_TYPES;
   readonly users: Collection<UserRecord>;
   readonly tokens: Collection<AccessTokenRecord>;
 

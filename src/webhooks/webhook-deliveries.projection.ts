@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
-import { WebhookEvent, WebhookKind, WebhookOutcome } from './webhook.events';
+import { WebhookEvent, WebhookKind, WebhookOutcome, WEBHOOK_EVENT_TYPES } from './webhook.events';
 
 export interface WebhookDeliveryDocument {
   id: string;
@@ -22,6 +22,7 @@ export interface WebhookDeliveryDocument {
 export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly name = 'webhook_deliveries';
   readonly collections = ['webhook_deliveries'];
+  readonly eventTypes = WEBHOOK_EVENT_TYPES;
   readonly deliveries: Collection<WebhookDeliveryDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {

@@ -1,4 +1,4 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 /** One notification about one call: `call.ended` (post-call) or `call.started` (inbound). */
 export type WebhookKind = 'call.ended' | 'call.started';
@@ -24,3 +24,5 @@ export type WebhookAttemptFinished = DomainEvent<
   }
 >;
 export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished;
+
+export const WEBHOOK_EVENT_TYPES = eventTypes<WebhookEvent>({ WebhookRequested: true, WebhookAttemptStarted: true, WebhookAttemptFinished: true });

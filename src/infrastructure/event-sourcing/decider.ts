@@ -27,3 +27,11 @@ export function fold<State, Event extends DomainEvent>(
   for (const event of events) state = decider.evolve(state, event);
   return state;
 }
+
+/**
+ * Every type of an event union, as a list: written as a record of them all, so the compiler
+ * refuses a list that leaves one out (or names one the union does not have).
+ */
+export function eventTypes<Event extends DomainEvent>(all: Record<Event['type'], true>): readonly Event['type'][] {
+  return Object.keys(all) as Event['type'][];
+}

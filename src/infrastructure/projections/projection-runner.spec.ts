@@ -13,18 +13,21 @@ import { ProjectionRunner } from './projection-runner';
 import { ReadModelBehind } from './read-model-behind';
 
 let failNext = 0;
+/** The types of the events `TotalsProjection` was handed. */
+let handed: string[] = [];
 
 @Projection()
 @Injectable()
 class TotalsProjection implements ReadModelProjection {
   readonly name = 'totals';
   readonly collections = ['totals'];
+  readonly eventTypes = ['Added'];
   readonly totals: Collection<{ stream: string; sum: number }>;
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     this.totals = store.collection('totals');
   }
   async apply(event: RecordedEvent) {
-    if (event.type !== 'Added') return;
+    handed.push(event.type);
     if (failNext > 0) {
       failNext -= 1;
       throw new Error('projection hiccup');
@@ -56,6 +59,7 @@ describe('ProjectionRunner', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'projections-'));
     failNext = 0;
+    handed = [];
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -65,6 +69,17 @@ describe('ProjectionRunner', () => {
     const { position } = await events.append('sum-a', [{ type: 'Added', data: { n: 2 } }, { type: 'Added', data: { n: 3 } }], 'no_stream');
     expect(await runner.waitFor(position)).toBe(true);
     expect(await totals.get('sum-a')).toEqual({ stream: 'sum-a', sum: 5 });
+    await moduleRef.close();
+  });
+
+  it('hands a projection only the event types it names, and moves its checkpoint past the others too', async () => {
+    const { moduleRef, events, runner, reads, totals } = await boot();
+    await events.append('sum-c', [{ type: 'Added', data: { n: 4 } }, { type: 'Renamed', data: { n: 100 } }], 'no_stream');
+    const { position } = await events.append('other-1', [{ type: 'Removed', data: {} }], 'no_stream');
+    await runner.settle(position);
+    expect(handed).toEqual(['Added']);
+    expect(await totals.get('sum-c')).toEqual({ stream: 'sum-c', sum: 4 });
+    expect(await reads.getCheckpoint('totals')).toBe(position);
     await moduleRef.close();
   });
 

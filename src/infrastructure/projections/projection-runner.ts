@@ -25,6 +25,8 @@ export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
 export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Projections');
   private projections: ReadModelProjection[] = [];
+  /** Each projection's event types, in the order of `projections`. */
+  private handled: ReadonlySet<string>[] = [];
   private projectedUpTo = 0;
   private waiters: Array<{ position: number; resolve: (ok: boolean) => void }> = [];
   private running?: Promise<void>;
@@ -50,6 +52,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
       .getProviders({ metadataKey: Projection.KEY })
       .filter((wrapper) => wrapper.instance)
       .map((wrapper) => wrapper.instance as ReadModelProjection);
+    this.handled = this.projections.map((p) => new Set(p.eventTypes));
     await this.resetChangedProjections();
     if (!this.projectAtStart) return;
     this.unwatch = this.events.watch(() => this.trigger());
@@ -185,8 +188,10 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
       const batch = await this.events.readAll(from, size);
       for (const recorded of batch) {
         const event = this.upcasters.upcast(recorded);
+        // Handing each projection only its own types saves an await per projection and event:
+        // a rebuild of two million events made 14 million of them for nothing.
         for (let i = 0; i < this.projections.length; i++) {
-          if (event.position > checkpoints[i]) await this.projections[i].apply(event);
+          if (event.position > checkpoints[i] && this.handled[i].has(event.type)) await this.projections[i].apply(event);
         }
       }
       const last = batch.length ? batch[batch.length - 1].position : from;

@@ -12,6 +12,8 @@ export interface ReadModelProjection {
   readonly collections: string[];
   /** The shape of its documents; a different version than the stored one rebuilds it at start. */
   readonly version?: number;
+  /** The event types `apply` reads: the runner hands it no others. */
+  readonly eventTypes: readonly string[];
   apply(event: RecordedEvent): Promise<void>;
 }
 

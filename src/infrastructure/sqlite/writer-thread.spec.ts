@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countFromAnotherConnection } from '../../testing/another-connection';
 import { openSqlite } from './open-sqlite';
-import { WriterThread } from './writer-thread';
+import { SEND_EVERY, WriterThread } from './writer-thread';
 
 describe('WriterThread', () => {
   let dir: string;
@@ -37,6 +37,30 @@ describe('WriterThread', () => {
     writer.run(insert(3));
     await writer.commit();
     expect(await writer.query('SELECT x FROM t ORDER BY x', [], true)).toEqual([{ x: 1 }, { x: 2 }, { x: 3 }]);
+  });
+
+  it('sends queued writes once SEND_EVERY wait, before the commit: the thread holds the write lock then', async () => {
+    const other = new Database(file, { timeout: 0 });
+    const locked = () => {
+      try {
+        other.exec('BEGIN IMMEDIATE; ROLLBACK');
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    try {
+      for (let x = 1; x < SEND_EVERY; x++) writer.run(insert(x));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(locked()).toBe(false);
+      writer.run(insert(SEND_EVERY));
+      for (const deadline = Date.now() + 5000; !locked() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(locked()).toBe(true);
+      await writer.commit();
+      expect(rows()).toBe(SEND_EVERY);
+    } finally {
+      other.close();
+    }
   });
 
   it('drops the writes of a rolled-back transaction, sent or only queued', async () => {

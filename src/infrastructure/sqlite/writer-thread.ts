@@ -10,6 +10,13 @@ export interface Write {
 
 type Reply = { seq: number; value?: unknown; error?: string };
 
+/**
+ * Queued writes are sent once this many wait, without waiting for the commit: the thread
+ * starts on a batch while it is still being made, and the values sent die young instead of
+ * outliving collections of the young generation (a rebuild's batch queues thousands).
+ */
+export const SEND_EVERY = 256;
+
 // Plain JavaScript, run by Node as the worker's script: the same under the compiled build and the tests.
 const WORKER_SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -105,11 +112,12 @@ export class WriterThread {
     return this.firstFailure;
   }
 
-  /** Queues a write into the open transaction; it is sent with the next commit, query or `send`. */
+  /** Queues a write into the open transaction; it is sent with the next commit, query or `send`, or once `SEND_EVERY` are queued. */
   run({ sql, args }: Write): void {
     this.queued.ids.push(this.idOf(sql));
     this.queued.counts.push(args.length);
     for (const arg of args) this.queued.args.push(arg);
+    if (this.queued.ids.length >= SEND_EVERY) this.send();
   }
 
   /** Sends the writes queued so far, to run in the open transaction. */
