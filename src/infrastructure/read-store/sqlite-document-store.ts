@@ -111,6 +111,10 @@ class Counts {
   private readonly bump;
   /** Each counted set by its field names in sorted order, as a filter names them in any order. */
   private readonly setsByNames: Map<string, string[]>;
+  /** Every field the sets name, once: a document's values are read once per write, not once per set. */
+  private readonly fields: string[];
+  /** Each set as the places of its fields in `fields`. */
+  private readonly places: number[][];
 
   constructor(
     db: Database.Database,
@@ -122,6 +126,8 @@ class Counts {
       'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n',
     );
     this.setsByNames = new Map(sets.map((set) => [[...set].sort().join(','), set]));
+    this.fields = [...new Set(sets.flat())];
+    this.places = sets.map((set) => set.map((field) => this.fields.indexOf(field)));
   }
 
   static key(fields: string[], values: unknown[]): string {
@@ -143,13 +149,13 @@ class Counts {
 
   /** Moves a document from the totals of its old values to those of its new ones. */
   change(before: object | null, after: object | null): void {
-    this.sets.forEach((fields, set) => {
-      const wasValues = before && fields.map((f) => valueAt(before, f));
-      const isValues = after && fields.map((f) => valueAt(after, f));
+    const was = before && this.fields.map((f) => valueAt(before, f));
+    const is = after && this.fields.map((f) => valueAt(after, f));
+    this.places.forEach((places, set) => {
       // Most writes leave most counted sets as they were: those move nothing.
-      if (wasValues && isValues && wasValues.every((v, i) => v === isValues[i])) return;
-      if (wasValues) this.add(set, wasValues, -1);
-      if (isValues) this.add(set, isValues, 1);
+      if (was && is && places.every((i) => was[i] === is[i])) return;
+      if (was) this.add(set, places.map((i) => was[i]), -1);
+      if (is) this.add(set, places.map((i) => is[i]), 1);
     });
   }
 
