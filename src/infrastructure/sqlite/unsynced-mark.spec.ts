@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { countFromAnotherConnection } from '../../testing/another-connection';
 import { writerInAnotherProcess, writing } from '../../testing/writer-in-another-process';
 import { openSqlite } from './open-sqlite';
-import { FileWrittenElsewhere, UnsyncedMark, discardUnsynced, unsyncedMarker } from './unsynced-mark';
+import { FileWrittenElsewhere, UnsyncedMark, discardUnsynced, fsyncInBackground, unsyncedMarker } from './unsynced-mark';
 
 const readFrom = (file: string) => countFromAnotherConnection(file, 't');
 
@@ -47,6 +47,30 @@ describe('UnsyncedMark', () => {
       writer.kill();
       await new Promise((resolve) => writer.once('exit', resolve));
     }
+  });
+
+  it('while taken, then the file and its log are synced in the background now and then, and no more once released', async () => {
+    const asked: string[] = [];
+    const synced: string[] = [];
+    const mark = UnsyncedMark.take(file, {
+      writeOutEveryMs: 20,
+      syncInBackground: (path, done) => {
+        asked.push(path);
+        fsyncInBackground(path, () => (synced.push(path), done()));
+      },
+    });
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (const deadline = Date.now() + 5000; synced.length < 4 && Date.now() < deadline; ) await wait(10);
+    mark.release();
+    expect(new Set(synced)).toEqual(new Set([file, `${file}-wal`]));
+    const askedThen = asked.length;
+    await wait(100);
+    expect(asked.length).toBe(askedThen);
+    expect(readFrom(file)).toBe(1);
+  });
+
+  it('a background sync of a path that is not there (a log not made yet) answers all the same', async () => {
+    await new Promise<void>((resolve) => fsyncInBackground(join(dir, 'none.db-wal'), resolve));
   });
 
   it('when released, then the marker is gone and the file opens as usual', () => {
