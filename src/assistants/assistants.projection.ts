@@ -29,7 +29,6 @@ export class AssistantsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as RecordedEvent & AssistantEvent;
-    if (!recorded.type.startsWith('Assistant')) return;
     const at = isoMicros(recorded.occurredAt);
     if (event.type === 'AssistantCreated') {
       const { assistant_id: id, user_id, uuid, settings } = event.data;

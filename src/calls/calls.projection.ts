@@ -69,7 +69,6 @@ export class CallsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as CallEvent;
-    if (!recorded.type.startsWith('Call') && recorded.type !== 'WebhookAttemptFinished') return;
     const at = sqlDateTime(recorded.occurredAt);
     if (event.type === 'CallInitiated') {
       const spec = event.data;

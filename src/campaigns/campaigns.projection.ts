@@ -36,7 +36,6 @@ export class CampaignsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as RecordedEvent & CampaignEvent;
-    if (!recorded.type.startsWith('Campaign')) return;
     const at = isoMicros(recorded.occurredAt);
     if (event.type === 'CampaignCreated') {
       const { campaign_id: id, user_id, settings } = event.data;

@@ -79,7 +79,6 @@ export class LeadsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as LeadEvent;
-    if (!event.type?.startsWith('Lead')) return;
     const at = sqlDateTime(recorded.occurredAt);
     if (event.type === 'LeadCreated') {
       const { lead_id: id, user_id, campaign_id, phone_number, variables, secondary_contacts } = event.data;

@@ -26,7 +26,6 @@ export class ToolsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as RecordedEvent & ToolEvent;
-    if (!recorded.type.startsWith('Tool')) return;
     const at = isoMicros(recorded.occurredAt);
     switch (event.type) {
       case 'ToolCreated': {

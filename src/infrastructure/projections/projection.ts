@@ -12,7 +12,7 @@ export interface ReadModelProjection {
   readonly collections: string[];
   /** The shape of its documents; a different version than the stored one rebuilds it at start. */
   readonly version?: number;
-  /** The event types `apply` reads: the runner hands it no others. */
+  /** The event types `apply` reads: the runner hands it no others, so `apply` need not check. */
   readonly eventTypes: readonly string[];
   apply(event: RecordedEvent): Promise<void>;
 }
