@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countFromAnotherConnection } from '../../testing/another-connection';
+import { sqliteFileWith } from '../../testing/sqlite-file';
 import { writerInAnotherProcess, writing } from '../../testing/writer-in-another-process';
 import { openSqlite } from './open-sqlite';
 import { FileWrittenElsewhere, UnsyncedMark, discardUnsynced, fsyncInBackground, unsyncedMarker } from './unsynced-mark';
 
+const TABLE_OF_ONE_ROW = 'CREATE TABLE t (x); INSERT INTO t VALUES (1)';
 const readFrom = (file: string) => countFromAnotherConnection(file, 't');
 
 describe('UnsyncedMark', () => {
@@ -14,10 +15,8 @@ describe('UnsyncedMark', () => {
   let file: string;
   let db: Database.Database;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'unsynced-mark-'));
-    file = join(dir, 'read.db');
+    ({ dir, file } = sqliteFileWith('unsynced-mark-', TABLE_OF_ONE_ROW));
     db = openSqlite(file);
-    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
   });
   afterEach(() => {
     db.close();
@@ -84,13 +83,7 @@ describe('UnsyncedMark', () => {
 describe('discardUnsynced', () => {
   let dir: string;
   let file: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'discard-unsynced-'));
-    file = join(dir, 'read.db');
-    const db = openSqlite(file);
-    db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
-    db.close();
-  });
+  beforeEach(() => ({ dir, file } = sqliteFileWith('discard-unsynced-', TABLE_OF_ONE_ROW)));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('given no marker, then it leaves the file as it is', () => {

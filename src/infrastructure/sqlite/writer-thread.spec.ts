@@ -1,9 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { countFromAnotherConnection } from '../../testing/another-connection';
-import { openSqlite } from './open-sqlite';
+import { sqliteFileWith } from '../../testing/sqlite-file';
 import { SEND_EVERY, WriterThread } from './writer-thread';
 
 describe('WriterThread', () => {
@@ -13,11 +11,7 @@ describe('WriterThread', () => {
   const insert = (x: number | string) => ({ sql: 'INSERT INTO t (x) VALUES (?)', args: [x] });
   const rows = () => countFromAnotherConnection(file, 't');
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'writer-thread-'));
-    file = join(dir, 'read.db');
-    const db = openSqlite(file);
-    db.exec('CREATE TABLE t (x UNIQUE)');
-    db.close();
+    ({ dir, file } = sqliteFileWith('writer-thread-', 'CREATE TABLE t (x UNIQUE)'));
     writer = new WriterThread(file);
   });
   afterEach(async () => {
