@@ -15,7 +15,7 @@ import { DialingPolicies } from './dialing-policies';
 @Injectable()
 export class LeadCallResultsReactor implements Reactor {
   readonly name = 'lead-call-results';
-  readonly eventTypes = ['CallOutcomeRecorded'];
+  readonly eventTypes: readonly CallOutcomeRecorded['type'][] = ['CallOutcomeRecorded'];
 
   constructor(
     private readonly commands: CommandBus,

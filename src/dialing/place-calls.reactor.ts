@@ -25,7 +25,7 @@ import { DialRequest, Dialer } from './dialer.port';
 @Injectable()
 export class PlaceCallsReactor implements Reactor {
   readonly name = 'place-calls';
-  readonly eventTypes = ['LeadCallStarted'];
+  readonly eventTypes: readonly LeadCallStarted['type'][] = ['LeadCallStarted'];
 
   constructor(
     private readonly commands: CommandBus,

@@ -22,7 +22,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 @Injectable()
 export class WebhookTriggersReactor implements Reactor {
   readonly name = 'webhook-triggers';
-  readonly eventTypes = ['CallOutcomeRecorded', 'CallInitiated'];
+  readonly eventTypes: readonly CallEvent['type'][] = ['CallOutcomeRecorded', 'CallInitiated'];
 
   constructor(
     private readonly commands: CommandBus,
