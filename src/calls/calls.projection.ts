@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { EveryField } from '../shared/every-field';
 import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';
 import { WebhookAttemptFinished } from '../webhooks/webhook.events';
@@ -73,8 +74,8 @@ export class CallsProjection implements ReadModelProjection {
     if (event.type === 'CallInitiated') {
       const spec = event.data;
       // One literal of the spec's fields: twice as fast as a rest and a spread of them (0.41 µs
-      // against 0.77 µs a call here), and a rebuild makes one per call.
-      const doc: CallDocument = {
+      // against 0.77 µs a call here), and a rebuild makes one per call. Typed to name every field.
+      const doc: EveryField<CallDocument> = {
         id: spec.call_id,
         user_id: spec.user_id,
         assistant_id: spec.assistant_id,
