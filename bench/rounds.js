@@ -13,8 +13,12 @@ function rateOfRounds(rates) {
   return { rate: Math.round(median(rates)), range: [Math.min(...rates), Math.max(...rates)] };
 }
 
+/** Figures of a load that are a median over its rounds when the load measured them. */
+const CPU_PER_REQUEST = ['service_cpu_us_per_request', 'load_generator_cpu_us_per_request'];
+
 /** One figure from the same load measured once per round. */
 function summarise(samples, extra = {}) {
+  const cpu = CPU_PER_REQUEST.filter((key) => key in samples[0]).map((key) => [key, median(samples.map((s) => s[key]))]);
   const { rate, range } = rateOfRounds(samples.map((s) => s.requests_per_second));
   return {
     name: samples[0].name,
@@ -26,6 +30,7 @@ function summarise(samples, extra = {}) {
     non_2xx: samples.reduce((sum, s) => sum + s.non_2xx, 0),
     errors: samples.reduce((sum, s) => sum + s.errors, 0),
     rounds: samples.length,
+    ...Object.fromEntries(cpu),
     ...extra,
   };
 }

@@ -29,4 +29,16 @@ describe('bench rounds', () => {
     // Ratios per round 0.10, 0.20, 0.15: their median, not the ratio of the medians (40 / 200).
     expect(figures[0]).toMatchObject({ name: 'load', requests_per_second: 40, requests_per_second_range: [10, 60], p99_ms: 9, non_2xx: 3, ratio_to_baseline: 0.15 });
   });
+
+  it("gives the median of each round's CPU a request, where the load measured it", async () => {
+    const cpu = [[150, 30], [120, 20], [130, 40]];
+    let round = 0;
+    const { baseline, figures } = await inRounds(
+      3,
+      async () => sample('base', 100),
+      [async () => { const [service, generator] = cpu[round++]; return sample('load', 10, { service_cpu_us_per_request: service, load_generator_cpu_us_per_request: generator }); }],
+    );
+    expect(figures[0]).toMatchObject({ service_cpu_us_per_request: 130, load_generator_cpu_us_per_request: 30 });
+    expect(baseline).not.toHaveProperty('service_cpu_us_per_request');
+  });
 });

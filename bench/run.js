@@ -27,8 +27,16 @@ function api(service, token) {
   };
 }
 
-async function load(name, options) {
+/**
+ * One load of `SECONDS` on a process (`pid`). Beside the rates, the CPU each request cost the
+ * process (all its threads) and this one, which runs autocannon: both share this machine's cores.
+ */
+async function load(name, pid, options) {
+  const serviceBefore = cpuSeconds(pid);
+  const ownBefore = process.cpuUsage();
   const result = await autocannon({ duration: SECONDS, ...options });
+  const own = process.cpuUsage(ownBefore);
+  const requests = Math.max(1, result.requests.total);
   const figure = {
     name,
     connections: options.connections,
@@ -37,6 +45,8 @@ async function load(name, options) {
     p99_ms: result.latency.p99,
     non_2xx: result.non2xx,
     errors: result.errors,
+    service_cpu_us_per_request: Math.round(((cpuSeconds(pid) - serviceBefore) * 1e6) / requests),
+    load_generator_cpu_us_per_request: Math.round((own.user + own.system) / requests),
   };
   log(name, JSON.stringify(figure));
   return figure;
@@ -84,7 +94,7 @@ async function settled(pid) {
 
 /** The baseline of this run: the same app and adapter answering a constant. */
 async function baseline(service, connections) {
-  return load('baseline GET /health/live', { url: `${service.url}/health/live`, connections });
+  return load('baseline GET /health/live', service.pid, { url: `${service.url}/health/live`, connections });
 }
 
 /**
@@ -95,9 +105,9 @@ async function adapters() {
   const apps = { Fastify: await startAdapterApp('fastify'), Express: await startAdapterApp('express') };
   try {
     const body = JSON.stringify({ campaign_id: 1, phone_number: '+12125550100', variables: { customer_name: 'Ann' } });
-    const constant = (name) => () => load(`${name} adapter: GET /constant`, { url: `${apps[name].url}/constant`, connections: 50 });
+    const constant = (name) => () => load(`${name} adapter: GET /constant`, apps[name].pid, { url: `${apps[name].url}/constant`, connections: 50 });
     const echo = (name) => () =>
-      load(`${name} adapter: POST /echo (JSON body sent back)`, { url: `${apps[name].url}/echo`, connections: 50, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      load(`${name} adapter: POST /echo (JSON body sent back)`, apps[name].pid, { url: `${apps[name].url}/echo`, connections: 50, method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const { baseline: base, figures } = await inRounds(ROUNDS, constant('Fastify'), [constant('Express'), echo('Fastify'), echo('Express')]);
     results.figures.push(base, ...figures);
   } finally {
@@ -121,7 +131,7 @@ async function httpAndReads() {
       let counter = connections * 100_000;
       const { baseline: base, figures } = await inRounds(ROUNDS, () => baseline(service, connections), [
         () =>
-          load('POST /api/user/lead', {
+          load('POST /api/user/lead', service.pid, {
             url: `${service.url}/api/user/lead`,
             connections,
             method: 'POST',
@@ -159,7 +169,7 @@ async function httpAndReads() {
     const { baseline: base, figures } = await inRounds(
       ROUNDS,
       () => baseline(service, 50),
-      pages.map(([name, path]) => () => load(name, { url: `${service.url}${path}`, connections: 50, headers })),
+      pages.map(([name, path]) => () => load(name, service.pid, { url: `${service.url}${path}`, connections: 50, headers })),
     );
     results.figures.push(base, ...figures);
     await service.stop();
