@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,36 @@ describe('embedded SQLite event ids', () => {
       expect(ids).toHaveLength(100);
       for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect([...ids].sort()).toEqual(ids);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('embedded SQLite commits shared by many writes', () => {
+  const own = mkdtempSync(join(tmpdir(), 'es-full-'));
+  afterAll(() => rmSync(own, { recursive: true, force: true }));
+
+  it('refuse every write of a commit that SQLite rolls back whole (the disk full), and store none of them', async () => {
+    const store = new SqliteEventStore(join(own, 'events.db'));
+    try {
+      await store.append('order-0', [{ type: 'Opened', data: {} }], 'no_stream');
+      // The file may grow by a few pages only: a write past them fails with SQLITE_FULL, which rolls the transaction back.
+      const db = (store as unknown as { db: Database.Database }).db;
+      db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 3}`);
+      const shared = { shareCommit: true };
+      const big = 'x'.repeat(3000);
+      const asked = [
+        store.nextId('order', shared),
+        ...Array.from({ length: 8 }, (_, i) => store.append(`order-${i + 1}`, [{ type: 'Opened', data: { big } }], 'no_stream', shared)),
+      ];
+      const results = await Promise.allSettled(asked);
+      expect(results.map((r) => r.status)).toEqual(asked.map(() => 'rejected'));
+      expect(results.some((r) => (r as PromiseRejectedResult).reason?.code === 'SQLITE_FULL')).toBe(true);
+
+      db.pragma('max_page_count = 1073741823');
+      expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['order-0']);
+      expect(await store.nextId('order')).toBe(1);
     } finally {
       await store.close();
     }

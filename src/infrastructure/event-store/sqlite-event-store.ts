@@ -32,6 +32,8 @@ export interface SqliteEventStoreOptions {
 
 interface SharedWrite {
   run: () => unknown;
+  /** One statement: SQLite undoes a failed statement by itself, so it needs no savepoint of its own. */
+  oneStatement: boolean;
   types: readonly string[];
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
@@ -53,6 +55,7 @@ export class SqliteEventStore implements EventStore {
   private lastSeenHead = 0;
   private readonly pollIntervalMs: number;
   private readonly statements;
+  private readonly appendWrite;
   private readonly appendTx;
   private readonly inSavepoint;
   private readonly groupTx;
@@ -98,7 +101,7 @@ export class SqliteEventStore implements EventStore {
          ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
       ),
     };
-    this.appendTx = this.db.transaction((stream: string, events: NewEvent[], expected: ExpectedRevision) => {
+    this.appendWrite = (stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
       const current = this.statements.streamRevision.get(stream)?.revision ?? null;
       if (expected !== 'any') {
         const matches = expected === 'no_stream' ? current === null : current === expected;
@@ -126,14 +129,19 @@ export class SqliteEventStore implements EventStore {
         position = Number(info.lastInsertRowid);
       }
       return { revision, position };
-    });
+    };
+    this.appendTx = this.db.transaction(this.appendWrite);
     // Called inside `groupTx`, better-sqlite3 runs a transaction function as a savepoint.
     this.inSavepoint = this.db.transaction((run: () => unknown) => run());
     this.groupTx = this.db.transaction((writes: SharedWrite[]) =>
       writes.map((write) => {
         try {
-          return { ok: true as const, value: this.inSavepoint(write.run) };
+          return { ok: true as const, value: write.oneStatement ? write.run() : this.inSavepoint(write.run) };
         } catch (error) {
+          // SQLite rolled the whole transaction back (a full disk, for one): the writes after this
+          // one would each commit alone, outside it, and then be refused with the rest when the
+          // group's COMMIT fails. The group ends here instead, every write of it refused.
+          if (!this.db.inTransaction) throw error;
           return { ok: false as const, error };
         }
       }),
@@ -158,17 +166,18 @@ export class SqliteEventStore implements EventStore {
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options?: WriteOptions): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const types = events.map((e) => e.type);
-    if (options?.shareCommit) return this.share(() => this.appendTx(stream, events, expected), types);
+    // One event is one INSERT, after a check that throws before it: a statement alone.
+    if (options?.shareCommit) return this.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
     const result = this.appendTx.immediate(stream, events, expected);
     this.signals.emit('appended', types);
     return result;
   }
 
-  private share<T>(run: () => T, types: readonly string[] = []): Promise<T> {
+  private share<T>(run: () => T, types: readonly string[], oneStatement: boolean): Promise<T> {
     if (!this.db.open) return Promise.reject(new Error('the event store is closed'));
     return new Promise<T>((resolve, reject) => {
       if (this.shared.length === 0) setImmediate(() => this.commitShared());
-      this.shared.push({ run, types, resolve: resolve as (value: never) => void, reject });
+      this.shared.push({ run, oneStatement, types, resolve: resolve as (value: never) => void, reject });
     });
   }
 
@@ -230,7 +239,7 @@ export class SqliteEventStore implements EventStore {
 
   async nextId(sequence: string, options?: WriteOptions): Promise<number> {
     const next = () => this.statements.nextId.get(sequence)!.value;
-    return options?.shareCommit ? this.share(next) : next();
+    return options?.shareCommit ? this.share(next, [], true) : next();
   }
 
   async ping(): Promise<void> {
