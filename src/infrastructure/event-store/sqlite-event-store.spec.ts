@@ -12,13 +12,21 @@ eventStoreContract('embedded SQLite', {
   cleanup: async () => rmSync(dir, { recursive: true, force: true }),
 });
 
-describe('embedded SQLite event ids', () => {
-  const own = mkdtempSync(join(tmpdir(), 'es-ids-'));
-  afterAll(() => rmSync(own, { recursive: true, force: true }));
+/** A store in a file of its own for the test, closed and removed after it. */
+async function withOwnStore(test: (store: SqliteEventStore) => Promise<void>): Promise<void> {
+  const own = mkdtempSync(join(tmpdir(), 'es-own-'));
+  const store = new SqliteEventStore(join(own, 'events.db'));
+  try {
+    await test(store);
+  } finally {
+    await store.close();
+    rmSync(own, { recursive: true, force: true });
+  }
+}
 
-  it('are UUIDs in the order of their positions, so the id index is written at its end', async () => {
-    const store = new SqliteEventStore(join(own, 'events.db'));
-    try {
+describe('embedded SQLite event ids', () => {
+  it('are UUIDs in the order of their positions, so the id index is written at its end', () =>
+    withOwnStore(async (store) => {
       for (let i = 0; i < 50; i++) {
         await store.append(`order-${i % 7}`, [{ type: 'Tick', data: { i } }, { type: 'Tick', data: { i } }], 'any');
       }
@@ -26,19 +34,12 @@ describe('embedded SQLite event ids', () => {
       expect(ids).toHaveLength(100);
       for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect([...ids].sort()).toEqual(ids);
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 });
 
 describe('embedded SQLite commits shared by many writes', () => {
-  const own = mkdtempSync(join(tmpdir(), 'es-full-'));
-  afterAll(() => rmSync(own, { recursive: true, force: true }));
-
-  it('refuse every write of a commit that SQLite rolls back whole (the disk full), and store none of them', async () => {
-    const store = new SqliteEventStore(join(own, 'events.db'));
-    try {
+  it('refuse every write of a commit that SQLite rolls back whole (the disk full), and store none of them', () =>
+    withOwnStore(async (store) => {
       await store.append('order-0', [{ type: 'Opened', data: {} }], 'no_stream');
       // The file may grow by a few pages only: a write past them fails with SQLITE_FULL, which rolls the transaction back.
       const db = (store as unknown as { db: Database.Database }).db;
@@ -56,8 +57,5 @@ describe('embedded SQLite commits shared by many writes', () => {
       db.pragma('max_page_count = 1073741823');
       expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['order-0']);
       expect(await store.nextId('order')).toBe(1);
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 });
