@@ -14,7 +14,7 @@ function rateOfRounds(rates) {
 }
 
 /** Figures of a load that are a median over its rounds when the load measured them. */
-const CPU_PER_REQUEST = ['service_cpu_us_per_request', 'load_generator_cpu_us_per_request'];
+const CPU_PER_REQUEST = ['service_cpu_us_per_request', 'service_main_thread_cpu_us_per_request', 'load_generator_cpu_us_per_request'];
 
 /** One figure from the same load measured once per round. */
 function summarise(samples, extra = {}) {

@@ -31,14 +31,19 @@ describe('bench rounds', () => {
   });
 
   it("gives the median of each round's CPU a request, where the load measured it", async () => {
-    const cpu = [[150, 30], [120, 20], [130, 40]];
+    const cpu = [[150, 140, 30], [120, 100, 20], [130, 90, 40]];
     let round = 0;
     const { baseline, figures } = await inRounds(
       3,
       async () => sample('base', 100),
-      [async () => { const [service, generator] = cpu[round++]; return sample('load', 10, { service_cpu_us_per_request: service, load_generator_cpu_us_per_request: generator }); }],
+      [
+        async () => {
+          const [service, main, generator] = cpu[round++];
+          return sample('load', 10, { service_cpu_us_per_request: service, service_main_thread_cpu_us_per_request: main, load_generator_cpu_us_per_request: generator });
+        },
+      ],
     );
-    expect(figures[0]).toMatchObject({ service_cpu_us_per_request: 130, load_generator_cpu_us_per_request: 30 });
+    expect(figures[0]).toMatchObject({ service_cpu_us_per_request: 130, service_main_thread_cpu_us_per_request: 100, load_generator_cpu_us_per_request: 30 });
     expect(baseline).not.toHaveProperty('service_cpu_us_per_request');
   });
 });

@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { startService, startAdapterApp, rssMb, cpuSeconds, cli } = require('./service');
+const { startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, cli } = require('./service');
 const { loadLeads, loadCalls, phone, assistantBody, dialingSettings } = require('./load');
 const { inRounds, median, rateOfRounds } = require('./rounds');
 
@@ -29,10 +29,12 @@ function api(service, token) {
 
 /**
  * One load of `SECONDS` on a process (`pid`). Beside the rates, the CPU each request cost the
- * process (all its threads) and this one, which runs autocannon: both share this machine's cores.
+ * process (all its threads, and its main thread alone, which one core bounds) and this one,
+ * which runs autocannon: both share this machine's cores.
  */
 async function load(name, pid, options) {
   const serviceBefore = cpuSeconds(pid);
+  const mainBefore = mainThreadCpuSeconds(pid);
   const ownBefore = process.cpuUsage();
   const result = await autocannon({ duration: SECONDS, ...options });
   const own = process.cpuUsage(ownBefore);
@@ -46,6 +48,7 @@ async function load(name, pid, options) {
     non_2xx: result.non2xx,
     errors: result.errors,
     service_cpu_us_per_request: Math.round(((cpuSeconds(pid) - serviceBefore) * 1e6) / requests),
+    service_main_thread_cpu_us_per_request: Math.round(((mainThreadCpuSeconds(pid) - mainBefore) * 1e6) / requests),
     load_generator_cpu_us_per_request: Math.round((own.user + own.system) / requests),
   };
   log(name, JSON.stringify(figure));

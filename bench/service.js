@@ -65,9 +65,18 @@ function rssMb(pid) {
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
-/** User + system CPU seconds a process has used so far. */
+/** User + system CPU seconds a process has used so far, all its threads. */
 function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** The same for its main thread alone (whose id is the process's), where Node runs the JavaScript. */
+function mainThreadCpuSeconds(pid) {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(file) {
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
 
@@ -77,4 +86,4 @@ async function cli(env, ...args) {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-module.exports = { startService, startAdapterApp, rssMb, cpuSeconds, cli };
+module.exports = { startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, cli };
