@@ -38,6 +38,21 @@ describe('embedded SQLite event ids', () => {
 });
 
 describe('embedded SQLite commits shared by many writes', () => {
+  it('undo all of a refused write, of one event or of several, and keep the others of the commit', () =>
+    withOwnStore(async (store) => {
+      const shared = { shareCommit: true };
+      // An event without a type breaks the column's NOT NULL: its INSERT fails after the events before it went in.
+      const untyped = { type: undefined as unknown as string, data: {} };
+      const results = await Promise.allSettled([
+        store.append('order-1', [{ type: 'Opened', data: {} }], 'no_stream', shared),
+        store.append('order-2', [{ type: 'Opened', data: {} }, untyped], 'no_stream', shared),
+        store.append('order-3', [untyped], 'no_stream', shared),
+        store.append('order-4', [{ type: 'Opened', data: {} }], 'no_stream', shared),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['order-1', 'order-4']);
+    }));
+
   it('refuse every write of a commit that SQLite rolls back whole (the disk full), and store none of them', () =>
     withOwnStore(async (store) => {
       await store.append('order-0', [{ type: 'Opened', data: {} }], 'no_stream');
