@@ -67,15 +67,16 @@ function rssMb(pid) {
 
 /** User + system CPU seconds a process has used so far, all its threads. */
 function cpuSeconds(pid) {
-  return statCpuSeconds(`/proc/${pid}/stat`);
+  return cpuSecondsIn(`/proc/${pid}/stat`);
 }
 
 /** The same for its main thread alone (whose id is the process's), where Node runs the JavaScript. */
 function mainThreadCpuSeconds(pid) {
-  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+  return cpuSecondsIn(`/proc/${pid}/task/${pid}/stat`);
 }
 
-function statCpuSeconds(file) {
+/** User + system CPU seconds in a `/proc` stat file, of a process or of one thread. */
+function cpuSecondsIn(file) {
   const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
 }
@@ -86,4 +87,4 @@ async function cli(env, ...args) {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-module.exports = { startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, cli };
+module.exports = { startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, cpuSecondsIn, cli };

@@ -1,15 +1,15 @@
 const { Worker } = require('node:worker_threads');
 const { cpuSeconds, mainThreadCpuSeconds } = require('./service');
 
-/** The calling thread's CPU seconds, from the kernel as the benchmark reads a process's. */
-function ownCpuSeconds() {
-  const fields = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+const SERVICE = require.resolve('./service');
 
-/** Spins until the calling thread has used `seconds` of CPU: on a busy machine a wall-time spin would get less. */
+/**
+ * Spins the calling thread until it has used `seconds` of CPU (on a busy machine a wall-time
+ * spin would get less). Self-contained: a worker runs it from its source.
+ */
 function spin(seconds) {
-  for (const start = ownCpuSeconds(); ownCpuSeconds() - start < seconds; );
+  const { cpuSecondsIn } = require(SERVICE);
+  for (const start = cpuSecondsIn('/proc/thread-self/stat'); cpuSecondsIn('/proc/thread-self/stat') - start < seconds; );
 }
 
 describe('bench CPU readings', () => {
@@ -17,7 +17,7 @@ describe('bench CPU readings', () => {
     const process0 = cpuSeconds(process.pid);
     const main0 = mainThreadCpuSeconds(process.pid);
     await new Promise((resolve, reject) => {
-      const worker = new Worker(`${ownCpuSeconds}\n${spin}\nspin(0.5);`, { eval: true });
+      const worker = new Worker(`const SERVICE = ${JSON.stringify(SERVICE)};\n${spin}\nspin(0.5);`, { eval: true });
       worker.once('error', reject);
       worker.once('exit', resolve);
     });
