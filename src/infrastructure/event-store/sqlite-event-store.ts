@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
@@ -60,7 +61,8 @@ export class SqliteEventStore implements EventStore {
   private readonly inSavepoint;
   private readonly groupTx;
   private shared: SharedWrite[] = [];
-  private readonly typedReads = new Map<number, Database.Statement>();
+  /** Reads by their text: each names its limit (see limitClause) and its number of types. */
+  private readonly reads = new Map<string, Database.Statement>();
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
@@ -91,10 +93,6 @@ export class SqliteEventStore implements EventStore {
          VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at, @correlation_id)`,
       ),
       readStream: this.db.prepare<[string, number], EventRow>(`${SELECT_EVENTS} WHERE stream = ? AND revision >= ? ORDER BY revision`).raw(),
-      readAll: this.db.prepare<[number, number], EventRow>(`${SELECT_EVENTS} WHERE position > ? ORDER BY position LIMIT ?`).raw(),
-      readCorrelated: this.db
-        .prepare<[string, number, number], EventRow>(`${SELECT_EVENTS} WHERE correlation_id = ? AND position > ? ORDER BY position LIMIT ?`)
-        .raw(),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       nextId: this.db.prepare<[string], { value: number }>(
         `INSERT INTO sequences (name, value) VALUES (?, 1)
@@ -206,18 +204,24 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
-    if (!types) return this.statements.readAll.all(afterPosition, maxCount).map(toRecorded);
-    if (types.length === 0) return [];
-    let stmt = this.typedReads.get(types.length);
-    if (!stmt) {
-      stmt = this.db.prepare(`${SELECT_EVENTS} WHERE position > ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY position LIMIT ?`).raw();
-      this.typedReads.set(types.length, stmt);
-    }
-    return (stmt.all(afterPosition, ...types, maxCount) as EventRow[]).map(toRecorded);
+    if (types?.length === 0) return [];
+    const ofTypes = types ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
+    const rows = this.read(`WHERE position > ?${ofTypes} ORDER BY position ${limitClause(maxCount)}`).all(afterPosition, ...(types ?? []));
+    return (rows as EventRow[]).map(toRecorded);
   }
 
   async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
-    return this.statements.readCorrelated.all(correlationId, afterPosition, maxCount).map(toRecorded);
+    const rows = this.read(`WHERE correlation_id = ? AND position > ? ORDER BY position ${limitClause(maxCount)}`).all(correlationId, afterPosition);
+    return (rows as EventRow[]).map(toRecorded);
+  }
+
+  private read(where: string): Database.Statement {
+    let stmt = this.reads.get(where);
+    if (!stmt) {
+      if (this.reads.size >= 100) this.reads.clear();
+      this.reads.set(where, (stmt = this.db.prepare(`${SELECT_EVENTS} ${where}`).raw()));
+    }
+    return stmt;
   }
 
   async headPosition(): Promise<number> {

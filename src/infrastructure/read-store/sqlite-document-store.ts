@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { UnsyncedMark, discardUnsynced } from '../sqlite/unsynced-mark';
 import { WriterThread } from '../sqlite/writer-thread';
@@ -322,9 +323,10 @@ class SqliteCollection<T extends object> implements Collection<T> {
     const order = options.sort?.length
       ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
       : '';
-    const limit = options.limit !== undefined || options.skip ? `LIMIT ? OFFSET ?` : '';
-    const text = `SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}`;
-    const args = limit ? [...params, options.limit ?? -1, options.skip ?? 0] : params;
+    // SQLite takes an OFFSET only after a LIMIT; -1 is none.
+    const limit = options.limit !== undefined ? limitClause(options.limit) : options.skip ? 'LIMIT -1' : '';
+    const text = `SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}${options.skip ? ' OFFSET ?' : ''}`;
+    const args = options.skip ? [...params, options.skip] : params;
     const writer = this.host.writer();
     if (writer) return (await writer.query<Record<string, string>>(text, args, true)).map((row) => row[name]);
     return this.prepare(text).pluck().all(...args) as string[];
