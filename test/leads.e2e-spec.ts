@@ -63,6 +63,9 @@ describe('leads API', () => {
       });
       const [a, b] = res.body.data.secondary_contacts;
       expect(b.id).toBeGreaterThan(a.id);
+      // Read your writes: once answered, both lists show the lead exactly as the answer did.
+      expect((await list(`?campaign_id=${campaignId}&per_page=100`)).body).toContainEqual(res.body.data);
+      expect((await list('?per_page=100')).body).toContainEqual(res.body.data);
     });
 
     it('refuses a second lead with the same number in the campaign unless duplicates are allowed', async () => {

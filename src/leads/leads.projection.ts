@@ -3,7 +3,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { sqlDateTime } from '../shared/formats';
-import { LeadEvent, LeadStatus, Variables, LEAD_EVENT_TYPES } from './lead.events';
+import { LeadCreated, LeadEvent, LeadStatus, Variables, LEAD_EVENT_TYPES } from './lead.events';
 
 export interface SecondaryContactDocument {
   id: number;
@@ -79,29 +79,13 @@ export class LeadsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as LeadEvent;
-    const at = sqlDateTime(recorded.occurredAt);
     if (event.type === 'LeadCreated') {
-      const { lead_id: id, user_id, campaign_id, phone_number, variables, secondary_contacts } = event.data;
-      const doc = {
-        id,
-        user_id,
-        campaign_id,
-        phone_number,
-        variables,
-        status: 'created' as const,
-        secondary_contacts: secondary_contacts.map((c) => ({ ...c, status: 'created' as const, created_at: at, updated_at: at })),
-        deleted: false,
-        attempts: 0,
-        in_flight_call_id: null,
-        next_due_at: Date.parse(recorded.occurredAt),
-        created_at: at,
-        updated_at: at,
-      };
-      await this.leads.upsert(id, withDialing(doc), recorded.position);
+      await this.leads.upsert(event.data.lead_id, createdLead(event.data, recorded.occurredAt), recorded.position);
       return;
     }
     const current = await this.leads.get(event.data.lead_id);
     if (!current) return;
+    const at = sqlDateTime(recorded.occurredAt);
     await this.leads.upsert(current.id, withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt))), recorded.position);
   }
 
@@ -110,6 +94,27 @@ export class LeadsProjection implements ReadModelProjection {
     const doc = await this.leads.get(id);
     return doc && doc.user_id === userId && !doc.deleted ? doc : null;
   }
+}
+
+/** A new lead's document as its creation, recorded at `occurredAt`, makes it: stored by the projection, answered by lead creation. */
+export function createdLead(data: LeadCreated['data'], occurredAt: string): LeadDocument {
+  const at = sqlDateTime(occurredAt);
+  const { lead_id: id, user_id, campaign_id, phone_number, variables, secondary_contacts } = data;
+  return withDialing({
+    id,
+    user_id,
+    campaign_id,
+    phone_number,
+    variables,
+    status: 'created',
+    secondary_contacts: secondary_contacts.map((c) => ({ ...c, status: 'created', created_at: at, updated_at: at })),
+    deleted: false,
+    attempts: 0,
+    in_flight_call_id: null,
+    next_due_at: Date.parse(occurredAt),
+    created_at: at,
+    updated_at: at,
+  });
 }
 
 function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: number): LeadDocument {

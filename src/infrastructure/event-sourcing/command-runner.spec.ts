@@ -51,6 +51,7 @@ describe('CommandRunner', () => {
     expect(events[1].occurredAt).toBe('2025-03-01T10:00:01.000Z');
     expect(events[1].metadata.user_id).toBe(9);
     expect(result.position).toBe(events[1].position);
+    expect(result.occurredAt).toBe(events[1].occurredAt);
   });
 
   it('appends nothing when the decision is empty', async () => {

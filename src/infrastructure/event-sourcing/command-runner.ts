@@ -30,6 +30,8 @@ export interface RunResult<State, Event> {
   /** Global position of the last new event; null when the command decided nothing. */
   position: number | null;
   revision: number | null;
+  /** When the command was decided: the `occurred_at` its events are stored with. */
+  occurredAt: string;
 }
 
 /**
@@ -83,25 +85,26 @@ export class CommandRunner {
         continue;
       }
       if (events.length === 0) {
-        if (!remembered) return { events, state, position: null, revision };
+        if (!remembered) return { events, state, position: null, revision, occurredAt: now.toISOString() };
         readStore = true;
         continue;
       }
       try {
+        const occurredAt = now.toISOString();
         const appended = await this.store.append(
           stream,
           events.map((e) => ({
             type: e.type,
             data: e.data,
             schemaVersion: e.schemaVersion ?? this.upcasters.currentVersion(e.type),
-            metadata: { ...options.metadata, occurred_at: now.toISOString(), ...defined({ $correlationId: correlationIdOf(e) }) },
+            metadata: { ...options.metadata, occurred_at: occurredAt, ...defined({ $correlationId: correlationIdOf(e) }) },
           })),
           revision === null ? 'no_stream' : revision,
           { shareCommit: options.shareCommit },
         );
         const after = events.reduce(decider.evolve, state);
         this.recent.remember(stream, decider, after, appended.revision);
-        return { events, state: after, position: appended.position, revision: appended.revision };
+        return { events, state: after, position: appended.position, revision: appended.revision, occurredAt };
       } catch (error) {
         this.recent.forget(stream);
         if (!(error instanceof ConcurrencyError) || conflicts++ >= retries) throw error;

@@ -9,8 +9,8 @@ import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { toE164 } from '../../shared/phone';
 import { CreateLeadDto } from '../lead.dto';
 import { creationRefusal, leadDecider } from '../lead.decider';
-import { leadStream } from '../lead.events';
-import { LeadDocument, LeadsProjection } from '../leads.projection';
+import { LeadCreated, leadStream } from '../lead.events';
+import { LeadDocument, LeadsProjection, createdLead } from '../leads.projection';
 
 export class CreateLead {
   constructor(
@@ -32,8 +32,11 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
   async execute({ user, body: { fields: body, errors } }: CreateLead): Promise<LeadDocument> {
     const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(user.id, body.campaign_id)) !== null;
     const phoneNumber = toE164(body.phone_number);
-    const duplicate = campaignOwned && phoneNumber !== null && (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
-    const request = { campaignOwned, duplicate, allowDuplicate: body.allow_dupplicate === true, inputErrors: errors };
+    const allowDuplicate = body.allow_dupplicate === true;
+    // A duplicate matters only where it is refused: an allowed one is not looked for.
+    const duplicate =
+      !allowDuplicate && campaignOwned && phoneNumber !== null && (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
+    const request = { campaignOwned, duplicate, allowDuplicate, inputErrors: errors };
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);
     if (refusal) throw refusal;
@@ -44,7 +47,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     for (const contact of body.secondary_contacts ?? []) {
       contacts.push({ id: await this.events.nextId('secondary_contact', shared), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
     }
-    const { position } = await this.runner.run(
+    const { position, events, occurredAt } = await this.runner.run(
       leadStream(id),
       leadDecider,
       {
@@ -60,6 +63,9 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
       { retries: 0, newStream: true, metadata: { user_id: user.id }, ...shared },
     );
     await this.projections.settle(position);
-    return (await this.read.leads.get(id))!;
+    // Read your writes: the list shows the lead once settled. The answer is the document the
+    // projection wrote, made by the same function rather than read back.
+    const created = events.find((e): e is LeadCreated => e.type === 'LeadCreated')!;
+    return createdLead(created.data, occurredAt);
   }
 }
