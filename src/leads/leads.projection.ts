@@ -59,9 +59,8 @@ export class LeadsProjection implements ReadModelProjection {
         { fields: ['user_id', 'deleted', 'campaign_id', 'id'] },
         { fields: ['user_id', 'deleted', 'campaign_id', 'status', 'id'] },
         { fields: ['user_id', 'deleted', 'status', 'id'] },
-        { fields: ['user_id', 'deleted', 'phone_number', 'id'] },
-        { fields: ['campaign_id', 'deleted', 'phone_number'] },
-        { fields: ['campaign_id', 'deleted', 'status'] },
+        // The list by number, and the duplicate check (by number within one campaign, which is its user's).
+        { fields: ['user_id', 'deleted', 'phone_number', 'campaign_id', 'id'] },
         { fields: ['campaign_id', 'dial_due_at', 'id'] },
       ],
       counts: [
@@ -87,6 +86,11 @@ export class LeadsProjection implements ReadModelProjection {
     if (!current) return;
     const at = sqlDateTime(recorded.occurredAt);
     await this.leads.upsert(current.id, withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt))), recorded.position);
+  }
+
+  /** Whether the campaign, the user's, has a live lead with the number. */
+  async numberTaken(userId: number, campaignId: number, phoneNumber: string): Promise<boolean> {
+    return (await this.leads.count({ user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId })) > 0;
   }
 
   /** The user's live lead, or null for a missing, deleted or foreign one. */

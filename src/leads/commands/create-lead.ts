@@ -34,8 +34,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     const phoneNumber = toE164(body.phone_number);
     const allowDuplicate = body.allow_dupplicate === true;
     // A duplicate matters only where it is refused: an allowed one is not looked for.
-    const duplicate =
-      !allowDuplicate && campaignOwned && phoneNumber !== null && (await this.read.leads.count({ campaign_id: body.campaign_id, deleted: false, phone_number: phoneNumber })) > 0;
+    const duplicate = !allowDuplicate && campaignOwned && phoneNumber !== null && (await this.read.numberTaken(user.id, body.campaign_id!, phoneNumber));
     const request = { campaignOwned, duplicate, allowDuplicate, inputErrors: errors };
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);

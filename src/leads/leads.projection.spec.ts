@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
+import { queryPlans } from '../testing/sqlite-query-plans';
+import { LeadsProjection, createdLead } from './leads.projection';
+
+const dir = mkdtempSync(join(tmpdir(), 'leads-projection-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lead = (id: number, campaignId: number, phone: string) =>
+  createdLead({ lead_id: id, user_id: 1, campaign_id: campaignId, phone_number: phone, variables: {}, secondary_contacts: [] }, '2026-01-05T10:00:00.000Z');
+
+/** Each read on a store opened for it, so that its statements are prepared (and seen) afresh. */
+async function planOf<R>(file: string, read: (leads: LeadsProjection) => Promise<R>) {
+  const store = new SqliteDocumentStore(file);
+  try {
+    const projection = new LeadsProjection(store);
+    return await queryPlans(store, () => read(projection));
+  } finally {
+    await store.close();
+  }
+}
+
+/** A store of 3,000 leads in 3 campaigns of one user, every number in each campaign. */
+async function filled(file: string, statistics: boolean) {
+  const store = new SqliteDocumentStore(file);
+  const { leads } = new LeadsProjection(store);
+  await store.exclusive('fill', async () => {
+    for (let id = 1; id <= 3000; id++) await leads.upsert(id, lead(id, 1 + (id % 3), `+1212555${String(Math.floor(id / 3)).padStart(4, '0')}`), id);
+  });
+  await store.close();
+  // The next open finds the table grown and gathers statistics; without, the planner has none.
+  if (!statistics) return;
+  await new SqliteDocumentStore(file).close();
+}
+
+describe.each([
+  ['without statistics', false],
+  ['with statistics', true],
+])('LeadsProjection on the embedded store, %s', (name, statistics) => {
+  const file = join(dir, `leads-${statistics}.db`);
+  beforeAll(() => filled(file, statistics));
+
+  it('checks a number within a campaign from one index, on all four of its equalities', async () => {
+    const { plans, result } = await planOf(file, (p) => p.numberTaken(1, 2, '+12125550100'));
+    expect(result).toBe(true);
+    expect(plans).toEqual([expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=? AND doc.campaign_id=?)')]);
+    expect((await planOf(file, (p) => p.numberTaken(1, 2, '+12125559999'))).result).toBe(false);
+  });
+
+  it.each([
+    ['a campaign', { campaign_id: 2 }, 'rm_leads__user_id__deleted__campaign_id__id'],
+    ['a campaign and a status', { campaign_id: 2, status: 'created' }, 'rm_leads__user_id__deleted__campaign_id__status__id'],
+    ['a status', { status: 'created' }, 'rm_leads__user_id__deleted__status__id'],
+    ['every campaign', {}, 'rm_leads__user_id__deleted__id'],
+  ])('reads a page of %s from its index in id order, without sorting', async (_, filter, index) => {
+    const { plans, result } = await planOf(file, (p) => p.leads.find({ user_id: 1, deleted: false, ...filter }, { sort: [['id', 'asc']], skip: 100, limit: 10 }));
+    expect(result).toHaveLength(10);
+    expect(plans).toEqual([expect.stringContaining(`INDEX ${index} `)]);
+    expect(plans[0]).not.toContain('TEMP B-TREE');
+  });
+
+  it("reads a number's leads from the number's index", async () => {
+    const { plans, result } = await planOf(file, (p) => p.leads.find({ user_id: 1, deleted: false, phone_number: '+12125550100' }, { sort: [['id', 'asc']], limit: 10 }));
+    expect(result.map((l) => l.id)).toEqual([300, 301, 302]);
+    expect(plans).toEqual([expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=?)')]);
+  });
+});
