@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
+import { statementsByText } from '../sqlite/statements-by-text';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { ConcurrencyError } from './event-store.errors';
@@ -62,12 +63,13 @@ export class SqliteEventStore implements EventStore {
   private readonly groupTx;
   private shared: SharedWrite[] = [];
   /** Reads by their text: each names its limit (see limitClause) and its number of types. */
-  private readonly reads = new Map<string, Database.Statement>();
+  private readonly reads;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.signals.setMaxListeners(0);
     this.db = openSqlite(file);
+    this.reads = statementsByText(this.db, 100);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -216,12 +218,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private read(where: string): Database.Statement {
-    let stmt = this.reads.get(where);
-    if (!stmt) {
-      if (this.reads.size >= 100) this.reads.clear();
-      this.reads.set(where, (stmt = this.db.prepare(`${SELECT_EVENTS} ${where}`).raw()));
-    }
-    return stmt;
+    return this.reads(`${SELECT_EVENTS} ${where}`).raw();
   }
 
   async headPosition(): Promise<number> {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
+import { statementsByText } from '../sqlite/statements-by-text';
 import { UnsyncedMark, discardUnsynced } from '../sqlite/unsynced-mark';
 import { WriterThread } from '../sqlite/writer-thread';
 import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
@@ -249,7 +250,8 @@ class SqliteCollection<T extends object> implements Collection<T> {
   private readonly getStmt;
   private readonly insertStmt;
   private readonly deleteStmt;
-  private readonly cache = new Map<string, Database.Statement>();
+  /** Finds and counts by their text, which follows the filter, the sort and the limit. */
+  private readonly prepare;
   /** UPDATE statements by the indexed fields they change: an index whose fields kept their values is not touched. */
   private readonly updates = new Map<string, Database.Statement>();
   private readonly countStmt;
@@ -268,6 +270,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     private readonly remembered?: RememberedRows<Row>,
   ) {
     this.indexed = new Set(fields);
+    this.prepare = statementsByText(db, 500);
     const columns = fields.map(fieldColumn);
     this.countStmt = db.prepare<[string, string], { n: number }>('SELECT n FROM counts WHERE collection = ? AND key = ?');
     this.getStmt = db.prepare<[string], { doc: string; pos: number } & Record<string, Bind>>(
@@ -435,15 +438,6 @@ class SqliteCollection<T extends object> implements Collection<T> {
     return pending;
   }
 
-  private prepare(sql: string): Database.Statement {
-    let stmt = this.cache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      if (this.cache.size > 500) this.cache.clear();
-      this.cache.set(sql, stmt);
-    }
-    return stmt;
-  }
 }
 
 /**
