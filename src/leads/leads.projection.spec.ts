@@ -38,7 +38,7 @@ async function filled(file: string, statistics: boolean) {
 describe.each([
   ['without statistics', false],
   ['with statistics', true],
-])('LeadsProjection on the embedded store, %s', (name, statistics) => {
+])('LeadsProjection on the embedded store, %s', (_, statistics) => {
   const file = join(dir, `leads-${statistics}.db`);
   beforeAll(() => filled(file, statistics));
 
