@@ -30,6 +30,7 @@ describe('bench CPU readings', () => {
     const main0 = mainThreadCpuSeconds(process.pid);
     spin(0.3);
     expect(mainThreadCpuSeconds(process.pid) - main0).toBeGreaterThanOrEqual(0.3);
-    expect(cpuSeconds(process.pid) - process0).toBeGreaterThanOrEqual(0.3);
+    // The process's figure is read from other counters, in clock ticks of 0.01 s: it may be one behind.
+    expect(cpuSeconds(process.pid) - process0).toBeGreaterThanOrEqual(0.29 - 1e-9);
   });
 });
