@@ -36,6 +36,9 @@ export interface LeadDocument {
 }
 
 /** The fields derived from the others: what the dialer's index and counts read. */
+/** The fields the duplicate check counts by (numberTaken). */
+const DUPLICATE_CHECK = ['user_id', 'deleted', 'phone_number', 'campaign_id'];
+
 const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument => ({
   ...doc,
   in_flight: doc.in_flight_call_id !== null,
@@ -72,6 +75,8 @@ export class LeadsProjection implements ReadModelProjection {
         ['campaign_id', 'deleted', 'status'],
         ['campaign_id', 'in_flight'],
       ],
+      // Most numbers a lead is created with are new to its campaign: their duplicate check reads nothing.
+      mostlyAbsent: [DUPLICATE_CHECK],
       view: leadFields,
     });
   }

@@ -69,6 +69,12 @@ export interface CollectionOptions<T> {
    * their totals as the documents change, so such a count does not grow with the collection.
    */
   counts?: string[][];
+  /**
+   * Equality filters counted mostly to learn that no document matches (a duplicate check):
+   * an adapter may keep a compact summary of the values stored under them, so a count of
+   * values no document holds answers 0 without reading. Their fields must be indexed.
+   */
+  mostlyAbsent?: string[][];
   /** What `findViews` answers of each document. */
   view?: DocumentView<T>;
   /**

@@ -1,8 +1,5 @@
-import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-
-/** How late, at most, a get outside a write transaction sees another process's commit. */
-export const OTHER_WRITERS_LOOK_MS = 1;
+import { OtherWriters } from './other-writers';
 
 const keyOf = (table: string, key: string) => `${table}\u0000${key}`;
 
@@ -18,35 +15,22 @@ function freezeDeep<T>(value: T): T {
  * Stored rows of the collections declared `cached` (few documents, read on every request:
  * users, tokens, campaigns, assistants), kept parsed so a get reads neither SQLite nor JSON.
  * A row is forgotten when this connection writes its document, and every row when another
- * connection (the CLI, another process) has committed to the file: `PRAGMA data_version`
- * tells, looked at when a write transaction begins, and otherwise at most every
- * `OTHER_WRITERS_LOOK_MS`. Rows are frozen: they are shared by every reader.
+ * connection has committed to the file (see OtherWriters). Rows are frozen: they are shared
+ * by every reader.
  */
 export class RememberedRows<Row extends { doc: object | null }> {
   private readonly rows: LRUCache<string, Row>;
-  private readonly dataVersion: Database.Statement<[], number>;
-  private version: number | undefined;
-  private lookedAt = -Infinity;
 
   constructor(
-    db: Database.Database,
-    private readonly now: () => number = () => performance.now(),
+    private readonly otherWriters: OtherWriters,
     capacity = 4096,
   ) {
     this.rows = new LRUCache({ max: capacity });
-    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  }
-
-  /** Forgets every row if another connection has committed since the last look. */
-  lookForOtherWriters(): void {
-    this.lookedAt = this.now();
-    const version = this.dataVersion.get();
-    if (this.version !== undefined && version !== this.version) this.rows.clear();
-    this.version = version;
+    otherWriters.onCommit(() => this.rows.clear());
   }
 
   get(table: string, key: string): Row | undefined {
-    if (this.now() - this.lookedAt >= OTHER_WRITERS_LOOK_MS) this.lookForOtherWriters();
+    this.otherWriters.lookIfDue();
     return this.rows.get(keyOf(table, key));
   }
 

@@ -9,7 +9,7 @@ import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
 import { writerInAnotherProcess } from '../../testing/writer-in-another-process';
 import { unsyncedMarker } from '../sqlite/unsynced-mark';
 import { CollectionOptions } from './document-store.port';
-import { OTHER_WRITERS_LOOK_MS } from './remembered-rows';
+import { OTHER_WRITERS_LOOK_MS } from './other-writers';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-contract-'));
@@ -406,6 +406,54 @@ describe('embedded SQLite cached collections', () => {
     expect((await a.docs.get(2))!.v).toBe(2);
     clock += OTHER_WRITERS_LOOK_MS;
     expect((await a.docs.get(2))!.v).toBe(4);
+    await a.store.close();
+    await b.store.close();
+  });
+});
+
+describe('embedded SQLite sets counted mostly to find nothing', () => {
+  interface Lead {
+    id: number;
+    campaign_id: number;
+    phone_number: string;
+  }
+  let clock = 0;
+  const now = () => clock;
+  const open = (file: string) => {
+    const store = new SqliteDocumentStore(file, { now });
+    const options = { indexes: [{ fields: ['campaign_id', 'phone_number', 'id'] }], mostlyAbsent: [['campaign_id', 'phone_number']] };
+    return { store, leads: store.collection<Lead>('leads', options) };
+  };
+
+  it('answers the count of values no row holds without reading the file', async () => {
+    const { store, leads } = open(join(cachingDir, 'absent.db'));
+    await leads.upsert(1, { id: 1, campaign_id: 1, phone_number: '+12125550001' }, 1);
+    expect(await leads.count({ campaign_id: 1, phone_number: '+12125550002' })).toBe(0);
+    // Rows written under the store, on its own connection: only a count that reads the file sees them.
+    const insert = sqliteOf(store).prepare(`INSERT INTO rm_leads (id, pos, doc, "doc.campaign_id", "doc.phone_number", "doc.id") VALUES (?, 9, '{}', ?, ?, ?)`);
+    insert.run('2', 1, '+12125550002', 2);
+    insert.run('3', 1, '+12125550001', 3);
+    expect(await leads.count({ campaign_id: 1, phone_number: '+12125550002' })).toBe(0);
+    expect(await leads.count({ campaign_id: 1, phone_number: '+12125550001' })).toBe(2);
+    expect(await leads.count({ campaign_id: 1 })).toBe(3);
+    await store.close();
+  });
+
+  it('sees another connection’s rows once it looks again, and at the start of every batch', async () => {
+    const file = join(cachingDir, 'absent-others.db');
+    const a = open(file);
+    const b = open(file);
+    const number = (n: number) => ({ campaign_id: 1, phone_number: `+1212555000${n}` });
+    expect(await a.leads.count(number(1))).toBe(0);
+    await b.leads.upsert(1, { id: 1, ...number(1) }, 1);
+    clock += OTHER_WRITERS_LOOK_MS;
+    expect(await a.leads.count(number(1))).toBe(1);
+
+    await b.leads.upsert(2, { id: 2, ...number(2) }, 2);
+    await a.store.exclusive('p', async () => expect(await a.leads.count(number(2))).toBe(1));
+    await b.leads.upsert(3, { id: 3, ...number(3) }, 3);
+    clock += OTHER_WRITERS_LOOK_MS;
+    expect(await a.leads.count(number(3))).toBe(1);
     await a.store.close();
     await b.store.close();
   });

@@ -6,7 +6,9 @@ import { UnsyncedMark, discardUnsynced } from '../sqlite/unsynced-mark';
 import { WriterThread } from '../sqlite/writer-thread';
 import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
 import { IntegerKeys } from './integer-keys';
+import { OtherWriters } from './other-writers';
 import { RememberedRows } from './remembered-rows';
+import { StoredValuesFilter, tableValues } from './stored-values-filter';
 import { assertFieldName, isRange } from './filter-fields';
 import { ValueTotals } from './value-totals';
 
@@ -268,6 +270,8 @@ class SqliteCollection<T extends object> implements Collection<T> {
     private readonly view?: DocumentView<T>,
     /** Set for a collection declared `cached`. */
     private readonly remembered?: RememberedRows<Row>,
+    /** Set for a collection with `mostlyAbsent` sets. */
+    private readonly storedValues?: StoredValuesFilter,
   ) {
     this.indexed = new Set(fields);
     this.prepare = statementsByText(db, 500);
@@ -337,6 +341,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
 
   async count(filter: Filter = {}): Promise<number> {
     this.flush();
+    if (this.storedValues && !this.host.writer() && this.storedValues.mayMatch(filter) === false) return 0;
     const key = this.counts?.kept ? this.counts.keyFor(filter) : null;
     const writer = this.host.writer();
     if (key) return (writer ? await writer.query<{ n: number }>(this.countStmt.source, [this.name, key], false) : this.countStmt.get(this.name, key))?.n ?? 0;
@@ -401,6 +406,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     }
     if (!applied) return false;
     this.counts?.change(before.stored, after);
+    this.storedValues?.change(before.columns, columns);
     return columns;
   }
 
@@ -460,11 +466,12 @@ export class SqliteDocumentStore implements DocumentStore {
   readonly atomicBatches = true;
   private readonly db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<any>>();
-  private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[]; counts: Counts | null }>();
+  private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[]; counts: Counts | null; storedValues?: StoredValuesFilter }>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
   private batch: Batch = null;
   private readonly statements;
+  private readonly otherWriters: OtherWriters;
   private readonly remembered: RememberedRows<Row>;
   /** During a refill, the thread that writes the batches; null otherwise. */
   private writer: WriterThread | null = null;
@@ -508,7 +515,8 @@ export class SqliteDocumentStore implements DocumentStore {
     // A store a rebuild left unsynced may be torn: the projections make it again from nothing.
     discardUnsynced(file);
     this.db = openSqlite(file, { pageSize: PAGE_SIZE });
-    this.remembered = new RememberedRows(this.db, options.now);
+    this.otherWriters = new OtherWriters(this.db, options.now);
+    this.remembered = new RememberedRows(this.otherWriters);
     // Statistics let the planner pick the most selective of several indexes.
     this.analyze('PRAGMA optimize = 0x10002');
     this.optimizer = setInterval(() => this.db.open && this.analyze('PRAGMA optimize'), 600_000);
@@ -543,11 +551,14 @@ export class SqliteDocumentStore implements DocumentStore {
     // New indexes get statistics at once (sampled: a few rows per index), for the planner's choice.
     if (changed) this.analyze(`PRAGMA analysis_limit = 1000; ANALYZE ${table}; PRAGMA analysis_limit = 0`);
     const counts = countedSets.length ? new Counts(this.db, () => this.writes, name, countedSets) : null;
-    this.declared.set(name, { indexes, fields, counts });
+    const storedValues = options.mostlyAbsent?.length
+      ? new StoredValuesFilter(options.mostlyAbsent, fields, bind, tableValues(this.db, table, fields.map(fieldColumn)), this.otherWriters)
+      : undefined;
+    this.declared.set(name, { indexes, fields, counts, storedValues });
     this.fillCounts(name, table, countedSets);
     this.keepViews(name, table, view);
     const remembered = options.cached ? this.remembered : undefined;
-    const collection = new SqliteCollection<T>(this.db, table, this.host, counts, name, fields, view, remembered);
+    const collection = new SqliteCollection<T>(this.db, table, this.host, counts, name, fields, view, remembered, storedValues);
     this.collections.set(name, collection);
     return collection;
   }
@@ -646,6 +657,7 @@ export class SqliteDocumentStore implements DocumentStore {
       this.db.transaction(() => {
         for (const { name, table, declared } of refilled) {
           this.remembered.forgetTable(table);
+          declared?.storedValues?.reset();
           this.db.exec(`DROP TABLE IF EXISTS ${table}`);
           this.createTable(table, declared?.fields ?? []);
           this.createIndexes(table, declared?.indexes ?? []);
@@ -669,6 +681,8 @@ export class SqliteDocumentStore implements DocumentStore {
       this.writer = null;
       this.writes = runAtOnce;
       await writer.close().catch((error: unknown) => failures.push(error));
+      // The filters took in only what this connection wrote: the writer's commits are another's.
+      for (const { declared } of refilled) declared?.storedValues?.reset();
       this.handed = [];
       this.refilledKeys = new Map();
       // Totals kept of batches the writer could not commit would be wrong: the collection stays
@@ -758,7 +772,7 @@ export class SqliteDocumentStore implements DocumentStore {
     const run = async () => {
       if (this.writer) return this.handOn(this.writer, work);
       this.statements.begin.run();
-      this.remembered.lookForOtherWriters();
+      this.otherWriters.look();
       this.batch = new Map();
       for (const { counts } of this.declared.values()) counts?.batchStarts();
       try {
@@ -832,6 +846,7 @@ export class SqliteDocumentStore implements DocumentStore {
     const table = tableName(name);
     this.batch?.delete(table);
     this.remembered.forgetTable(table);
+    this.declared.get(name)?.storedValues?.reset();
     const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
     if (exists) this.db.exec(`DELETE FROM ${table}`);
     this.db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
@@ -844,6 +859,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async close(): Promise<void> {
     clearInterval(this.optimizer);
     await this.queue;
+    for (const { storedValues } of this.declared.values()) storedValues?.reset();
     if (this.db.open) this.db.close();
   }
 }
