@@ -35,10 +35,10 @@ export interface LeadDocument {
   updated_at: string;
 }
 
-/** The fields derived from the others: what the dialer's index and counts read. */
 /** The fields the duplicate check counts by (numberTaken). */
 const DUPLICATE_CHECK = ['user_id', 'deleted', 'phone_number', 'campaign_id'];
 
+/** The fields derived from the others: what the dialer's index and counts read. */
 const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument => ({
   ...doc,
   in_flight: doc.in_flight_call_id !== null,

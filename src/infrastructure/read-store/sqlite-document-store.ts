@@ -4,12 +4,12 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { statementsByText } from '../sqlite/statements-by-text';
 import { UnsyncedMark, discardUnsynced } from '../sqlite/unsynced-mark';
 import { WriterThread } from '../sqlite/writer-thread';
-import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Range, Scalar, noView } from './document-store.port';
+import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, IndexSpec, Scalar, noView } from './document-store.port';
 import { IntegerKeys } from './integer-keys';
 import { OtherWriters } from './other-writers';
 import { RememberedRows } from './remembered-rows';
 import { StoredValuesFilter, tableValues } from './stored-values-filter';
-import { assertFieldName, isRange } from './filter-fields';
+import { assertFieldName, equalityFieldNames, isRange } from './filter-fields';
 import { ValueTotals } from './value-totals';
 
 type Bind = string | number | null;
@@ -209,10 +209,8 @@ class Counts {
 
   /** The key of a filter made only of equalities over exactly one counted field set, else null. */
   keyFor(filter: Filter): string | null {
-    const given = Object.entries(filter).filter(([, c]) => c !== undefined);
-    if (given.some(([, c]) => isRange(c as Scalar | Range))) return null;
-    const names = given.map(([f]) => f).sort().join(',');
-    const fields = this.setsByNames.get(names);
+    const names = equalityFieldNames(filter);
+    const fields = names === null ? undefined : this.setsByNames.get(names);
     return fields ? Counts.key(fields, fields.map((f) => filter[f])) : null;
   }
 }

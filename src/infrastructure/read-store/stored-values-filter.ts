@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { BloomFilter } from 'bloomfilter';
 import { limitClause } from '../sqlite/limit-clause';
-import { Filter, Range, Scalar } from './document-store.port';
-import { isRange } from './filter-fields';
+import { Filter, Scalar } from './document-store.port';
+import { equalityFieldNames } from './filter-fields';
 
 type Bind = string | number | null;
 
@@ -83,9 +83,8 @@ export class StoredValuesFilter {
 
   /** False when no stored row holds the values of an equality filter over a declared set; null when the filter cannot tell. */
   mayMatch(filter: Filter): boolean | null {
-    const given = Object.entries(filter).filter((entry): entry is [string, Scalar | Range] => entry[1] !== undefined);
-    if (given.some(([, condition]) => isRange(condition))) return null;
-    const set = this.setsByNames.get(given.map(([field]) => field).sort().join(','));
+    const names = equalityFieldNames(filter);
+    const set = names === null ? undefined : this.setsByNames.get(names);
     if (!set) return null;
     this.commits.lookIfDue();
     if (!set.bloom) this.fill(set);
