@@ -209,6 +209,25 @@ describe('embedded SQLite query plans', () => {
     await store.close();
   });
 
+  it('counts a mostly absent set through the writer thread during a refill, where this connection has not yet seen its batches', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'absent-refill.db'));
+    const docs = store.collection<{ id: number; n: number }>('docs', { indexes: [{ fields: ['n'] }], mostlyAbsent: [['n']] });
+    await docs.upsert(1, { id: 1, n: 1 }, 1);
+    expect(await docs.count({ n: 2 })).toBe(0);
+    const counted = await store.refill(['docs'], async () => {
+      const counts: number[] = [];
+      for (let n = 1; n <= 20; n++) {
+        await store.exclusive('refill', async () => docs.upsert(n, { id: n, n }, n));
+        counts.push(await docs.count({ n }));
+      }
+      return counts;
+    });
+    expect(counted).toEqual(Array(20).fill(1));
+    expect(await docs.count({ n: 20 })).toBe(1);
+    expect(await docs.count({ n: 21 })).toBe(0);
+    await store.close();
+  });
+
   it('reads from the file the documents of batches the writer thread has committed, and knows the keys it never wrote', async () => {
     const store = new SqliteDocumentStore(join(dir, 'committed.db'));
     const docs = store.collection<{ id: number | string; n: number }>('docs');

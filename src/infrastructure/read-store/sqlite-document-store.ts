@@ -339,9 +339,10 @@ class SqliteCollection<T extends object> implements Collection<T> {
 
   async count(filter: Filter = {}): Promise<number> {
     this.flush();
-    if (this.storedValues && !this.host.writer() && this.storedValues.mayMatch(filter) === false) return 0;
-    const key = this.counts?.kept ? this.counts.keyFor(filter) : null;
     const writer = this.host.writer();
+    // During a refill this connection's file lacks what the writer thread has not committed: a filter filled from it would miss those rows.
+    if (!writer && this.storedValues?.mayMatch(filter) === false) return 0;
+    const key = this.counts?.kept ? this.counts.keyFor(filter) : null;
     if (key) return (writer ? await writer.query<{ n: number }>(this.countStmt.source, [this.name, key], false) : this.countStmt.get(this.name, key))?.n ?? 0;
     const { sql, params } = where(filter, this.expression);
     const text = `SELECT count(*) AS n FROM ${this.table} ${sql}`;
@@ -655,6 +656,7 @@ export class SqliteDocumentStore implements DocumentStore {
       this.db.transaction(() => {
         for (const { name, table, declared } of refilled) {
           this.remembered.forgetTable(table);
+          // Left empty until the refill ends: counts meanwhile are asked of the writer thread.
           declared?.storedValues?.reset();
           this.db.exec(`DROP TABLE IF EXISTS ${table}`);
           this.createTable(table, declared?.fields ?? []);
@@ -679,8 +681,6 @@ export class SqliteDocumentStore implements DocumentStore {
       this.writer = null;
       this.writes = runAtOnce;
       await writer.close().catch((error: unknown) => failures.push(error));
-      // The filters took in only what this connection wrote: the writer's commits are another's.
-      for (const { declared } of refilled) declared?.storedValues?.reset();
       this.handed = [];
       this.refilledKeys = new Map();
       // Totals kept of batches the writer could not commit would be wrong: the collection stays
@@ -857,7 +857,6 @@ export class SqliteDocumentStore implements DocumentStore {
   async close(): Promise<void> {
     clearInterval(this.optimizer);
     await this.queue;
-    for (const { storedValues } of this.declared.values()) storedValues?.reset();
     if (this.db.open) this.db.close();
   }
 }
