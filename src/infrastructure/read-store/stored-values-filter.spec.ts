@@ -135,6 +135,14 @@ describe('StoredValuesFilter', () => {
     expect(h.filter.mayMatch(lead(1, `+1${SMALLEST_CAPACITY}`))).toBe(true);
   });
 
+  it('refuses a set naming a field that is not indexed, whose values no column holds', () => {
+    const commits = { onCommit: () => undefined, lookIfDue: () => undefined };
+    const source = { rowsAtMost: () => 0, rowsAfter: () => [] };
+    expect(() => new StoredValuesFilter([['campaign_id', 'email']], COLUMNS, bind, source, commits)).toThrow(
+      'The fields of a mostly absent set must be indexed: campaign_id, email',
+    );
+  });
+
   it('when the table cannot be read, then it cannot tell', () => {
     const h = harness([[1, 0, '+12125550001', 'new']]);
     h.fail();
