@@ -9,7 +9,7 @@ import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
 import { writerInAnotherProcess } from '../../testing/writer-in-another-process';
 import { unsyncedMarker } from '../sqlite/unsynced-mark';
 import { CollectionOptions } from './document-store.port';
-import { OTHER_WRITERS_LOOK_MS } from './other-writers';
+import { COUNT_COMMIT, OTHER_WRITERS_LOOK_MS } from './other-writers';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-contract-'));
@@ -311,10 +311,40 @@ describe('embedded SQLite query plans', () => {
   });
 });
 
+describe('embedded SQLite documents created in a batch', () => {
+  it('looks up no document whose integer key is above the largest stored, inside a batch only', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'largest.db'));
+    const docs = store.collection<{ id: number }>('docs');
+    await docs.upsert(1, { id: 1 }, 1);
+    await store.exclusive('p', async () => expect(await docs.get(2)).toBeNull());
+    // A row written under the store, on its own connection: only a lookup of the file finds it.
+    sqliteOf(store).prepare(`INSERT INTO rm_docs (id, pos, doc) VALUES ('5', 9, '{"id":5}')`).run();
+    await store.exclusive('p', async () => expect(await docs.get(5)).toBeNull());
+    expect(await docs.get(5)).toEqual({ id: 5 });
+    // Its own inserts raise the largest key: the next batch looks the document up.
+    await docs.upsert(7, { id: 7 }, 10);
+    await store.exclusive('p', async () => expect(await docs.get(7)).toEqual({ id: 7 }));
+    await store.close();
+  });
+
+  it('sees another store’s documents in its next batch', async () => {
+    const file = join(dir, 'largest-others.db');
+    const [a, b] = [new SqliteDocumentStore(file), new SqliteDocumentStore(file)];
+    const docs = (store: SqliteDocumentStore) => store.collection<{ id: number }>('docs');
+    await docs(a).upsert(1, { id: 1 }, 1);
+    await a.exclusive('p', async () => expect(await docs(a).get(9)).toBeNull());
+    await docs(b).upsert(9, { id: 9 }, 2);
+    await a.exclusive('p', async () => expect(await docs(a).get(9)).toEqual({ id: 9 }));
+    await a.close();
+    await b.close();
+  });
+});
+
 describe('embedded SQLite across processes', () => {
-  it('waits for another process holding the write lock, then sees its commit', async () => {
+  it('makes a batch again when another process committed after it read: its commit waits for the lock, then finds the count moved', async () => {
     const file = join(dir, 'shared.db');
     const store = new SqliteDocumentStore(file);
+    // Another store's batch, as its writer thread makes it: the write lock held, the commit counted.
     const holder = spawn(
       process.execPath,
       [
@@ -322,15 +352,26 @@ describe('embedded SQLite across processes', () => {
         `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(file)});
          db.exec('BEGIN IMMEDIATE');
          db.prepare("INSERT INTO checkpoints (name, position) VALUES ('other', 7)").run();
+         db.prepare(${JSON.stringify(COUNT_COMMIT)}).run();
          console.log('locked');
          setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
       ],
       { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    const exited = new Promise((r) => holder.once('exit', r));
     await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-    const outcome = await store.exclusive('projections', async () => store.getCheckpoint('other'));
+    const seen: number[] = [];
+    const outcome = await store.exclusive('projections', async () => {
+      const other = await store.getCheckpoint('other');
+      seen.push(other);
+      await store.setCheckpoint('mine', other + 1);
+      return other;
+    });
+    // Made first from the file before the other commit, then again after it.
+    expect(seen).toEqual([0, 7]);
     expect(outcome).toEqual({ ran: true, result: 7 });
-    await new Promise((r) => holder.once('exit', r));
+    expect(await store.getCheckpoint('mine')).toBe(8);
+    await exited;
     await store.close();
   });
 });

@@ -9,7 +9,7 @@ const bind = (value: Scalar): Bind => (typeof value === 'boolean' ? (value ? 1 :
 const COLUMNS = ['campaign_id', 'deleted', 'phone_number', 'status'];
 const SET = ['campaign_id', 'deleted', 'phone_number'];
 
-function harness(rows: Bind[][] = []) {
+function harness(rows: Bind[][] = [], mayFill: () => boolean = () => true) {
   const table = new Map<number, Bind[]>(rows.map((row, i) => [i + 1, row]));
   const reads: number[] = [];
   let failing = false;
@@ -29,7 +29,7 @@ function harness(rows: Bind[][] = []) {
   let looks = 0;
   const commits = { onCommit: (l: () => void) => (listener = l), lookIfDue: () => looks++ };
   const steps: Array<() => void> = [];
-  const filter = new StoredValuesFilter([SET], COLUMNS, bind, source, commits, (step) => steps.push(step));
+  const filter = new StoredValuesFilter([SET], COLUMNS, bind, source, commits, mayFill, (step) => steps.push(step));
   /** Writes a row as the store does: the table, then the filter told of its columns before and after. */
   const write = (rowid: number, row: Bind[]) => {
     const before = table.get(rowid) ?? null;
@@ -65,6 +65,16 @@ describe('StoredValuesFilter', () => {
     expect(h.filter.mayMatch(lead(1, '+12125550001', true))).toBe(false);
     expect(h.filter.mayMatch(lead(3, '+12125550009'))).toBe(false);
     // Filled from the table once, at the first question.
+    expect(h.reads).toEqual([Number.MIN_SAFE_INTEGER]);
+  });
+
+  it('while writes are on their way to the table, then it starts no fill and cannot tell; once they are in, it fills', () => {
+    let allCommitted = false;
+    const h = harness([[1, 0, '+12125550001', 'new']], () => allCommitted);
+    expect(h.filter.mayMatch(lead(1, '+12125550009'))).toBeNull();
+    expect(h.reads).toEqual([]);
+    allCommitted = true;
+    expect(h.filter.mayMatch(lead(1, '+12125550009'))).toBe(false);
     expect(h.reads).toEqual([Number.MIN_SAFE_INTEGER]);
   });
 

@@ -52,10 +52,11 @@ const keyOf = (values: Bind[]) => JSON.stringify(values);
  * lead created. A filter may answer "maybe" for values never stored (then the file is read as
  * before); it never answers "none" for values some row holds:
  * - it is filled from the table once, a chunk of rows a turn, and answers nothing until full;
- *   every write of this connection meanwhile and after adds the values it stores;
+ *   every write of the store meanwhile and after adds the values it stores, from when it is
+ *   handed to the writer thread (the fill starts only while the table holds every write);
  * - values a row leaves stay in it, so it is made again from the table once it holds more
  *   values than it was sized for;
- * - it is dropped when another connection commits to the file (a refill's writer thread, the
+ * - it is dropped when another writer commits to the file (a refill's writer thread, the
  *   CLI, another process), seen as late as the parsed rows of cached collections are, and
  *   when its collection is emptied or refilled.
  */
@@ -70,6 +71,11 @@ export class StoredValuesFilter {
     private readonly toColumn: (value: Scalar) => Bind,
     private readonly source: StoredValuesSource,
     private readonly commits: CommitsElsewhere,
+    /**
+     * Whether the table holds every write the filter would be told of: a fill started while
+     * some are on their way to the file would miss those.
+     */
+    private readonly mayFill: () => boolean = () => true,
     private readonly schedule: (step: () => void) => void = (step) => setImmediate(step),
   ) {
     this.sets = sets.map((fields) => {
@@ -87,7 +93,10 @@ export class StoredValuesFilter {
     const set = names === null ? undefined : this.setsByNames.get(names);
     if (!set) return null;
     this.commits.lookIfDue();
-    if (!set.bloom) this.fill(set);
+    if (!set.bloom) {
+      if (!this.mayFill()) return null;
+      this.fill(set);
+    }
     if (!set.ready) return null;
     return set.bloom!.test(keyOf(set.fields.map((field) => this.toColumn(filter[field] as Scalar))));
   }

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
  * 1,047–1,216) and in three of four at 4,000. 250 made commits 20 % of the profile against
  * 14–16 %, and never checkpointing 22 %: a long log makes every page lookup slower.
  */
-const CHECKPOINT_PAGES = 8000;
+export const CHECKPOINT_PAGES = 8000;
 
 export interface SqliteFileOptions {
   /**

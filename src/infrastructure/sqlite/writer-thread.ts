@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { CHECKPOINT_PAGES } from './open-sqlite';
 
 export type Bind = string | number | null;
 
@@ -23,7 +24,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 10000');
-db.pragma('synchronous = OFF');
+if (workerData.synced) {
+  db.pragma('synchronous = NORMAL');
+  db.pragma('wal_autocheckpoint = ' + workerData.checkpointPages);
+} else db.pragma('synchronous = OFF');
 const statements = [];
 let failure = null;
 const reply = (seq, value) => parentPort.postMessage(failure ? { seq, error: failure } : { seq, value });
@@ -38,9 +42,22 @@ function apply(message) {
       for (let i = 0, at = 0; i < ids.length; at += counts[i], i++) statements[ids[i]].run(...args.slice(at, at + counts[i]));
       return;
     }
-    case 'commit':
-      if (db.inTransaction) db.exec('COMMIT');
-      return reply(message.seq);
+    case 'commit': {
+      if (!db.inTransaction) return reply(message.seq, null);
+      const guard = message.guard;
+      if (!guard) {
+        db.exec('COMMIT');
+        return reply(message.seq, null);
+      }
+      const found = db.prepare(guard.read).pluck().get();
+      if (found !== guard.expected) {
+        db.exec('ROLLBACK');
+        return reply(message.seq, { conflict: found });
+      }
+      const count = db.prepare(guard.count).pluck().get();
+      db.exec('COMMIT');
+      return reply(message.seq, { count });
+    }
     case 'rollback':
       if (db.inTransaction) db.exec('ROLLBACK');
       return;
@@ -69,10 +86,34 @@ parentPort.on('message', (message) => {
 `;
 
 /**
+ * A commit made only if a value the file holds is still the one expected (read and counted
+ * under the transaction's write lock): what the writes were made from is then still so.
+ */
+export interface CommitGuard {
+  /** A statement answering one value: the one expected. */
+  read: string;
+  expected: number;
+  /** A statement moving the value on, run with the commit and answering the new value. */
+  count: string;
+}
+
+/** A guarded commit's outcome: made, with the value counted, or refused, with the value found. */
+export type GuardedCommit = { count: number } | { conflict: number };
+
+/** How a writer's commits reach the disk. */
+export interface WriterThreadOptions {
+  /**
+   * Synced as the stores' own connections are (`synchronous = NORMAL` in WAL mode: a commit
+   * survives the process's crash, the last ones may not survive the machine's). Otherwise not
+   * synced at all (`synchronous = OFF`): whoever starts it marks the file as unsynced first.
+   */
+  synced?: boolean;
+}
+
+/**
  * A connection of its own on a worker thread that writes a file in the order it is told:
  * statements run inside a transaction begun by the first of them, until `commit`. The caller
- * goes on with its own work meanwhile; only a commit, a query and `close` answer. Its writes
- * are not synced (`synchronous = OFF`): whoever starts it marks the file as unsynced first.
+ * goes on with its own work meanwhile; only a commit, a query and `close` answer.
  *
  * The first failure ends its work: the open transaction is rolled back, and every answer from
  * then on (the pending commit, later queries, `close`) rejects with that failure.
@@ -88,8 +129,11 @@ export class WriterThread {
   private ended: Error | null = null;
   private firstFailure: Error | null = null;
 
-  constructor(file: string) {
-    this.worker = new Worker(WORKER_SCRIPT, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), file } });
+  constructor(file: string, options: WriterThreadOptions = {}) {
+    this.worker = new Worker(WORKER_SCRIPT, {
+      eval: true,
+      workerData: { driver: require.resolve('better-sqlite3'), file, synced: options.synced ?? false, checkpointPages: CHECKPOINT_PAGES },
+    });
     this.worker.on('message', ({ seq, value, error }: Reply) => {
       const waiting = this.replies.get(seq)!;
       this.replies.delete(seq);
@@ -128,9 +172,12 @@ export class WriterThread {
   }
 
   /** Commits the open transaction; settles once it has. */
-  commit(): Promise<void> {
+  commit(): Promise<void>;
+  /** Commits the open transaction if the guard holds, else rolls it back; answers null when there was none. */
+  commit(guard: CommitGuard): Promise<GuardedCommit | null>;
+  commit(guard?: CommitGuard): Promise<GuardedCommit | null | void> {
     this.send();
-    return this.ask({ op: 'commit' }) as Promise<void>;
+    return this.ask({ op: 'commit', guard }) as Promise<GuardedCommit | null>;
   }
 
   /** Drops the writes queued and the open transaction. */
