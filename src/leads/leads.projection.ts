@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { copyWith } from '../shared/copy-with';
 import { sqlDateTime } from '../shared/formats';
 import { LeadCreated, LeadEvent, LeadStatus, Variables, LEAD_EVENT_TYPES } from './lead.events';
 
@@ -39,11 +40,12 @@ export interface LeadDocument {
 const DUPLICATE_CHECK = ['user_id', 'deleted', 'phone_number', 'campaign_id'];
 
 /** The fields derived from the others: what the dialer's index and counts read. */
-const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument => ({
-  ...doc,
-  in_flight: doc.in_flight_call_id !== null,
-  dial_due_at: doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null,
-});
+const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument =>
+  // Not a spread: see copyWith.
+  Object.assign({}, doc, {
+    in_flight: doc.in_flight_call_id !== null,
+    dial_due_at: doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null,
+  });
 
 @Projection()
 @Injectable()
@@ -116,7 +118,7 @@ export function createdLead(data: LeadCreated['data'], occurredAt: string): Lead
     phone_number,
     variables,
     status: 'created',
-    secondary_contacts: secondary_contacts.map((c) => ({ ...c, status: 'created', created_at: at, updated_at: at })),
+    secondary_contacts: secondary_contacts.map((c) => Object.assign({}, c, { status: 'created' as const, created_at: at, updated_at: at })),
     deleted: false,
     attempts: 0,
     in_flight_call_id: null,
@@ -130,44 +132,42 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
   const contacts = (change: (c: SecondaryContactDocument) => LeadStatus) =>
     doc.secondary_contacts.map((c) => {
       const status = change(c);
-      return status === c.status ? c : { ...c, status, updated_at: at };
+      return status === c.status ? c : copyWith(c, { status, updated_at: at });
     });
   switch (event.type) {
     case 'LeadVariablesMerged':
-      return { ...doc, variables: { ...doc.variables, ...event.data.variables }, updated_at: at };
+      return copyWith(doc, { variables: { ...doc.variables, ...event.data.variables }, updated_at: at });
     case 'LeadPhoneNumberChanged':
-      return { ...doc, phone_number: event.data.phone_number, updated_at: at };
+      return copyWith(doc, { phone_number: event.data.phone_number, updated_at: at });
     case 'LeadMovedToCampaign':
-      return { ...doc, campaign_id: event.data.campaign_id, updated_at: at };
+      return copyWith(doc, { campaign_id: event.data.campaign_id, updated_at: at });
     case 'LeadStatusChanged':
-      return { ...doc, status: event.data.to, updated_at: at };
+      return copyWith(doc, { status: event.data.to, updated_at: at });
     case 'LeadRequeued':
-      return { ...doc, status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at };
+      return copyWith(doc, { status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at });
     case 'LeadDeleted':
-      return { ...doc, deleted: true, updated_at: at };
+      return copyWith(doc, { deleted: true, updated_at: at });
     case 'LeadCallStarted':
-      return { ...doc, in_flight_call_id: event.data.call_id };
+      return copyWith(doc, { in_flight_call_id: event.data.call_id });
     case 'LeadCallFinished':
-      return { ...doc, in_flight_call_id: null };
+      return copyWith(doc, { in_flight_call_id: null });
     case 'LeadReached':
-      return {
-        ...doc,
+      return copyWith(doc, {
         status: 'completed',
         secondary_contacts: contacts((c) => (c.id === event.data.secondary_contact_id ? 'completed' : c.status)),
         updated_at: at,
-      };
+      });
     case 'LeadNextContactDue':
-      return { ...doc, next_due_at: Date.parse(event.data.due_at) };
+      return copyWith(doc, { next_due_at: Date.parse(event.data.due_at) });
     case 'LeadAttemptFailed':
-      return { ...doc, attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at };
+      return copyWith(doc, { attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at });
     case 'LeadReachedMaxRetries':
-      return {
-        ...doc,
+      return copyWith(doc, {
         status: 'reached-max-retries',
         attempts: event.data.attempts,
         secondary_contacts: contacts((c) => (c.status === 'created' ? 'reached-max-retries' : c.status)),
         updated_at: at,
-      };
+      });
     default:
       return doc;
   }

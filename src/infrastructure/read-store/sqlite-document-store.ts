@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { copyWith } from '../../shared/copy-with';
 import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { statementsByText } from '../sqlite/statements-by-text';
@@ -300,7 +301,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     const surelyAbsent = this.host.surelyAbsent(this.table, key);
     const handed = surelyAbsent ? undefined : this.host.handedOn(this.table, key);
     if (handed) {
-      pending?.set(key, { ...handed, dirty: false });
+      pending?.set(key, copyWith(handed, { dirty: false }));
       return handed.doc as T | null;
     }
     const { doc, pos, columns } = surelyAbsent ? absent : this.stored(key);
@@ -360,7 +361,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     if (!pending.has(key)) await this.get(key);
     const held = pending.get(key)!;
     if (held.doc !== null && held.pos >= position) return false;
-    pending.set(key, { ...held, doc, pos: position, dirty: true });
+    pending.set(key, copyWith(held, { doc, pos: position, dirty: true }));
     return true;
   }
 
@@ -369,7 +370,7 @@ class SqliteCollection<T extends object> implements Collection<T> {
     const pending = this.pending();
     if (!pending) return this.host.inBatch(() => this.delete(id));
     const existed = (await this.get(key)) !== null;
-    pending.set(key, { ...pending.get(key)!, doc: null, pos: 0, dirty: true });
+    pending.set(key, copyWith(pending.get(key)!, { doc: null, pos: 0, dirty: true }));
     return existed;
   }
 

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { countFromAnotherConnection } from '../../testing/another-connection';
 import { sqliteFileWith } from '../../testing/sqlite-file';
+import { CHECKPOINT_PAGES } from './open-sqlite';
 import { SEND_EVERY, WriterThread } from './writer-thread';
 
 describe('WriterThread', () => {
@@ -90,6 +91,44 @@ describe('WriterThread', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('synced, writes as the stores’ own connections do', async () => {
+    const synced = new WriterThread(file, { synced: true });
+    try {
+      expect(await synced.query('PRAGMA synchronous', [], false)).toEqual({ synchronous: 1 });
+      expect(await synced.query('PRAGMA wal_autocheckpoint', [], false)).toEqual({ wal_autocheckpoint: CHECKPOINT_PAGES });
+    } finally {
+      await synced.close();
+    }
+  });
+
+  describe('a guarded commit', () => {
+    const guard = (expected: number) => ({ read: 'SELECT count(*) FROM t WHERE x >= 100', expected, count: "INSERT INTO t (x) SELECT 100 + count(*) FROM t WHERE x >= 100 RETURNING x - 99" });
+
+    it('commits when the value read under the lock is the one expected, and answers it moved on', async () => {
+      writer.run(insert(1));
+      expect(await writer.commit(guard(0))).toEqual({ count: 1 });
+      writer.run(insert(2));
+      expect(await writer.commit(guard(1))).toEqual({ count: 2 });
+      expect(rows()).toBe(4);
+    });
+
+    it('rolls back when another connection moved the value, answering the value found, and goes on writing', async () => {
+      const other = new Database(file);
+      other.exec('INSERT INTO t (x) VALUES (100)');
+      other.close();
+      writer.run(insert(1));
+      expect(await writer.commit(guard(0))).toEqual({ conflict: 1 });
+      expect(rows()).toBe(1);
+      writer.run(insert(1));
+      expect(await writer.commit(guard(1))).toEqual({ count: 2 });
+      expect(rows()).toBe(3);
+    });
+
+    it('answers null with nothing to commit', async () => {
+      expect(await writer.commit(guard(5))).toBeNull();
+    });
   });
 
   it('when closed, then what it had not committed is dropped and the thread ends', async () => {
