@@ -826,22 +826,7 @@ export class SqliteDocumentStore implements DocumentStore {
       const writer = (this.live ??= new WriterThread(this.file, { synced: true }));
       this.otherWriters.look();
       const expected = this.otherWriters.seenCount;
-      const batch = (this.batch = new Map());
-      const checkpoints = (this.batchCheckpoints = new Map());
-      for (const { counts } of this.declared.values()) counts?.batchStarts();
-      let result: R;
-      try {
-        result = await work();
-        for (const collection of this.collections.values()) collection.flush();
-      } catch (error) {
-        writer.rollback();
-        this.uncommitted = false;
-        this.batchEnds(false);
-        throw error;
-      } finally {
-        this.batch = null;
-        this.batchCheckpoints = null;
-      }
+      const { result, batch, checkpoints } = await this.makeBatch(writer, work);
       const handed: HandedBatch = { batch, checkpoints, committed: Promise.resolve() };
       this.handed.push(handed);
       this.otherWriters.commitStarts();
@@ -868,6 +853,30 @@ export class SqliteDocumentStore implements DocumentStore {
     }
   }
 
+  /**
+   * Runs the work as the current batch: the documents it touches held here, their writes handed
+   * to the writer at its end. A failure rolls the writer's transaction back.
+   */
+  private async makeBatch<R>(writer: WriterThread, work: () => Promise<R>) {
+    const batch: Map<string, Map<string, Pending>> = (this.batch = new Map());
+    const checkpoints = (this.batchCheckpoints = new Map<string, number>());
+    for (const { counts } of this.declared.values()) counts?.batchStarts();
+    try {
+      const result = await work();
+      for (const collection of this.collections.values()) collection.flush();
+      return { result, batch, checkpoints };
+    } catch (error) {
+      writer.rollback();
+      this.uncommitted = false;
+      this.batchEnds(false);
+      throw error;
+    } finally {
+      // Writes that come while the batch commits make batches of their own.
+      this.batch = null;
+      this.batchCheckpoints = null;
+    }
+  }
+
   private batchEnds(committed: boolean): void {
     for (const { counts } of this.declared.values()) counts?.batchEnds(committed);
     // Rows read here while the batch emptied their table may have been kept.
@@ -888,34 +897,21 @@ export class SqliteDocumentStore implements DocumentStore {
   private async handOn<R>(writer: WriterThread, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     // A writer that failed has ended the refill: it goes no further.
     if (writer.failure) throw writer.failure;
-    const batch = (this.batch = new Map());
-    const checkpoints = (this.batchCheckpoints = new Map());
-    for (const { counts } of this.declared.values()) counts?.batchStarts();
-    try {
-      const result = await work();
-      for (const collection of this.collections.values()) collection.flush();
-      this.keepKeys(batch);
-      // Other stores on the file learn of the refill's commits by the count.
-      writer.run({ sql: COUNT_COMMIT, args: [] });
-      // A failure is the writer's: the next batch and `close` answer it.
-      const committed = writer.commit().catch(() => undefined);
-      const handed: HandedBatch = { batch, checkpoints, committed };
-      this.handed.push(handed);
-      void committed.then(() => {
-        const at = this.handed.indexOf(handed);
-        if (at >= 0) this.handed.splice(at, 1);
-      });
-      for (const { counts } of this.declared.values()) counts?.batchEnds(true);
-      while (this.handed.length > 2) await this.handed[0].committed;
-      return { ran: true as const, result };
-    } catch (error) {
-      writer.rollback();
-      for (const { counts } of this.declared.values()) counts?.batchEnds(false);
-      throw error;
-    } finally {
-      this.batch = null;
-      this.batchCheckpoints = null;
-    }
+    const { result, batch, checkpoints } = await this.makeBatch(writer, work);
+    this.keepKeys(batch);
+    // Other stores on the file learn of the refill's commits by the count.
+    writer.run({ sql: COUNT_COMMIT, args: [] });
+    // A failure is the writer's: the next batch and `close` answer it.
+    const committed = writer.commit().catch(() => undefined);
+    const handed: HandedBatch = { batch, checkpoints, committed };
+    this.handed.push(handed);
+    void committed.then(() => {
+      const at = this.handed.indexOf(handed);
+      if (at >= 0) this.handed.splice(at, 1);
+    });
+    this.batchEnds(true);
+    while (this.handed.length > 2) await this.handed[0].committed;
+    return { ran: true as const, result };
   }
 
   /** Notes which rows of the refilled tables a batch made or deleted. */

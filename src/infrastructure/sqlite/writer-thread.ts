@@ -29,6 +29,8 @@ if (workerData.synced) {
   db.pragma('wal_autocheckpoint = ' + workerData.checkpointPages);
 } else db.pragma('synchronous = OFF');
 const statements = [];
+const byText = new Map();
+const prepared = (sql) => byText.get(sql) ?? byText.set(sql, db.prepare(sql)).get(sql);
 let failure = null;
 const reply = (seq, value) => parentPort.postMessage(failure ? { seq, error: failure } : { seq, value });
 function apply(message) {
@@ -49,12 +51,12 @@ function apply(message) {
         db.exec('COMMIT');
         return reply(message.seq, null);
       }
-      const found = db.prepare(guard.read).pluck().get();
+      const found = prepared(guard.read).pluck().get();
       if (found !== guard.expected) {
         db.exec('ROLLBACK');
         return reply(message.seq, { conflict: found });
       }
-      const count = db.prepare(guard.count).pluck().get();
+      const count = prepared(guard.count).pluck().get();
       db.exec('COMMIT');
       return reply(message.seq, { count });
     }
