@@ -14,9 +14,9 @@ function freezeDeep<T>(value: T): T {
 /**
  * Stored rows of the collections declared `cached` (few documents, read on every request:
  * users, tokens, campaigns, assistants), kept parsed so a get reads neither SQLite nor JSON.
- * A row is forgotten when this connection writes its document, and every row when another
- * connection has committed to the file (see OtherWriters). Rows are frozen: they are shared
- * by every reader.
+ * A row is forgotten when this store writes its document, and every row when another writer
+ * (not this store's writer thread) has committed to the file (see OtherWriters). Rows are
+ * frozen: they are shared by every reader.
  */
 export class RememberedRows<Row extends { doc: object | null }> {
   private readonly rows: LRUCache<string, Row>;

@@ -14,7 +14,7 @@ export interface StoredValuesSource {
   rowsAfter(rowid: number, places: number[], limit: number): Bind[][];
 }
 
-/** What tells a filter that another connection committed to the file (see OtherWriters). */
+/** What tells a filter that another writer committed to the file (see OtherWriters). */
 export interface CommitsElsewhere {
   onCommit(listener: () => void): void;
   lookIfDue(): void;
