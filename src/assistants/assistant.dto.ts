@@ -1,8 +1,8 @@
 import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
-import { IsOptional, ValidateBy, ValidateNested } from 'class-validator';
+import { ValidateBy, ValidateNested } from 'class-validator';
 import { IANAZone } from 'luxon';
-import { Arr, Between, Bool, HttpUrl, Int, MaxLen, Num, Obj, OneOf, Pattern, Required, Rules, Str } from '../shared/validation/rules';
+import { Arr, Between, Bool, HttpUrl, Int, MaxLen, Num, Obj, OneOf, Pattern, Required, Rules, Str, Optional, Nullable } from '../shared/validation/rules';
 
 const Timezone = () =>
   ValidateBy({
@@ -40,37 +40,37 @@ export class CreateAssistantDto {
   @Rules(Required(), Str(), MaxLen(10_000)) initial_message!: string;
   @Rules(Required(), Str(), MaxLen(100_000)) system_prompt!: string;
 
-  @IsOptional() @Rules(Int()) phone_number_id?: number | null;
-  @IsOptional() @Rules(Arr(), IntIds()) tool_ids?: number[];
-  @IsOptional() @Rules(OneOf(['vad', 'ai'])) endpoint_type?: 'vad' | 'ai';
-  @IsOptional() @Rules(Num(), Between(0, 5)) endpoint_sensitivity?: number;
-  @IsOptional() @Rules(Num(), Between(0, 5)) interrupt_sensitivity?: number;
-  @IsOptional() @Rules(Num(), Between(0, 1)) ambient_sound_volume?: number;
-  @IsOptional() @Rules(Bool()) post_call_evaluation?: boolean;
-  @IsOptional() @Rules(Bool()) send_webhook_only_on_completed?: boolean;
-  @IsOptional() @Rules(Bool()) include_recording_in_webhook?: boolean;
-  @IsOptional() @Rules(Bool()) is_webhook_active?: boolean;
-  @IsOptional() @Rules(HttpUrl()) webhook_url?: string | null;
-  @IsOptional() @Rules(HttpUrl()) inbound_webhook_url?: string | null;
-  @IsOptional() @Rules(Bool()) use_min_interrupt_words?: boolean;
-  @IsOptional() @Rules(Int(), Between(0, 10)) min_interrupt_words?: number;
-  @IsOptional() @Rules(Obj()) variables?: Record<string, unknown>;
-  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => PostCallSchemaItemDto) post_call_schema?: PostCallSchemaItemDto[];
-  @IsOptional() @Rules(Str(), MaxLen(500)) 'end_call_tool.description'?: string | null;
-  @IsOptional() @Rules(Num(), Between(0, 1)) llm_temperature?: number;
-  @IsOptional() @Rules(Num(), Between(0, 1)) voice_stability?: number;
-  @IsOptional() @Rules(Num(), Between(0, 1)) voice_similarity?: number;
-  @IsOptional() @Rules(Num(), Between(0.7, 1.2)) speech_speed?: number;
-  @IsOptional() @Rules(Bool()) allow_interruptions?: boolean;
-  @IsOptional() @Rules(Bool()) filler_audios?: boolean;
-  @IsOptional() @Rules(Int(), Between(7, 600)) re_engagement_interval?: number;
-  @IsOptional() @Rules(Int(), Between(20, 1200)) max_call_duration?: number;
-  @IsOptional() @Rules(Int(), Between(1, 120)) max_silence_duration?: number;
-  @IsOptional() @Rules(Bool()) end_call_on_voicemail?: boolean;
-  @IsOptional() @Rules(Bool()) noise_cancellation?: boolean;
-  @IsOptional() @Rules(Bool()) record_call?: boolean;
-  @IsOptional() @Rules(OneOf(['AI assistant', 'Customer'])) who_speaks_first?: 'AI assistant' | 'Customer';
+  @Nullable() @Rules(Int()) phone_number_id?: number | null;
+  @Optional() @Rules(Arr(), IntIds()) tool_ids?: number[];
+  @Optional() @Rules(OneOf(['vad', 'ai'])) endpoint_type?: 'vad' | 'ai';
+  @Optional() @Rules(Num(), Between(0, 5)) endpoint_sensitivity?: number;
+  @Optional() @Rules(Num(), Between(0, 5)) interrupt_sensitivity?: number;
+  @Optional() @Rules(Num(), Between(0, 1)) ambient_sound_volume?: number;
+  @Optional() @Rules(Bool()) post_call_evaluation?: boolean;
+  @Optional() @Rules(Bool()) send_webhook_only_on_completed?: boolean;
+  @Optional() @Rules(Bool()) include_recording_in_webhook?: boolean;
+  @Optional() @Rules(Bool()) is_webhook_active?: boolean;
+  @Nullable() @Rules(HttpUrl()) webhook_url?: string | null;
+  @Nullable() @Rules(HttpUrl()) inbound_webhook_url?: string | null;
+  @Optional() @Rules(Bool()) use_min_interrupt_words?: boolean;
+  @Optional() @Rules(Int(), Between(0, 10)) min_interrupt_words?: number;
+  @Optional() @Rules(Obj()) variables?: Record<string, unknown>;
+  @Optional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => PostCallSchemaItemDto) post_call_schema?: PostCallSchemaItemDto[];
+  @Nullable() @Rules(Str(), MaxLen(500)) 'end_call_tool.description'?: string | null;
+  @Optional() @Rules(Num(), Between(0, 1)) llm_temperature?: number;
+  @Optional() @Rules(Num(), Between(0, 1)) voice_stability?: number;
+  @Optional() @Rules(Num(), Between(0, 1)) voice_similarity?: number;
+  @Optional() @Rules(Num(), Between(0.7, 1.2)) speech_speed?: number;
+  @Optional() @Rules(Bool()) allow_interruptions?: boolean;
+  @Optional() @Rules(Bool()) filler_audios?: boolean;
+  @Optional() @Rules(Int(), Between(7, 600)) re_engagement_interval?: number;
+  @Optional() @Rules(Int(), Between(20, 1200)) max_call_duration?: number;
+  @Optional() @Rules(Int(), Between(1, 120)) max_silence_duration?: number;
+  @Optional() @Rules(Bool()) end_call_on_voicemail?: boolean;
+  @Optional() @Rules(Bool()) noise_cancellation?: boolean;
+  @Optional() @Rules(Bool()) record_call?: boolean;
+  @Optional() @Rules(OneOf(['AI assistant', 'Customer'])) who_speaks_first?: 'AI assistant' | 'Customer';
 }
 
 /** The same rules, every field optional; nulls are judged by the decider (some fields may be unset). */
-export class UpdateAssistantDto extends PartialType(CreateAssistantDto) {}
+export class UpdateAssistantDto extends PartialType(CreateAssistantDto, { skipNullProperties: false }) {}

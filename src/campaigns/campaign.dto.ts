@@ -1,7 +1,7 @@
 import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, ArrayUnique, IsOptional, ValidateNested } from 'class-validator';
-import { Arr, Between, Int, MaxLen, OneOf, Pattern, Required, Rules, Str } from '../shared/validation/rules';
+import { ArrayNotEmpty, ArrayUnique, ValidateNested } from 'class-validator';
+import { Arr, Between, Int, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { WEEKDAYS, Weekday } from '../dialing/calling-window';
 
 const HH_MM = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
@@ -14,19 +14,19 @@ export class CallingHoursDto {
 export class CreateCampaignDto {
   @Rules(Required(), Str(), MaxLen(255)) name!: string;
   @Rules(Required(), Int()) assistant_id!: number;
-  @IsOptional() @Rules(Int(), Between(0, 20)) max_retries?: number;
-  @IsOptional() @Rules(Int(), Between(0, 604800)) retry_delay_seconds?: number;
-  @IsOptional() @ValidateNested() @Type(() => CallingHoursDto) calling_hours?: CallingHoursDto;
+  @Optional() @Rules(Int(), Between(0, 20)) max_retries?: number;
+  @Optional() @Rules(Int(), Between(0, 604800)) retry_delay_seconds?: number;
+  @Optional() @Rules(Obj()) @ValidateNested() @Type(() => CallingHoursDto) calling_hours?: CallingHoursDto;
   // Decorators register bottom-up and the first registered failure is reported: the type check goes last.
-  @IsOptional()
+  @Optional()
   @ArrayNotEmpty({ message: 'The :attribute field must have at least 1 items.' })
   @ArrayUnique({ message: 'The :attribute field has a duplicate value.' })
   @Rules(Arr(), OneOf(WEEKDAYS, true))
   calling_days?: Weekday[];
-  @IsOptional() @Rules(Int(), Between(1, 100)) max_concurrent_calls?: number;
+  @Optional() @Rules(Int(), Between(1, 100)) max_concurrent_calls?: number;
 }
 
-export class UpdateCampaignDto extends PartialType(CreateCampaignDto) {}
+export class UpdateCampaignDto extends PartialType(CreateCampaignDto, { skipNullProperties: false }) {}
 
 export class UpdateCampaignStatusDto {
   @Rules(Required(), Int()) campaign_id!: number;

@@ -1,19 +1,18 @@
 import { Get, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsOptional } from 'class-validator';
 import { CampaignsProjection } from '../campaigns/campaigns.projection';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
-import { Between, Int, Iso8601, Rules } from '../shared/validation/rules';
+import { Between, Int, Iso8601, Rules, Optional } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CampaignHistory } from './campaign-history';
 
 class HistoryQuery {
-  @IsOptional() @Type(() => Number) @Rules(Int(), Between(0, Number.MAX_SAFE_INTEGER)) after: number = 0;
-  @IsOptional() @Type(() => Number) @Rules(Int(), Between(1, 1000)) limit: number = 100;
-  @IsOptional() @Rules(Iso8601()) as_of?: string;
+  @Optional() @Type(() => Number) @Rules(Int(), Between(0, Number.MAX_SAFE_INTEGER)) after: number = 0;
+  @Optional() @Type(() => Number) @Rules(Int(), Between(1, 1000)) limit: number = 100;
+  @Optional() @Rules(Iso8601()) as_of?: string;
 }
 
 @UserApi()

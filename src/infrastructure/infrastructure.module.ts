@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Clock, SystemClock } from '../shared/clock';
 import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
+import { Reservations } from './reservations/reservations';
 import { Upcasters } from './event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
@@ -95,6 +96,7 @@ export class InfrastructureModule {
         { provide: READ_STORE, useFactory: () => openReadStore(config) },
         Upcasters,
         CommandRunner,
+        Reservations,
         ProjectionRunner,
         { provide: PROJECT_AT_START, useValue: projectAtStart },
         { provide: BACKGROUND_WORK, useValue: background },
@@ -102,7 +104,7 @@ export class InfrastructureModule {
         { provide: OutboundHttp, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundHttp(c) },
         StoreLifecycle,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, ProjectionRunner, OutboundHttp],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, ProjectionRunner, OutboundHttp],
     };
   }
 }

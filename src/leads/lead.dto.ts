@@ -1,24 +1,24 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsOptional, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ValidateNested } from 'class-validator';
 import { PageQuery } from '../shared/http/page-query';
-import { Arr, Bool, Int, OneOf, Phone, Required, Rules, Str, Variables } from '../shared/validation/rules';
+import { Arr, Bool, Int, OneOf, Phone, Required, Rules, Str, Variables, Optional } from '../shared/validation/rules';
 import { LEAD_STATUSES, LeadStatus, Variables as LeadVariables } from './lead.events';
 
 export const MAX_SECONDARY_CONTACTS = 10;
 
 export class SecondaryContactDto {
   @Rules(Required(), Str(), Phone()) phone_number!: string;
-  @IsOptional() @Rules(Variables()) variables?: LeadVariables;
+  @Optional() @Rules(Variables()) variables?: LeadVariables;
 }
 
 export class CreateLeadDto {
   @Rules(Required(), Str(), Phone()) phone_number!: string;
   @Rules(Required(), Int()) campaign_id!: number;
-  @IsOptional() @Rules(Variables()) variables?: LeadVariables;
+  @Optional() @Rules(Variables()) variables?: LeadVariables;
   /** Spelled so by interface.md §4.3. */
-  @IsOptional() @Rules(Bool()) allow_dupplicate?: boolean;
+  @Optional() @Rules(Bool()) allow_dupplicate?: boolean;
   // class-validator reports the rule registered first, and decorators register bottom-up: the type check goes last.
-  @IsOptional()
+  @Optional()
   @ArrayMaxSize(MAX_SECONDARY_CONTACTS, { message: `The :attribute field must not have more than ${MAX_SECONDARY_CONTACTS} items.` })
   @ValidateNested({ each: true })
   @Type(() => SecondaryContactDto)
@@ -30,15 +30,15 @@ export class CreateLeadDto {
 export const UPDATABLE_LEAD_FIELDS = ['campaign_id', 'phone_number', 'status', 'variables'] as const;
 
 export class UpdateLeadDto {
-  @IsOptional() @Rules(Int()) campaign_id?: number;
-  @IsOptional() @Rules(Str()) phone_number?: string;
-  @IsOptional() @Rules(OneOf(LEAD_STATUSES)) status?: LeadStatus;
-  @IsOptional() @Rules(Variables()) variables?: LeadVariables;
+  @Optional() @Rules(Int()) campaign_id?: number;
+  @Optional() @Rules(Str()) phone_number?: string;
+  @Optional() @Rules(OneOf(LEAD_STATUSES)) status?: LeadStatus;
+  @Optional() @Rules(Variables()) variables?: LeadVariables;
 }
 
 /** contract §6: `page` and `per_page` (1 to 1000, default 1000) with the list filters. */
 export class LeadListQuery extends PageQuery(1000, 1000) {
-  @IsOptional() @Type(() => Number) @Rules(Int()) campaign_id?: number;
-  @IsOptional() @Rules(OneOf(LEAD_STATUSES)) status?: LeadStatus;
-  @IsOptional() @Rules(Str()) phone_number?: string;
+  @Optional() @Type(() => Number) @Rules(Int()) campaign_id?: number;
+  @Optional() @Rules(OneOf(LEAD_STATUSES)) status?: LeadStatus;
+  @Optional() @Rules(Str()) phone_number?: string;
 }

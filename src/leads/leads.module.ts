@@ -6,12 +6,13 @@ import { FinishLeadCallHandler } from './commands/finish-lead-call';
 import { StartLeadCallHandler } from './commands/start-lead-call';
 import { UpdateLeadHandler } from './commands/update-lead';
 import { LeadsController } from './leads.controller';
+import { LeadNumbers } from './lead-numbers';
 import { LeadsProjection } from './leads.projection';
 
 @Module({
   imports: [forwardRef(() => CampaignsModule)],
   controllers: [LeadsController],
-  providers: [LeadsProjection, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
+  providers: [LeadsProjection, LeadNumbers, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
   exports: [LeadsProjection],
 })
 export class LeadsModule {}

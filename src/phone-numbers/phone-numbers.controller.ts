@@ -1,5 +1,4 @@
 import { Body, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { IsOptional } from 'class-validator';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
@@ -8,7 +7,7 @@ import { ProjectionRunner } from '../infrastructure/projections/projection-runne
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { toE164 } from '../shared/phone';
-import { MaxLen, Required, Rules, Str } from '../shared/validation/rules';
+import { MaxLen, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { phoneNumberDecider } from './phone-number.decider';
 import { phoneNumberStream } from './phone-number.events';
@@ -16,7 +15,7 @@ import { PhoneNumberRecord, PhoneNumbersProjection } from './phone-numbers.proje
 
 class AddPhoneNumberDto {
   @Rules(Required(), Str(), MaxLen(32)) phone_number!: string;
-  @IsOptional() @Rules(Str(), MaxLen(255)) label?: string;
+  @Optional() @Rules(Str(), MaxLen(255)) label?: string;
 }
 
 const view = ({ user_id: _owner, ...record }: PhoneNumberRecord) => record;

@@ -4,7 +4,7 @@ import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { ToolEvent, ToolSpec } from './tool.events';
 
 export type ToolCommand =
-  | { type: 'CreateTool'; toolId: number; userId: number; tool: Omit<ToolSpec, 'timeout' | 'headers' | 'schema'> & Partial<ToolSpec>; toolsOwned: number; planLimit: number }
+  | { type: 'CreateTool'; toolId: number; userId: number; tool: Omit<ToolSpec, 'timeout' | 'headers' | 'schema'> & Partial<ToolSpec> }
   | { type: 'UpdateTool'; toolId: number; userId: number; changes: Partial<ToolSpec> }
   | { type: 'DeleteTool'; toolId: number; userId: number };
 
@@ -22,7 +22,6 @@ export const toolDecider: Decider<ToolCommand, ToolState, ToolEvent> = {
     switch (command.type) {
       case 'CreateTool': {
         if (state.exists) throw new DomainError('conflict', 'Tool already exists');
-        if (command.toolsOwned >= command.planLimit) throw new DomainError('validation', planLimitMessage(command.planLimit));
         const tool: ToolSpec = { timeout: DEFAULT_TOOL_TIMEOUT, headers: [], schema: [], ...command.tool };
         return [{ type: 'ToolCreated', data: { tool_id: command.toolId, user_id: command.userId, tool } }];
       }

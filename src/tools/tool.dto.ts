@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsOptional, ValidateNested } from 'class-validator';
-import { Arr, Between, HttpUrl, Int, LenBetween, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str } from '../shared/validation/rules';
+import { ValidateNested } from 'class-validator';
+import { Arr, Between, HttpUrl, Int, LenBetween, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { HTTP_METHODS, HttpMethod, SCHEMA_TYPES, SchemaType } from './tool.events';
 
 export class ToolHeaderDto {
@@ -19,23 +19,23 @@ export class CreateToolDto {
   @Rules(Required(), Str(), MaxLen(255)) description!: string;
   @Rules(Required(), HttpUrl()) endpoint!: string;
   @Rules(Required(), OneOf(HTTP_METHODS)) method!: HttpMethod;
-  @IsOptional() @Rules(Int(), Between(1, 30)) timeout?: number;
-  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
-  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
+  @Optional() @Rules(Int(), Between(1, 30)) timeout?: number;
+  @Optional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
+  @Optional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
 }
 
 /** The same fields, all optional; a given `headers` or `schema` replaces the old one whole. */
 export class UpdateToolDto {
-  @IsOptional() @Rules(Str(), MaxLen(64), Pattern(/^[a-z][a-z_]*$/)) name?: string;
-  @IsOptional() @Rules(Str(), MaxLen(255)) description?: string;
-  @IsOptional() @Rules(HttpUrl()) endpoint?: string;
-  @IsOptional() @Rules(OneOf(HTTP_METHODS)) method?: HttpMethod;
-  @IsOptional() @Rules(Int(), Between(1, 30)) timeout?: number;
-  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
-  @IsOptional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
+  @Optional() @Rules(Str(), MaxLen(64), Pattern(/^[a-z][a-z_]*$/)) name?: string;
+  @Optional() @Rules(Str(), MaxLen(255)) description?: string;
+  @Optional() @Rules(HttpUrl()) endpoint?: string;
+  @Optional() @Rules(OneOf(HTTP_METHODS)) method?: HttpMethod;
+  @Optional() @Rules(Int(), Between(1, 30)) timeout?: number;
+  @Optional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolHeaderDto) headers?: ToolHeaderDto[];
+  @Optional() @Rules(Arr()) @ValidateNested({ each: true }) @Type(() => ToolSchemaItemDto) schema?: ToolSchemaItemDto[];
 }
 
 /** The body of a tool run: the arguments checked against the tool's schema. */
 export class ToolArgumentsDto {
-  @IsOptional() @Rules(Obj()) arguments?: Record<string, unknown>;
+  @Optional() @Rules(Obj()) arguments?: Record<string, unknown>;
 }

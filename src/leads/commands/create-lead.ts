@@ -11,6 +11,7 @@ import { CreateLeadDto } from '../lead.dto';
 import { creationRefusal, leadDecider } from '../lead.decider';
 import { LeadCreated, leadStream } from '../lead.events';
 import { LeadDocument, LeadsProjection, createdLead } from '../leads.projection';
+import { LeadNumbers } from '../lead-numbers';
 
 export class CreateLead {
   constructor(
@@ -27,14 +28,17 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     private readonly read: LeadsProjection,
     private readonly campaigns: CampaignsProjection,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly numbers: LeadNumbers,
   ) {}
 
   async execute({ user, body: { fields: body, errors } }: CreateLead): Promise<LeadDocument> {
     const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(user.id, body.campaign_id)) !== null;
     const phoneNumber = toE164(body.phone_number);
     const allowDuplicate = body.allow_dupplicate === true;
-    // A duplicate matters only where it is refused: an allowed one is not looked for.
-    const duplicate = !allowDuplicate && campaignOwned && phoneNumber !== null && (await this.read.numberTaken(user.id, body.campaign_id!, phoneNumber));
+    // A request refused for its own fields also names a duplicate, as Laravel answers every
+    // failed rule at once; that read only words the refusal, it decides nothing.
+    const worded = Object.keys(errors).length > 0 && !allowDuplicate && campaignOwned && phoneNumber !== null;
+    const duplicate = worded && (await this.read.numberTaken(user.id, body.campaign_id!, phoneNumber));
     const request = { campaignOwned, duplicate, allowDuplicate, inputErrors: errors };
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);
@@ -42,6 +46,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     // Leads come in bulk, many requests at once: their writes share commits.
     const shared = { shareCommit: true };
     const id = await this.events.nextId('lead', shared);
+    await this.numbers.take(user.id, body.campaign_id!, phoneNumber!, id, allowDuplicate);
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
       contacts.push({ id: await this.events.nextId('secondary_contact', shared), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });

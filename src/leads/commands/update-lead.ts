@@ -9,6 +9,7 @@ import { UpdateLeadDto } from '../lead.dto';
 import { leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
 import { LeadsProjection } from '../leads.projection';
+import { LeadNumbers } from '../lead-numbers';
 
 export class UpdateLead {
   constructor(
@@ -26,6 +27,7 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
     private readonly projections: ProjectionRunner,
     private readonly leads: LeadsProjection,
     private readonly campaigns: CampaignsProjection,
+    private readonly numbers: LeadNumbers,
   ) {}
 
   async execute({ user, leadId, body }: UpdateLead): Promise<void> {
@@ -36,12 +38,15 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
       phoneNumber = toE164(body.phone_number) ?? undefined;
       if (!phoneNumber) throw new DomainError('validation', 'Invalid phone number');
     }
-    const { position } = await this.runner.run(
+    const { position, events, state } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
       { type: 'UpdateLead', id: leadId, userId: user.id, changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables } },
       { metadata: { user_id: user.id } },
     );
+    if (state.exists && events.some((e) => e.type === 'LeadMovedToCampaign' || e.type === 'LeadPhoneNumberChanged')) {
+      await this.numbers.follow(state.campaignId, state.phoneNumber, leadId);
+    }
     await this.projections.settle(position);
   }
 }

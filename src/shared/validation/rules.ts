@@ -11,7 +11,9 @@ import {
   MaxLength,
   Min,
   MinLength,
+  IsOptional,
   ValidateBy,
+  ValidateIf,
   ValidationOptions,
 } from 'class-validator';
 import { toE164 } from '../phone';
@@ -21,6 +23,12 @@ import { toE164 } from '../phone';
  * path with underscores read as spaces ("assistant_name" → "assistant name") when the
  * errors are collected, so nested items read "The schema.0.name field ...".
  */
+/** A field that may be left out; sent as null it is checked (and refused) like any other value. */
+export const Optional = () => ValidateIf((_object, value) => value !== undefined);
+
+/** A field the interface marks nullable: left out or null, its other rules are skipped. */
+export const Nullable = () => IsOptional();
+
 const m = (message: string, each = false): ValidationOptions => ({ message, each });
 
 export const Required = () =>

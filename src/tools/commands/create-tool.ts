@@ -9,6 +9,7 @@ import { CreateToolDto } from '../tool.dto';
 import { toolDecider } from '../tool.decider';
 import { toolStream } from '../tool.events';
 import { ToolRecord, ToolsProjection } from '../tools.projection';
+import { ToolSlots } from '../tool-slots';
 
 export class CreateTool {
   constructor(
@@ -24,11 +25,12 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
     private readonly projections: ProjectionRunner,
     private readonly read: ToolsProjection,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly slots: ToolSlots,
   ) {}
 
   async execute({ user, body }: CreateTool): Promise<ToolRecord> {
-    const toolsOwned = await this.read.tools.count({ user_id: user.id });
     const toolId = await this.events.nextId('tool');
+    await this.slots.take(user.id, toolId, user.toolLimit);
     const { name, description, endpoint, method, timeout, headers, schema } = body;
     const { position } = await this.runner.run(
       toolStream(toolId),
@@ -38,8 +40,6 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
         toolId,
         userId: user.id,
         tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
-        toolsOwned,
-        planLimit: user.toolLimit,
       },
       { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
+import { HolderStatus } from '../infrastructure/reservations/reservation.decider';
+import { Reservations } from '../infrastructure/reservations/reservations';
+import { DomainError } from '../shared/domain-error';
+import { DUPLICATE_MESSAGE, leadDecider } from './lead.decider';
+import { leadStream } from './lead.events';
+import { LeadsProjection } from './leads.projection';
+
+/** One reservation stream per campaign and number: the leads that use that number there. */
+export const leadNumberStream = (campaignId: number, e164: string) => `lead_number-${campaignId}_${e164.replace(/^\+/, '')}`;
+
+/**
+ * Contract §12: a lead's number is unique in its campaign unless duplicates are allowed, decided
+ * by an append to the number's reservation stream. A holder counts while its lead is live in that
+ * campaign with that number; a deleted or moved lead frees the number by that alone.
+ */
+@Injectable()
+export class LeadNumbers {
+  constructor(
+    private readonly reservations: Reservations,
+    private readonly runner: CommandRunner,
+    private readonly leads: LeadsProjection,
+  ) {}
+
+  /** Takes the number for a lead about to be created: refused (§6's 422) when a live lead holds it, unless allowed. */
+  async take(userId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean): Promise<void> {
+    const stream = leadNumberStream(campaignId, e164);
+    // Leads stored before numbers had reservation streams.
+    const existing = () => this.leads.liveWithNumber(userId, campaignId, e164);
+    if (allowDuplicate) return this.reservations.register(stream, leadId, existing);
+    const taken = await this.reservations.reserve(stream, leadId, 1, (holder) => this.statusOf(holder, campaignId, e164), existing);
+    if (!taken) throw DomainError.validation('phone_number', DUPLICATE_MESSAGE, DUPLICATE_MESSAGE);
+  }
+
+  /** A lead moved or renumbered by an update uses its new number there too (no duplicate check, §6). */
+  async follow(campaignId: number, e164: string, leadId: number): Promise<void> {
+    await this.reservations.register(leadNumberStream(campaignId, e164), leadId);
+  }
+
+  private async statusOf(leadId: number, campaignId: number, e164: string): Promise<HolderStatus> {
+    const { state } = await this.runner.load(leadStream(leadId), leadDecider);
+    if (!state.exists) return 'absent';
+    return !state.deleted && state.campaignId === campaignId && state.phoneNumber === e164 ? 'live' : 'gone';
+  }
+}
