@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { AppModule } from './app.module';
 import { AppConfig } from './infrastructure/config/app-config';
 import { closeConnectionsOnShutdown } from './infrastructure/http/close-connections-on-shutdown';
+import { answerClientError } from './infrastructure/http/client-errors';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
 import { AppLogger } from './infrastructure/logging/app-logger';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
@@ -22,7 +23,8 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 
 /** Builds the HTTP application on Fastify (chosen by measurement: see bench/README.md). */
 export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  // Ids of any length reach the routes (and their own 404s) instead of the router's bare 414.
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, clientErrorHandler: answerClientError, routerOptions: { maxParamLength: 2048 } });
   installJsonBodyParser(adapter.getInstance());
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {

@@ -26,6 +26,7 @@ export class CampaignView {
       max_concurrent_calls: doc.max_concurrent_calls,
       timezone: timezones.get(doc.assistant_id) ?? null,
       stats: await this.stats(doc.id),
+      last_error: doc.last_error ?? null,
       created_at: doc.created_at,
       updated_at: doc.updated_at,
     })));

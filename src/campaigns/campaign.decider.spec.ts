@@ -2,6 +2,7 @@ import { fold } from '../infrastructure/event-sourcing/decider';
 import { CampaignCommand, campaignDecider } from './campaign.decider';
 import { CAMPAIGN_DEFAULTS, CampaignEvent } from './campaign.events';
 import { refusalOf } from '../testing/refusal';
+import { deciderSpec } from '../testing/decider-spec';
 
 const given = (events: CampaignEvent[]) => ({
   when: (c: CampaignCommand) => () => campaignDecider.decide(c, fold(campaignDecider, events), new Date('2025-01-01T00:00:00Z')),
@@ -71,4 +72,18 @@ describe('campaign decider', () => {
     // A completed campaign with new leads is started again by hand.
     expect(given([created, started, completed]).when(start())()).toEqual([started]);
   });
+});
+
+describe('campaign decider: the dialer\'s failures', () => {
+  const spec = deciderSpec(campaignDecider);
+  const retryAt = new Date('2025-01-01T00:00:01Z');
+  const failed: CampaignEvent = { type: 'CampaignDialingFailed', data: { ...ids, message: 'bad hours', retry_at: retryAt.toISOString() } };
+  const recovered: CampaignEvent = { type: 'CampaignDialingRecovered', data: ids };
+
+  it('records a failure with when it is tried again', () => spec.given([created, started]).when({ type: 'RecordDialingFailure', id: 1, message: 'bad hours', retryAt }).then([failed]));
+  it('records a recovery only after a failure', () => {
+    spec.given([created, started, failed]).when({ type: 'RecordDialingRecovery', id: 1 }).then([recovered]);
+    spec.given([created, started, failed, recovered]).when({ type: 'RecordDialingRecovery', id: 1 }).then([]);
+  });
+  it('records nothing for a campaign that does not exist', () => spec.given([]).when({ type: 'RecordDialingFailure', id: 1, message: 'x', retryAt }).then([]));
 });

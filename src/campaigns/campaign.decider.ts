@@ -10,9 +10,13 @@ export type CampaignCommand =
   | { type: 'StartCampaign'; id: number; userId: number; leadsToCall: number }
   | { type: 'StopCampaign'; id: number; userId: number }
   /** The dialer found nothing left: no lead to dial and no call in flight. */
-  | { type: 'CompleteCampaign'; id: number; leadsToCall: number; callsInFlight: number };
+  | { type: 'CompleteCampaign'; id: number; leadsToCall: number; callsInFlight: number }
+  /** The dialer failed on this campaign; it is tried again at `retryAt`. */
+  | { type: 'RecordDialingFailure'; id: number; message: string; retryAt: Date }
+  /** The dialer went through this campaign again without failing. */
+  | { type: 'RecordDialingRecovery'; id: number };
 
-export type CampaignState = OwnedResource<{ status: CampaignStatus; settings: CampaignSettings }>;
+export type CampaignState = OwnedResource<{ status: CampaignStatus; settings: CampaignSettings; failing: boolean }>;
 
 const notFound = () => DomainError.notFound('Campaign');
 export const NO_LEADS_MESSAGE = 'Campaign has no leads to call.';
@@ -35,6 +39,13 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
     if (command.type === 'CompleteCampaign') {
       if (!state.exists || state.status !== 'in-progress' || command.leadsToCall > 0 || command.callsInFlight > 0) return [];
       return [{ type: 'CampaignCompleted', data: { campaign_id: command.id, user_id: state.userId } }];
+    }
+    if (command.type === 'RecordDialingFailure') {
+      if (!state.exists) return [];
+      return [{ type: 'CampaignDialingFailed', data: { campaign_id: command.id, user_id: state.userId, message: command.message, retry_at: command.retryAt.toISOString() } }];
+    }
+    if (command.type === 'RecordDialingRecovery') {
+      return state.exists && state.failing ? [{ type: 'CampaignDialingRecovered', data: { campaign_id: command.id, user_id: state.userId } }] : [];
     }
     const ids = { campaign_id: command.id, user_id: command.userId };
     switch (command.type) {
@@ -62,7 +73,7 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
 
   evolve(state, event) {
     if (event.type === 'CampaignCreated') {
-      return { exists: true, userId: event.data.user_id, deleted: false, status: 'draft', settings: event.data.settings };
+      return { exists: true, userId: event.data.user_id, deleted: false, status: 'draft', settings: event.data.settings, failing: false };
     }
     if (!state.exists) return state;
     switch (event.type) {
@@ -74,6 +85,10 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         return { ...state, status: 'stopped' };
       case 'CampaignCompleted':
         return { ...state, status: 'completed' };
+      case 'CampaignDialingFailed':
+        return { ...state, failing: true };
+      case 'CampaignDialingRecovered':
+        return { ...state, failing: false };
     }
   },
 };

@@ -29,6 +29,10 @@ export type CampaignUpdated = DomainEvent<'CampaignUpdated', Ids & { changes: Pa
 export type CampaignStarted = DomainEvent<'CampaignStarted', Ids>;
 export type CampaignStopped = DomainEvent<'CampaignStopped', Ids>;
 export type CampaignCompleted = DomainEvent<'CampaignCompleted', Ids>;
-export type CampaignEvent = CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted;
+/** The dialer could not dial the campaign (whatever its stored data); it tries again at `retry_at`. */
+export type CampaignDialingFailed = DomainEvent<'CampaignDialingFailed', Ids & { message: string; retry_at: string }>;
+/** The dialer dialed the campaign again after a failure. */
+export type CampaignDialingRecovered = DomainEvent<'CampaignDialingRecovered', Ids>;
+export type CampaignEvent = CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted | CampaignDialingFailed | CampaignDialingRecovered;
 
-export const CAMPAIGN_EVENT_TYPES = eventTypes<CampaignEvent>({ CampaignCreated: true, CampaignUpdated: true, CampaignStarted: true, CampaignStopped: true, CampaignCompleted: true });
+export const CAMPAIGN_EVENT_TYPES = eventTypes<CampaignEvent>({ CampaignCreated: true, CampaignUpdated: true, CampaignStarted: true, CampaignStopped: true, CampaignCompleted: true, CampaignDialingFailed: true, CampaignDialingRecovered: true });

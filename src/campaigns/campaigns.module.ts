@@ -6,6 +6,7 @@ import { CampaignView } from './campaign-view';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsProjection } from './campaigns.projection';
 import { ChangeCampaignStatusHandler } from './commands/change-campaign-status';
+import { RecordDialingFailureHandler, RecordDialingRecoveryHandler } from './commands/record-dialing-health';
 import { CompleteCampaignHandler } from './commands/complete-campaign';
 import { CreateCampaignHandler } from './commands/create-campaign';
 import { UpdateCampaignHandler } from './commands/update-campaign';
@@ -13,7 +14,7 @@ import { UpdateCampaignHandler } from './commands/update-campaign';
 @Module({
   imports: [AssistantsModule, forwardRef(() => LeadsModule)],
   controllers: [CampaignsController],
-  providers: [CampaignsProjection, CampaignAssistants, CampaignView, CreateCampaignHandler, UpdateCampaignHandler, ChangeCampaignStatusHandler, CompleteCampaignHandler],
+  providers: [CampaignsProjection, CampaignAssistants, CampaignView, CreateCampaignHandler, UpdateCampaignHandler, ChangeCampaignStatusHandler, CompleteCampaignHandler, RecordDialingFailureHandler, RecordDialingRecoveryHandler],
   exports: [CampaignsProjection, CampaignAssistants],
 })
 export class CampaignsModule {}

@@ -9,6 +9,8 @@ export interface CampaignDocument extends CampaignSettings {
   id: number;
   user_id: number;
   status: CampaignStatus;
+  /** Why the dialer last failed on the campaign, while it has not dialed it since; absent in older documents. */
+  last_error?: { message: string; at: string } | null;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +46,11 @@ export class CampaignsProjection implements ReadModelProjection {
     }
     const current = await this.campaigns.get(event.data.campaign_id);
     if (!current) return;
+    if (event.type === 'CampaignDialingFailed' || event.type === 'CampaignDialingRecovered') {
+      const last_error = event.type === 'CampaignDialingFailed' ? { message: event.data.message, at } : null;
+      await this.campaigns.upsert(current.id, { ...current, last_error }, recorded.position);
+      return;
+    }
     const changes = event.type === 'CampaignUpdated' ? event.data.changes : { status: STATUS_AFTER[event.type]! };
     await this.campaigns.upsert(current.id, { ...current, ...changes, updated_at: at }, recorded.position);
   }

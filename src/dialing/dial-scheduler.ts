@@ -1,8 +1,11 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CampaignDocument, CampaignsProjection } from '../campaigns/campaigns.projection';
 import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
+import { RecordDialingFailure, RecordDialingRecovery } from '../campaigns/commands/record-dialing-health';
+import { Backoff } from '../infrastructure/background/backoff';
+import { undialableBecause } from './dialable-settings';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
@@ -24,6 +27,8 @@ import { DialingPolicies } from './dialing-policies';
 @Injectable()
 export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly job: RepeatingJob;
+  private readonly logger = new Logger('DialScheduler');
+  private readonly backoff = new Backoff();
   private stopped = false;
 
   constructor(
@@ -64,12 +69,31 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     let started = 0;
     for (const campaign of await this.campaigns.campaigns.find({ status: 'in-progress' }, { sort: [['id', 'asc']] })) {
       if (this.stopped) break;
-      started += await this.dialCampaign(campaign, now);
+      started += await this.dialIsolated(campaign, now);
     }
     return started;
   }
 
+  /** One campaign's turn: its failure is its own (contract §12), recorded and retried later, never the pass's. */
+  private async dialIsolated(campaign: CampaignDocument, now: Date): Promise<number> {
+    if (!this.backoff.due(campaign.id, now)) return 0;
+    try {
+      const started = await this.dialCampaign(campaign, now);
+      this.backoff.succeeded(campaign.id);
+      if (campaign.last_error) await this.commands.execute(new RecordDialingRecovery(campaign.id));
+      return started;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = this.backoff.failed(campaign.id, now);
+      this.logger.error(`campaign ${campaign.id} could not be dialed, next try at ${retryAt.toISOString()}: ${message}`);
+      await this.commands.execute(new RecordDialingFailure(campaign.id, message, retryAt)).catch((e: Error) => this.logger.error(`campaign ${campaign.id}: its failure could not be recorded: ${e.message}`));
+      return 0;
+    }
+  }
+
   private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
+    const undialable = undialableBecause(campaign);
+    if (undialable) throw new Error(`Campaign settings cannot be dialed: ${undialable}.`);
     const inFlight = await this.leads.leads.count({ campaign_id: campaign.id, in_flight: true });
     if (inFlight === 0) {
       const leadsToCall = await this.leads.leads.count({ campaign_id: campaign.id, deleted: false, status: 'created' });

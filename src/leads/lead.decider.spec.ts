@@ -1,5 +1,5 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
-import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, isDue, leadDecider } from './lead.decider';
+import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, TOO_MANY_VARIABLES, isDue, leadDecider } from './lead.decider';
 import { refusalOf } from '../testing/refusal';
 import { LeadEvent } from './lead.events';
 
@@ -29,6 +29,16 @@ const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object
 const update = (changes: object, userId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, userId, changes });
 
 describe('lead decider', () => {
+  it('refuses a merge that takes the stored variables past 100 keys, counting each name once', () => {
+    const fifty = (from: number) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${from + i}`, i]));
+    const merged: LeadEvent = { type: 'LeadVariablesMerged', data: { ...ids, variables: fifty(0) } };
+    // Created with customer_name, merged 50: 51 names; 49 more reach 100, 50 more pass it.
+    expect(refusalOf(given([created, merged]).when(update({ variables: fifty(50) })))).toEqual({ message: 'Validation failed', errors: { variables: [TOO_MANY_VARIABLES] } });
+    const upTo100 = { ...fifty(50), k0: 'again' };
+    delete (upTo100 as Record<string, unknown>).k99;
+    expect(given([created, merged]).when(update({ variables: upTo100 }))()).toHaveLength(1);
+  });
+
   it('creates a lead and its secondary contacts, all created', () => {
     expect(given([]).when(createCommand(false, false))()).toEqual([created]);
     expect(fold(leadDecider, [created])).toMatchObject({ status: 'created', attempts: 0, contacts: [{ id: 10, status: 'created' }] });

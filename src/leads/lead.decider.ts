@@ -8,6 +8,8 @@ export const DUPLICATE_MESSAGE = 'The phone number has already been taken for th
 export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
 export const RESERVED_STATUS_MESSAGE = 'The status reached-max-retries is assigned automatically and cannot be set manually.';
 export const NOT_DUE_MESSAGE = 'Lead is not due for a call.';
+export const MAX_VARIABLES = 100;
+export const TOO_MANY_VARIABLES = `The variables field must not have more than ${MAX_VARIABLES} items.`;
 
 /** What decides a lead's next round: the campaign's retry settings and calling window. */
 export interface RetryPolicy {
@@ -71,6 +73,8 @@ export type LeadState = OwnedResource<{
   /** Rounds that ended with nobody reached. */
   attempts: number;
   contacts: ContactState[];
+  /** The names of the lead's variables: a merge may not take them past MAX_VARIABLES. */
+  variableKeys: readonly string[];
   inFlight: { callId: number; contactId: number | null } | null;
   /** Whom the round dials next: null for the primary number, else a secondary contact id. */
   nextContactId: number | null;
@@ -126,6 +130,9 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         if (phoneNumber !== undefined && phoneNumber !== state.phoneNumber) {
           events.push({ type: 'LeadPhoneNumberChanged', data: { ...ids(), phone_number: phoneNumber } });
         }
+        if (variables !== undefined && new Set([...state.variableKeys, ...Object.keys(variables)]).size > MAX_VARIABLES) {
+          throw DomainError.validation('variables', TOO_MANY_VARIABLES);
+        }
         if (variables !== undefined && Object.keys(variables).length) events.push({ type: 'LeadVariablesMerged', data: { ...ids(), variables } });
         if (status === 'created') {
           const fresh = state.status === 'created' && state.attempts === 0 && state.contacts.every((c) => c.status === 'created');
@@ -172,6 +179,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         status: 'created',
         attempts: 0,
         contacts: event.data.secondary_contacts.map((c) => ({ id: c.id, phoneNumber: c.phone_number, status: 'created' as const })),
+        variableKeys: Object.keys(event.data.variables),
         inFlight: null,
         nextContactId: null,
         dueAt: null,
@@ -180,7 +188,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
     if (!state.exists) return state;
     switch (event.type) {
       case 'LeadVariablesMerged':
-        return state;
+        return { ...state, variableKeys: [...new Set([...state.variableKeys, ...Object.keys(event.data.variables)])] };
       case 'LeadPhoneNumberChanged':
         return { ...state, phoneNumber: event.data.phone_number };
       case 'LeadMovedToCampaign':

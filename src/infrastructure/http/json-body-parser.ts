@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import secureJson from 'secure-json-parse';
+import { MAX_JSON_DEPTH, tooDeepField } from '../../shared/validation/json-depth';
+import { ValidationFailed, attribute } from '../../shared/validation/validation.pipe';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -9,8 +10,10 @@ export interface RawBodyRequest {
 
 /**
  * JSON bodies up to 1 MiB. An empty body reads as no body (so a DELETE sent with a JSON
- * content type still works); anything unparsable is a 400. Prototype-poisoning keys are
- * removed while parsing. The text is kept as `rawBody` for signature checks.
+ * content type still works); anything unparsable is a 400; a value nested deeper than 32
+ * levels is refused before it is parsed (contract §12). `__proto__` keys are parsed as plain
+ * keys, as JSON.parse does, and judged by validation (see proto-keys). The text is kept as
+ * `rawBody` for signature checks.
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
@@ -18,8 +21,10 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     const text = body as string;
     (req as RawBodyRequest).rawBody = text;
     if (text.trim() === '') return done(null, undefined);
+    const tooDeep = tooDeepField(text);
+    if (tooDeep) return done(new ValidationFailed({ [tooDeep]: [`The ${attribute(tooDeep)} field must not be nested deeper than ${MAX_JSON_DEPTH} levels.`] }), undefined);
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      done(null, JSON.parse(text));
     } catch {
       done(Object.assign(new Error('Malformed JSON body.'), { statusCode: 400 }), undefined);
     }

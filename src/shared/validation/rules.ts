@@ -66,12 +66,14 @@ export const DateYmd = () => [
   IsISO8601({ strict: true }, m('The :attribute field must match the format Y-m-d.')),
 ];
 
+const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** A JSON object (Laravel calls it an array, and so does its message). */
 export const Obj = () =>
   ValidateBy({
     name: 'object',
     validator: {
-      validate: (value) => value !== null && typeof value === 'object' && !Array.isArray(value),
+      validate: isObject,
       defaultMessage: () => 'The :attribute field must be an array.',
     },
   });

@@ -1,7 +1,8 @@
 import { ArgumentMetadata, HttpException, Injectable, PipeTransform } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { ValidationError, validate } from 'class-validator';
 import { FieldErrors } from '../domain-error';
+import { setAsideProtoKeys } from './proto-keys';
+import { dtoInstance } from './dto-instance';
 
 export type { FieldErrors };
 
@@ -46,11 +47,15 @@ function notAnObject(options: AppValidationOptions): ValidationFailed {
 
 /** Builds the DTO from a body (unknown fields dropped, values not coerced) and checks its rules. */
 async function checkAgainst<T extends object>(type: new () => T, value: unknown, options: AppValidationOptions) {
-  const body = value === undefined || value === null ? {} : value;
-  if (typeof body !== 'object' || Array.isArray(body)) throw notAnObject(options);
-  const instance = plainToInstance(type, body, { exposeDefaultValues: true });
+  // No body at all reads as an empty one; `null` or any other non-object is refused.
+  const sent = value === undefined ? {} : value;
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) throw notAnObject(options);
+  const { body, errors: keyErrors } = setAsideProtoKeys(sent as Record<string, unknown>);
+  const instance = dtoInstance(type, body);
   const failed = await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
-  return { instance, failed, errors: collectErrors(failed) };
+  const errors = { ...keyErrors, ...collectErrors(failed) };
+  for (const field of Object.keys(keyErrors)) (instance as Record<string, unknown>)[field] = undefined;
+  return { instance, failed, errors };
 }
 
 /**
