@@ -49,6 +49,7 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(READ_STORE) private readonly reads: DocumentStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
     private readonly config: AppConfig,
+    private readonly projections: ProjectionRunner,
   ) {}
 
   /**
@@ -64,6 +65,7 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.projections.stop();
     await this.checkpointer?.stop();
     await this.reads.close();
     await this.events.close();

@@ -193,7 +193,7 @@ describe('ProjectionRunner', () => {
 
   it('answers a wait asked after it stopped at once, so a request in flight does not hold up the shutdown', async () => {
     const { moduleRef, events, runner } = await boot();
-    await runner.onModuleDestroy();
+    await runner.stop();
     const { position } = await events.append('sum-e', [{ type: 'Added', data: { n: 5 } }], 'no_stream');
     const answer = await Promise.race([runner.waitFor(position, 60_000), new Promise((r) => setTimeout(() => r('still waiting'), 1000))]);
     expect(answer).toBe(false);

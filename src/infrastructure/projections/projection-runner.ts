@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { yieldToIo } from '../../shared/yield-to-io';
 import { AppConfig } from '../config/app-config';
@@ -22,7 +22,7 @@ export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
  * several processes sharing a store never apply an event twice or out of order.
  */
 @Injectable()
-export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy {
+export class ProjectionRunner implements OnApplicationBootstrap {
   private readonly logger = new Logger('Projections');
   private projections: ReadModelProjection[] = [];
   /** Each projection's event types, in the order of `projections`. */
@@ -60,7 +60,13 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy
     this.started();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Stops projecting once the HTTP server has closed (called by the store's lifecycle at
+   * application shutdown, not at module destroy): requests still answering during the
+   * shutdown write, and their answers wait for the projections to show what they wrote.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
     this.unwatch?.();
     clearTimeout(this.retryTimer);
     await this.running;
