@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InitiateCall } from '../src/calls/commands/initiate-call';
-import { StuckCallSweeper } from '../src/dialing/stuck-call-sweeper';
+import { UnsentDialSweeper } from '../src/dialing/unsent-dial-sweeper';
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
 import { StartLeadCall } from '../src/leads/commands/start-lead-call';
 import { ManualClock } from '../src/shared/clock';
@@ -18,7 +18,7 @@ describe('a crash between claiming a lead and dialing it', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-recovery-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('loses nothing: a claim is dialed after restart, and a call opened but never placed times out into a failed attempt', async () => {
+  it('loses nothing: a claim is dialed after restart, and a call opened but never placed is sent again under its id, with no attempt used', async () => {
     const provider = new FakeProvider(SECRET, () => 'human');
     const clock = new ManualClock(new Date('2025-01-15T15:00:00Z'));
     const env = { DIALER: 'http', DIALER_URL: await provider.start(), TELEPHONY_SECRET: SECRET, DIAL_INTERVAL_MS: '3600000' };
@@ -51,20 +51,21 @@ describe('a crash between claiming a lead and dialing it', () => {
       expect(provider.dials.filter((d) => d.request.call_id === secondCall)).toHaveLength(0);
       expect((await after.request('GET', `/api/user/calls/${secondCall}`, { token })).body.status).toBe('initiated');
 
-      // The call that was opened but never placed is failed after max_call_duration + 120 s; the lead is dialed again.
-      clock.advance(139_000);
-      expect(await after.app.get(StuckCallSweeper).sweepOnce()).toBe(0);
+      // The call that was opened but never placed is sent again under its own id once its dial is
+      // overdue for confirmation (contract §12); the lead's attempt is not used.
+      clock.advance(29_000);
+      expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(0);
       clock.advance(1_000);
-      expect(await after.app.get(StuckCallSweeper).sweepOnce()).toBe(1);
-      // A sweep answers once the read model shows what it failed: the next one finds nothing.
-      expect(await after.app.get(StuckCallSweeper).sweepOnce()).toBe(0);
+      expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(1);
       await eventually(async () => (await after.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed', 10_000, 'campaign to complete');
+      expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(0);
       const leads = (await after.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body;
       expect(leads.map((l: { status: string }) => l.status)).toEqual(['completed', 'completed']);
-      expect((await after.request('GET', `/api/user/calls/${secondCall}`, { token })).body.status).toBe('failed');
-      expect(provider.dials.map((d) => d.request.to).sort()).toEqual(['+12015550501', '+12015550502']);
+      expect((await after.request('GET', `/api/user/calls/${secondCall}`, { token })).body.status).toBe('completed');
+      expect(provider.dials.map((d) => [d.request.call_id, d.request.to])).toEqual(expect.arrayContaining([[firstCall, '+12015550501'], [secondCall, '+12015550502']]));
+      expect(provider.dials).toHaveLength(2);
       const secondLead = await after.app.get<EventStore>(EVENT_STORE).readStream(`lead-${openedNotPlaced.id}`);
-      expect(secondLead.map((e) => e.type)).toEqual(['LeadCreated', 'LeadCallStarted', 'LeadCallFinished', 'LeadAttemptFailed', 'LeadCallStarted', 'LeadCallFinished', 'LeadReached']);
+      expect(secondLead.map((e) => e.type)).toEqual(['LeadCreated', 'LeadCallStarted', 'LeadCallFinished', 'LeadReached']);
     } finally {
       await after.close();
       await provider.stop();

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
 import { sign } from '../src/shared/signature';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
@@ -86,18 +89,33 @@ describe('running mid-call tools', () => {
     expect(await testRun(tool.id, args, stranger.token)).toMatchObject({ status: 404, body: { message: 'Tool not found' } });
   });
 
-  it('refuses tool endpoints on private addresses unless allowed', async () => {
-    const strict = await startTestApp({ ALLOW_PRIVATE_TARGETS: 'false' });
+  it('refuses tool endpoints on private addresses when saved, and those saved before when called', async () => {
+    const endpoints = ['http://127.0.0.1/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://localhost/'];
+    const dataDir = mkdtempSync(join(tmpdir(), 'voice-strict-'));
+    // Saved while private targets were allowed: the call-time check still guards them.
+    const permissive = await startTestApp({}, { dataDir, background: false });
+    const user = await permissive.createUser();
+    const saved: number[] = [];
+    for (const [i, endpoint] of endpoints.entries()) {
+      saved.push((await permissive.request('POST', '/api/user/tools', { token: user.token, body: { name: `probe_${'abcde'[i]}`, description: 'd', endpoint, method: 'GET' } })).body.data.id);
+    }
+    await permissive.stop();
+    const strict = await startTestApp({ ALLOW_PRIVATE_TARGETS: 'false' }, { dataDir });
     try {
-      const user = await strict.createUser();
-      for (const endpoint of ['http://127.0.0.1/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://localhost/']) {
-        const tool = (await strict.request('POST', '/api/user/tools', { token: user.token, body: { name: 'probe', description: 'd', endpoint, method: 'GET' } })).body.data;
-        const res = await strict.request('POST', `/api/user/tools/${tool.id}/test`, { token: user.token, body: {} });
+      for (const endpoint of endpoints) {
+        expect(await strict.request('POST', '/api/user/tools', { token: user.token, body: { name: 'probe', description: 'd', endpoint, method: 'GET' } })).toMatchObject({
+          status: 422,
+          body: { message: 'The endpoint field must point to a public address.', errors: { endpoint: ['The endpoint field must point to a public address.'] } },
+        });
+        expect((await strict.request('PUT', `/api/user/tools/${saved[0]}`, { token: user.token, body: { endpoint } })).status).toBe(422);
+      }
+      for (const id of saved) {
+        const res = await strict.request('POST', `/api/user/tools/${id}/test`, { token: user.token, body: {} });
         expect(res.body).toMatchObject({ status_code: null, error: expect.stringContaining('not a public address') });
-        await strict.request('DELETE', `/api/user/tools/${tool.id}`, { token: user.token });
       }
     } finally {
       await strict.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

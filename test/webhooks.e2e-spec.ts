@@ -117,11 +117,24 @@ describe('post-call webhooks', () => {
     expect(receiver.to('/down')).toHaveLength(5);
   });
 
-  it('refuses a receiver on a private address unless allowed, without retrying', async () => {
-    const strict = await startTestApp({ ...env, ALLOW_PRIVATE_TARGETS: 'false' });
+  it('refuses a receiver on a private address when saved, and one saved before when called, without retrying', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'voice-strict-'));
+    // Saved while private targets were allowed: the call-time check still guards it.
+    const permissive = await startTestApp(env, { dataDir, background: false });
+    const owner = await permissive.createUser();
+    const a = (await permissive.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/ok` } })).body.data.id;
+    await permissive.stop();
+    const strict = await startTestApp({ ...env, ALLOW_PRIVATE_TARGETS: 'false' }, { dataDir });
     try {
-      const owner = await strict.createUser();
-      const a = (await strict.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/ok` } })).body.data.id;
+      for (const webhook_url of [`${receiver.url}/ok`, 'http://10.0.0.1/hook', 'http://localhost/hook']) {
+        expect(await strict.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url } })).toMatchObject({
+          status: 422,
+          body: { errors: { webhook_url: ['The webhook url field must point to a public address.'] } },
+        });
+      }
+      expect((await strict.request('PUT', `/api/user/assistant/${a}`, { token: owner.token, body: { inbound_webhook_url: 'http://[::1]/in' } })).body.errors).toEqual({
+        inbound_webhook_url: ['The inbound webhook url field must point to a public address.'],
+      });
       const id = await openCall(strict.app, { user_id: owner.id, assistant_id: a });
       const before = receiver.received.length;
       const raw = JSON.stringify({ status: 'completed' });
@@ -131,6 +144,7 @@ describe('post-call webhooks', () => {
       expect(receiver.received.length).toBe(before);
     } finally {
       await strict.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -3,6 +3,7 @@ import { voiceById } from '../catalog/catalog';
 import { PhoneNumbersProjection } from '../phone-numbers/phone-numbers.projection';
 import { ToolsProjection } from '../tools/tools.projection';
 import { References } from './assistant.decider';
+import { PublicTargets } from '../infrastructure/outbound/public-targets';
 
 /** Looks up what a command's voice, phone number and tool ids point at, for the decider to judge. */
 @Injectable()
@@ -10,18 +11,27 @@ export class AssistantReferences {
   constructor(
     private readonly tools: ToolsProjection,
     private readonly phoneNumbers: PhoneNumbersProjection,
+    private readonly targets: PublicTargets,
   ) {}
 
-  async check(userId: number, fields: { voice_id?: number | null; phone_number_id?: number | null; tool_ids?: number[] | null }): Promise<References> {
+  async check(
+    userId: number,
+    fields: { voice_id?: number | null; phone_number_id?: number | null; tool_ids?: number[] | null; webhook_url?: string | null; inbound_webhook_url?: string | null },
+  ): Promise<References> {
     const toolIds = [...new Set(fields.tool_ids ?? [])];
-    const [phone, ownedTools] = await Promise.all([
+    const isPublic = (url: string | null | undefined) => (typeof url === 'string' ? this.targets.accepts(url) : true);
+    const [phone, ownedTools, webhookUrlPublic, inboundWebhookUrlPublic] = await Promise.all([
       typeof fields.phone_number_id === 'number' ? this.phoneNumbers.owned(userId, fields.phone_number_id) : null,
       toolIds.length ? this.tools.tools.count({ user_id: userId, id: { in: toolIds } }) : 0,
+      isPublic(fields.webhook_url),
+      isPublic(fields.inbound_webhook_url),
     ]);
     return {
       voiceExists: typeof fields.voice_id === 'number' && voiceById(fields.voice_id) !== undefined,
       phoneNumberOwned: phone !== null,
       toolsOwned: ownedTools === toolIds.length,
+      webhookUrlPublic,
+      inboundWebhookUrlPublic,
     };
   }
 }

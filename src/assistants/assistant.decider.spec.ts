@@ -10,7 +10,7 @@ const given = (events: AssistantEvent[]) => ({
   when: (c: AssistantCommand) => () => assistantDecider.decide(c, fold(assistantDecider, events), now),
 });
 const required = requiredAssistantSettings;
-const refs = { voiceExists: true, phoneNumberOwned: true, toolsOwned: true };
+const refs = { voiceExists: true, phoneNumberOwned: true, toolsOwned: true, webhookUrlPublic: true, inboundWebhookUrlPublic: true };
 const created: AssistantEvent = {
   type: 'AssistantCreated',
   data: { assistant_id: 1, user_id: 5, uuid: 'u', settings: { ...ASSISTANT_DEFAULTS, ...required } },
@@ -82,5 +82,17 @@ describe('assistant decider', () => {
     expect(given([created]).when({ ...update({}), userId: 6 } as AssistantCommand)).toThrow('Assistant not found');
     const deleted = given([created]).when({ type: 'DeleteAssistant', id: 1, userId: 5 })();
     expect(given([created, ...deleted]).when(update({ speech_speed: 1 }))).toThrow('Assistant not found');
+  });
+});
+
+describe('assistant decider: webhook targets (contract §12)', () => {
+  it('refuses webhook URLs the handler found not public, on create and update', () => {
+    const notPublic = { ...refs, webhookUrlPublic: false, inboundWebhookUrlPublic: false };
+    expect(errorsOf(given([]).when(create({ webhook_url: 'http://127.0.0.1/h', inbound_webhook_url: 'http://localhost/h' }, notPublic)))).toEqual({
+      webhook_url: ['The webhook url field must point to a public address.'],
+      inbound_webhook_url: ['The inbound webhook url field must point to a public address.'],
+    });
+    expect(errorsOf(given([created]).when(update({ webhook_url: 'http://10.0.0.1/h' }, notPublic)))).toEqual({ webhook_url: ['The webhook url field must point to a public address.'] });
+    expect(given([created]).when(update({ webhook_url: null }, notPublic))()).toHaveLength(1);
   });
 });

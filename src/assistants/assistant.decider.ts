@@ -1,5 +1,6 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
+import { NOT_PUBLIC } from '../infrastructure/outbound/public-targets';
 import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { AssistantEvent } from './assistant.events';
 import { ASSISTANT_DEFAULTS, AssistantSettings, NULLABLE_SETTINGS, RequiredSettings } from './assistant.settings';
@@ -9,6 +10,9 @@ export interface References {
   voiceExists: boolean;
   phoneNumberOwned: boolean;
   toolsOwned: boolean;
+  /** Whether the webhook URLs given point at public addresses (contract §12); true when none is given. */
+  webhookUrlPublic: boolean;
+  inboundWebhookUrlPublic: boolean;
 }
 
 export type AssistantCommand =
@@ -33,6 +37,8 @@ function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSet
   }
   if ('tool_ids' in given && !refs.toolsOwned) errors.tool_ids = ['The selected tool ids is invalid.'];
   if (next.is_webhook_active && !next.webhook_url) errors.webhook_url = [WEBHOOK_REQUIRED];
+  if (typeof given.webhook_url === 'string' && !refs.webhookUrlPublic) errors.webhook_url = [NOT_PUBLIC('webhook url')];
+  if (typeof given.inbound_webhook_url === 'string' && !refs.inboundWebhookUrlPublic) errors.inbound_webhook_url = [NOT_PUBLIC('inbound webhook url')];
   const refusal = DomainError.invalid(inputErrors, errors);
   if (refusal) throw refusal;
 }

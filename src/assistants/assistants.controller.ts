@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';
@@ -46,6 +47,7 @@ export class AssistantsController {
   ) {}
 
   @Post('assistant')
+  @Idempotent()
   @HttpCode(201)
   create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>) {
     return orFail('Assistant creation failed', async () => {

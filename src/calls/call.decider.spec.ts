@@ -2,6 +2,8 @@ import { fold } from '../infrastructure/event-sourcing/decider';
 import { canMove, isReached, TERMINAL_STATUSES } from './call-status';
 import { CallCommand, callDecider, INVALID_TRANSITION } from './call.decider';
 import { callSpec } from '../testing/call.fixture';
+import { deciderSpec } from '../testing/decider-spec';
+import { DomainError } from '../shared/domain-error';
 import { CALL_STATUSES, CallEvent, CallSpec, CallStatus } from './call.events';
 
 const spec: CallSpec = callSpec({ user_id: 2, assistant_id: 3, campaign_id: 4, campaign_name: 'Spring', lead_id: 5 });
@@ -84,5 +86,29 @@ describe('call state machine', () => {
     expect(events).toEqual([{ type: 'CallToolInvoked', data: { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5, ...invocation } }]);
     expect(fold(callDecider, [...at('in-progress'), ...events])).toMatchObject({ status: 'in-progress' });
     expect(decide([], { type: 'RecordToolInvocation', id: 1, invocation })).toThrow('Call not found');
+  });
+});
+
+describe('call decider: dials never confirmed', () => {
+  const { given } = deciderSpec(callDecider);
+  const ids = { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5 };
+  const sent: CallEvent = { type: 'CallDialSent', data: ids };
+  const resent = (resends: number): CallEvent => ({ type: 'CallDialResent', data: { ...ids, resends } });
+  const isConflict = (error: unknown) => error instanceof DomainError && error.kind === 'conflict';
+
+  it('confirms a dial once', () => {
+    given([initiated]).when({ type: 'ConfirmDialSent', id: 1 }).then([sent]);
+    given([initiated, sent]).when({ type: 'ConfirmDialSent', id: 1 }).then([]);
+  });
+
+  it('claims a resend of a dial never confirmed, counting them', () => {
+    given([initiated]).when({ type: 'ClaimDialResend', id: 1 }).then([resent(1)]);
+    given([initiated, resent(1)]).when({ type: 'ClaimDialResend', id: 1 }).then([resent(2)]);
+  });
+
+  it('refuses a resend once the dial was confirmed or the provider reported on the call', () => {
+    given([initiated, sent]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
+    given([initiated, moved('initiated', 'ringing')]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
+    given([initiated, moved('initiated', 'failed')]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
   });
 });

@@ -9,11 +9,26 @@ export type CallCommand =
   | { type: 'InitiateCall'; id: number; spec: CallSpec }
   /** The record-call-outcome command: every status report, real or simulated, comes through here. */
   | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string }
-  | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> };
+  | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> }
+  /** The dialer accepted the call's dial request. */
+  | { type: 'ConfirmDialSent'; id: number }
+  /** Claims sending again a dial never confirmed: refused (a conflict) once it was, or once the call moved on. */
+  | { type: 'ClaimDialResend'; id: number };
 
 export type CallState =
   | { exists: false }
-  | { exists: true; userId: number; campaignId: number | null; leadId: number | null; status: CallStatus; answeredBy?: CallDetails['answered_by'] };
+  | {
+      exists: true;
+      userId: number;
+      campaignId: number | null;
+      leadId: number | null;
+      status: CallStatus;
+      answeredBy?: CallDetails['answered_by'];
+      spec: CallSpec;
+      /** Whether the dialer (or the provider, by reporting a status) confirmed the dial. */
+      dialSent: boolean;
+      resends: number;
+    };
 
 export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
   initialState: { exists: false },
@@ -26,6 +41,11 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     if (!state.exists) throw DomainError.notFound('Call');
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordToolInvocation') return [{ type: 'CallToolInvoked', data: { ...ids, ...command.invocation } }];
+    if (command.type === 'ConfirmDialSent') return state.dialSent ? [] : [{ type: 'CallDialSent', data: ids }];
+    if (command.type === 'ClaimDialResend') {
+      if (state.dialSent || state.status !== 'initiated') throw new DomainError('conflict', 'The dial was sent.');
+      return [{ type: 'CallDialResent', data: { ...ids, resends: state.resends + 1 } }];
+    }
     if (command.status === state.status) return [];
     if (!canMove(state.status, command.status)) throw new DomainError('conflict', INVALID_TRANSITION);
     return [
@@ -45,9 +65,19 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
 
   evolve(state, event) {
     if (event.type === 'CallInitiated') {
-      return { exists: true, userId: event.data.user_id, campaignId: event.data.campaign_id, leadId: event.data.lead_id, status: 'initiated' };
+      const { call_id: _id, ...spec } = event.data;
+      return { exists: true, userId: spec.user_id, campaignId: spec.campaign_id, leadId: spec.lead_id, status: 'initiated', spec, dialSent: false, resends: 0 };
     }
-    if (!state.exists || event.type !== 'CallOutcomeRecorded') return state;
-    return { ...state, status: event.data.status, answeredBy: event.data.details.answered_by ?? state.answeredBy };
+    if (!state.exists) return state;
+    switch (event.type) {
+      case 'CallOutcomeRecorded':
+        return { ...state, status: event.data.status, answeredBy: event.data.details.answered_by ?? state.answeredBy, dialSent: true };
+      case 'CallDialSent':
+        return { ...state, dialSent: true };
+      case 'CallDialResent':
+        return { ...state, resends: event.data.resends };
+      case 'CallToolInvoked':
+        return state;
+    }
   },
 };

@@ -85,4 +85,12 @@ export type CallToolInvoked = DomainEvent<
     error: string | null;
   }
 >;
-export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked;
+type CallIds = { call_id: number; user_id: number; campaign_id: number | null; lead_id: number | null };
+/** The dialer accepted the request to place the call: it is with the provider now. */
+export type CallDialSent = DomainEvent<'CallDialSent', CallIds>;
+/**
+ * The call was claimed but its dial never confirmed (its process died in between): it is sent
+ * again under the same id, which providers deduplicate on (contract §12).
+ */
+export type CallDialResent = DomainEvent<'CallDialResent', CallIds & { resends: number }>;
+export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent;

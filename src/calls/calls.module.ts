@@ -6,6 +6,7 @@ import { CallUpcasters } from './call.upcasters';
 import { CallsController } from './calls.controller';
 import { CallsProjection } from './calls.projection';
 import { ToolsModule } from '../tools/tools.module';
+import { ClaimDialResendHandler, ConfirmDialSentHandler } from './commands/call-dial';
 import { InitiateCallHandler } from './commands/initiate-call';
 import { InvokeCallToolHandler } from './commands/invoke-call-tool';
 import { ReceiveInboundCallHandler } from './commands/receive-inbound-call';
@@ -15,7 +16,7 @@ import { TelephonyController } from './telephony.controller';
 @Module({
   imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
   controllers: [CallsController, TelephonyController],
-  providers: [CallUpcasters, CallsProjection, InitiateCallHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
+  providers: [CallUpcasters, CallsProjection, InitiateCallHandler, ConfirmDialSentHandler, ClaimDialResendHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
   exports: [CallsProjection],
 })
 export class CallsModule {}

@@ -24,6 +24,8 @@ export interface CallDocument extends CallSpec {
   recording_url: string | null;
   /** Epoch ms after which the call, still open, is failed; null once terminal. */
   deadline_at: number | null;
+  /** Epoch ms of the last send of an outbound call's dial not yet confirmed; null once confirmed or reported on. */
+  resend_from: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -33,7 +35,9 @@ export interface CallDocument extends CallSpec {
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
   readonly collections = ['calls'];
-  readonly eventTypes: readonly (CallEvent | WebhookAttemptFinished)['type'][] = ['CallInitiated', 'CallOutcomeRecorded', 'WebhookAttemptFinished'];
+  readonly eventTypes: readonly (CallEvent | WebhookAttemptFinished)['type'][] = ['CallInitiated', 'CallOutcomeRecorded', 'CallDialSent', 'CallDialResent', 'WebhookAttemptFinished'];
+  /** 2: `resend_from`. */
+  readonly version = 2;
   readonly calls: Collection<CallDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -52,6 +56,7 @@ export class CallsProjection implements ReadModelProjection {
         { fields: ['user_id', 'campaign_id', 'status', 'id'] },
         { fields: ['user_id', 'created_at'] },
         { fields: ['deadline_at'] },
+        { fields: ['resend_from'] },
       ],
       counts: [
         // The list's total for one filter, or one paired with status, does not grow with the calls.
@@ -100,6 +105,7 @@ export class CallsProjection implements ReadModelProjection {
         answered_by: 'unknown',
         recording_url: null,
         deadline_at: Date.parse(recorded.occurredAt) + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000,
+        resend_from: spec.type === 'outbound' ? Date.parse(recorded.occurredAt) : null,
         created_at: at,
         updated_at: at,
       };
@@ -107,6 +113,12 @@ export class CallsProjection implements ReadModelProjection {
       return;
     }
     if (recorded.type === 'WebhookAttemptFinished') return this.recordWebhookResponse(recorded, recorded as unknown as WebhookAttemptFinished);
+    if (event.type === 'CallDialSent' || event.type === 'CallDialResent') {
+      const current = await this.calls.get(event.data.call_id);
+      const resend_from = event.type === 'CallDialResent' ? Date.parse(recorded.occurredAt) : null;
+      if (current) await this.calls.upsert(current.id, { ...current, resend_from }, recorded.position);
+      return;
+    }
     if (event.type !== 'CallOutcomeRecorded') return;
     const current = await this.calls.get(event.data.call_id);
     if (!current) return;
@@ -117,6 +129,7 @@ export class CallsProjection implements ReadModelProjection {
       variables: variables ? { ...current.variables, ...variables } : current.variables,
       status: event.data.status,
       deadline_at: isTerminal(event.data.status) ? null : current.deadline_at,
+      resend_from: null,
       updated_at: at,
     };
     await this.calls.upsert(current.id, next, recorded.position);

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
@@ -28,6 +29,7 @@ export class CampaignsController {
   ) {}
 
   @Post('campaigns')
+  @Idempotent()
   @HttpCode(201)
   async create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>) {
     const id: number = await this.commands.execute(new CreateCampaign(user, body));

@@ -14,6 +14,8 @@ import { LeadCallResultsReactor } from './lead-call-results.reactor';
 import { PlaceCallsReactor } from './place-calls.reactor';
 import { SimulatedDialer } from './simulated-dialer';
 import { StuckCallSweeper } from './stuck-call-sweeper';
+import { CallPlacer } from './call-placer';
+import { UnsentDialSweeper } from './unsent-dial-sweeper';
 
 @Module({
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule],
@@ -28,6 +30,8 @@ import { StuckCallSweeper } from './stuck-call-sweeper';
     PlaceCallsReactor,
     LeadCallResultsReactor,
     StuckCallSweeper,
+    CallPlacer,
+    UnsentDialSweeper,
   ],
   exports: [DialScheduler, StuckCallSweeper],
 })

@@ -1,25 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AssistantView } from '../assistants/assistant-view';
 import { AssistantsProjection } from '../assistants/assistants.projection';
 import { CallSpec } from '../calls/call.events';
 import { InitiateCall } from '../calls/commands/initiate-call';
-import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { CampaignsProjection } from '../campaigns/campaigns.projection';
-import { AppConfig } from '../infrastructure/config/app-config';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { LeadCallStarted } from '../leads/lead.events';
 import { LeadsProjection } from '../leads/leads.projection';
 import { PhoneNumbersProjection } from '../phone-numbers/phone-numbers.projection';
-import { DialRequest, Dialer } from './dialer.port';
+import { CallPlacer } from './call-placer';
 
 /**
- * A claimed lead gets its call: the call's stream is opened (only once, whoever reacts)
- * and the dialer asked to place it. A refused dial is recorded `failed`. After a crash
- * between the two, the call stays `initiated` until the stuck-call sweep fails it, and the
- * lead's round goes on from there: nothing is dialed twice and nothing is lost.
+ * A claimed lead gets its call: the call's stream is opened (only once, whoever reacts) and
+ * the dialer asked to place it. A refused dial is recorded `failed`. After a crash between the
+ * two, the call's dial is never confirmed, and the resend sweep sends it again under the same
+ * id (contract §12): nothing is dialed twice under two ids, and no attempt is lost.
  */
 @ReactsToEvents()
 @Injectable()
@@ -33,10 +30,8 @@ export class PlaceCallsReactor implements Reactor {
     private readonly leads: LeadsProjection,
     private readonly campaigns: CampaignsProjection,
     private readonly assistants: AssistantsProjection,
-    private readonly assistantView: AssistantView,
     private readonly phoneNumbers: PhoneNumbersProjection,
-    private readonly dialer: Dialer,
-    private readonly config: AppConfig,
+    private readonly placer: CallPlacer,
   ) {}
 
   async react(event: RecordedEvent): Promise<void> {
@@ -63,23 +58,6 @@ export class PlaceCallsReactor implements Reactor {
       max_duration_seconds: assistant.settings.max_call_duration,
     };
     const { created } = await this.commands.execute(new InitiateCall(data.call_id, spec));
-    if (!created) return;
-    const request: DialRequest = {
-      call_id: data.call_id,
-      from: spec.assistant_phone_number,
-      to: spec.client_phone_number,
-      assistant_id: assistant.id,
-      assistant: (await this.assistantView.render([assistant]))[0],
-      campaign_id: campaign.id,
-      lead_id: lead.id,
-      secondary_contact_id: spec.secondary_contact_id,
-      variables: spec.variables,
-      callback_url: `${this.config.publicUrl.replace(/\/$/, '')}/api/telephony/calls/${data.call_id}/events`,
-    };
-    try {
-      await this.dialer.dial(request);
-    } catch (error) {
-      await this.commands.execute(new RecordCallOutcome(data.call_id, 'failed', {}, { reason: `dial refused: ${(error as Error).message}` }));
-    }
+    if (created) await this.placer.place(data.call_id, spec);
   }
 }

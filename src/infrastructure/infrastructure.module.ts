@@ -6,6 +6,7 @@ import { Clock, SystemClock } from '../shared/clock';
 import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
 import { Reservations } from './reservations/reservations';
+import { PublicTargets } from './outbound/public-targets';
 import { Upcasters } from './event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
@@ -104,9 +105,10 @@ export class InfrastructureModule {
         { provide: BACKGROUND_WORK, useValue: background },
         ReactorRunner,
         { provide: OutboundHttp, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundHttp(c) },
+        { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
         StoreLifecycle,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, ProjectionRunner, OutboundHttp],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, ProjectionRunner, OutboundHttp, PublicTargets],
     };
   }
 }

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CampaignsProjection } from '../campaigns/campaigns.projection';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { SortOrder } from '../infrastructure/read-store/document-store.port';
 import { DomainError } from '../shared/domain-error';
@@ -31,6 +32,7 @@ export class LeadsController {
 
   /** interface.md labels the success 200. */
   @Post('lead')
+  @Idempotent()
   @HttpCode(200)
   async create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>) {
     const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));

@@ -1,6 +1,7 @@
 import { Body, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
@@ -31,6 +32,7 @@ export class PhoneNumbersController {
   ) {}
 
   @Post('phone-numbers')
+  @Idempotent()
   @HttpCode(201)
   async add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddPhoneNumberDto) {
     const phoneNumber = toE164(body.phone_number);

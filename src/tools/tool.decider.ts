@@ -1,11 +1,13 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
+import { NOT_PUBLIC } from '../infrastructure/outbound/public-targets';
 import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { ToolEvent, ToolSpec } from './tool.events';
 
 export type ToolCommand =
-  | { type: 'CreateTool'; toolId: number; userId: number; tool: Omit<ToolSpec, 'timeout' | 'headers' | 'schema'> & Partial<ToolSpec> }
-  | { type: 'UpdateTool'; toolId: number; userId: number; changes: Partial<ToolSpec> }
+  /** `endpointPublic`: whether the handler found the endpoint's host public (contract §12). */
+  | { type: 'CreateTool'; toolId: number; userId: number; tool: Omit<ToolSpec, 'timeout' | 'headers' | 'schema'> & Partial<ToolSpec>; endpointPublic: boolean }
+  | { type: 'UpdateTool'; toolId: number; userId: number; changes: Partial<ToolSpec>; endpointPublic: boolean }
   | { type: 'DeleteTool'; toolId: number; userId: number };
 
 export type ToolState = OwnedResource<{ tool: ToolSpec }>;
@@ -15,6 +17,8 @@ export const DEFAULT_TOOL_TIMEOUT = 10;
 export const planLimitMessage = (limit: number) =>
   `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to add more.`;
 
+const endpointNotPublic = () => DomainError.validation('endpoint', NOT_PUBLIC('endpoint'), NOT_PUBLIC('endpoint'));
+
 export const toolDecider: Decider<ToolCommand, ToolState, ToolEvent> = {
   initialState: { exists: false },
 
@@ -22,11 +26,13 @@ export const toolDecider: Decider<ToolCommand, ToolState, ToolEvent> = {
     switch (command.type) {
       case 'CreateTool': {
         if (state.exists) throw new DomainError('conflict', 'Tool already exists');
+        if (!command.endpointPublic) throw endpointNotPublic();
         const tool: ToolSpec = { timeout: DEFAULT_TOOL_TIMEOUT, headers: [], schema: [], ...command.tool };
         return [{ type: 'ToolCreated', data: { tool_id: command.toolId, user_id: command.userId, tool } }];
       }
       case 'UpdateTool':
         if (!owned(state, command.userId)) throw DomainError.notFound('Tool');
+        if (command.changes.endpoint !== undefined && !command.endpointPublic) throw endpointNotPublic();
         return [{ type: 'ToolUpdated', data: { tool_id: command.toolId, user_id: command.userId, changes: command.changes } }];
       case 'DeleteTool':
         if (!owned(state, command.userId)) throw DomainError.notFound('Tool');

@@ -2,6 +2,7 @@ import { Body, Delete, Get, Headers, HttpCode, HttpException, Post, Put } from '
 import { CommandBus } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
@@ -23,6 +24,7 @@ export class ToolsController {
   ) {}
 
   @Post('tools')
+  @Idempotent()
   @HttpCode(201)
   async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto) {
     const tool = await this.commands.execute(new CreateTool(user, body));

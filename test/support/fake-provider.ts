@@ -3,9 +3,9 @@ import { AddressInfo } from 'node:net';
 import { hasValidSignature, sign } from '../../src/shared/signature';
 
 /** How the fake provider answers a dial to a number. */
-export type Script = 'human' | 'machine' | 'busy' | 'no-answer' | 'failed' | 'silence' | 'refuse';
+export type Script = 'human' | 'machine' | 'busy' | 'no-answer' | 'failed' | 'silence' | 'refuse' | 'hang';
 
-const STEPS: Record<Exclude<Script, 'refuse'>, object[]> = {
+const STEPS: Record<Exclude<Script, 'refuse' | 'hang'>, object[]> = {
   human: [{ status: 'ringing' }, { status: 'in-progress', answered_by: 'human' }, { status: 'completed', answered_by: 'human', duration: 30 }],
   machine: [{ status: 'ringing' }, { status: 'in-progress', answered_by: 'machine' }, { status: 'completed', answered_by: 'machine', duration: 5 }],
   busy: [{ status: 'ringing' }, { status: 'busy' }],
@@ -37,6 +37,7 @@ export class FakeProvider {
   /** Leads that had a second dial while one was open. */
   readonly overlaps: number[] = [];
   private openLeads = new Set<number>();
+  private hung: Array<import('node:http').ServerResponse> = [];
 
   constructor(
     private readonly secret: string,
@@ -57,6 +58,11 @@ export class FakeProvider {
       const script = this.scriptFor(request.to, attempt);
       const dial: Dial = { request, script, receivedAt: Date.now() };
       this.dials.push(dial);
+      if (script === 'hang') {
+        // Never answered: the service dies waiting, as a crash mid-dial would leave it.
+        this.hung.push(res);
+        return;
+      }
       if (script === 'refuse') {
         dial.endedAt = Date.now();
         res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"no capacity"}');
@@ -96,6 +102,7 @@ export class FakeProvider {
   }
 
   async stop(): Promise<void> {
+    for (const res of this.hung.splice(0)) res.destroy();
     await Promise.all(this.pending);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }

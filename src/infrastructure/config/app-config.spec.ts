@@ -62,14 +62,18 @@ describe('loadConfig', () => {
     );
   });
 
-  it('reads the dialer settings: interval, seed, odds and step time', () => {
-    const config = loadConfig({ DIAL_INTERVAL_MS: '50', SIMULATED_DIALER_SEED: '7', SIMULATED_DIALER_ODDS: 'human:3, busy:1', SIMULATED_CALL_STEP_SECONDS: '0' });
+  it('reads the dialer settings: interval, seed, odds, step time and resend delay', () => {
+    const config = loadConfig({ DIAL_INTERVAL_MS: '50', SIMULATED_DIALER_SEED: '7', SIMULATED_DIALER_ODDS: 'human:3, busy:1', SIMULATED_CALL_STEP_SECONDS: '0', DIAL_RESEND_AFTER_SECONDS: '45' });
     expect(config.dialing).toEqual({
       intervalMs: 50,
       simulatedSeed: 7,
       simulatedOdds: { human: 3, machine: 0, busy: 1, 'no-answer': 0, failed: 0, silence: 0 },
       simulatedStepSeconds: 0,
+      resendAfterSeconds: 45,
     });
+    expect(loadConfig({}).dialing.resendAfterSeconds).toBe(30);
+    // Not below the dialer's own 10 s timeout: a dial still waiting for its answer is never resent.
+    expect(() => loadConfig({ DIAL_RESEND_AFTER_SECONDS: '10' })).toThrow('DIAL_RESEND_AFTER_SECONDS');
     expect(loadConfig({}).dialing.simulatedOdds.human).toBeGreaterThan(0);
     expect(() => loadConfig({ SIMULATED_DIALER_ODDS: 'human:x' })).toThrow('SIMULATED_DIALER_ODDS');
     expect(() => loadConfig({ SIMULATED_DIALER_ODDS: 'alien:1' })).toThrow('SIMULATED_DIALER_ODDS');

@@ -39,6 +39,11 @@ export interface DialerSettings {
   simulatedOdds: Record<SimulatedOutcome, number>;
   /** Seconds each simulated step (ringing, talking) takes; 0 answers at once. */
   simulatedStepSeconds: number;
+  /**
+   * Seconds after which a dial never confirmed (its process died mid-dial) is sent again under
+   * the same call id: longer than the dialer's own 10 s timeout, so a live dial is never resent.
+   */
+  resendAfterSeconds: number;
 }
 
 export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
@@ -46,6 +51,7 @@ export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
   simulatedSeed: 1,
   simulatedOdds: { human: 0.5, machine: 0.1, busy: 0.1, 'no-answer': 0.25, failed: 0.05, silence: 0 },
   simulatedStepSeconds: 2,
+  resendAfterSeconds: 30,
 };
 
 export class ConfigError extends Error {
@@ -153,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       simulatedSeed: int('SIMULATED_DIALER_SEED', DEFAULT_DIALER_SETTINGS.simulatedSeed, 0, 2 ** 31 - 1),
       simulatedOdds: oddsRaw ? simulatedOdds : DEFAULT_DIALER_SETTINGS.simulatedOdds,
       simulatedStepSeconds,
+      resendAfterSeconds: int('DIAL_RESEND_AFTER_SECONDS', DEFAULT_DIALER_SETTINGS.resendAfterSeconds, 11, 3600),
     },
   );
   if (problems.length) throw new ConfigError(problems);

@@ -26,40 +26,41 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body } = this.describe(error);
+    const { status, body } = errorAnswer(error);
     if (status >= 500) this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
-  }
-
-  private describe(error: unknown): { status: number; body: Record<string, unknown> } {
-    if (error instanceof DomainError) {
-      return {
-        status: STATUS_OF[error.kind],
-        body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.extra },
-      };
-    }
-    if (error instanceof HttpException) {
-      const status = error.getStatus();
-      const response = error.getResponse();
-      // Nest's own exceptions answer `{statusCode, message, error}`, and Fastify's errors reach
-      // us wrapped with a plain string: both get the contract's wording for their status.
-      if (FRAMEWORK_MESSAGES[status] && (typeof response === 'string' || isFrameworkResponse(response))) {
-        return { status, body: { message: FRAMEWORK_MESSAGES[status] } };
-      }
-      if (typeof response === 'object' && response !== null && typeof (response as { message?: unknown }).message === 'string') {
-        return { status, body: response as Record<string, unknown> };
-      }
-      return { status, body: { message: status >= 500 ? 'Server Error' : 'Bad request.' } };
-    }
-    // Errors raised by Fastify itself (body parsing, size limits) carry a statusCode.
-    const statusCode = (error as { statusCode?: unknown })?.statusCode;
-    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-      return { status: statusCode, body: { message: FRAMEWORK_MESSAGES[statusCode] ?? 'Bad request.' } };
-    }
-    return { status: 500, body: { message: 'Server Error' } };
   }
 }
 
 function isFrameworkResponse(response: unknown): boolean {
   return typeof response === 'object' && response !== null && 'statusCode' in response;
+}
+
+/** The status and JSON body an error is answered with. */
+export function errorAnswer(error: unknown): { status: number; body: Record<string, unknown> } {
+  if (error instanceof DomainError) {
+    return {
+      status: STATUS_OF[error.kind],
+      body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.extra },
+    };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const response = error.getResponse();
+    // Nest's own exceptions answer `{statusCode, message, error}`, and Fastify's errors reach
+    // us wrapped with a plain string: both get the contract's wording for their status.
+    if (FRAMEWORK_MESSAGES[status] && (typeof response === 'string' || isFrameworkResponse(response))) {
+      return { status, body: { message: FRAMEWORK_MESSAGES[status] } };
+    }
+    if (typeof response === 'object' && response !== null && typeof (response as { message?: unknown }).message === 'string') {
+      return { status, body: response as Record<string, unknown> };
+    }
+    return { status, body: { message: status >= 500 ? 'Server Error' : 'Bad request.' } };
+  }
+  // Errors raised by Fastify itself (body parsing, size limits) carry a statusCode.
+  const statusCode = (error as { statusCode?: unknown })?.statusCode;
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, body: { message: FRAMEWORK_MESSAGES[statusCode] ?? 'Bad request.' } };
+  }
+  return { status: 500, body: { message: 'Server Error' } };
 }

@@ -4,6 +4,7 @@ import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifi
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { PublicTargets } from '../../infrastructure/outbound/public-targets';
 import { defined } from '../../shared/defined';
 import { CreateToolDto } from '../tool.dto';
 import { toolDecider } from '../tool.decider';
@@ -23,6 +24,7 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
+    private readonly targets: PublicTargets,
     private readonly read: ToolsProjection,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly slots: ToolSlots,
@@ -40,6 +42,7 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
         toolId,
         userId: user.id,
         tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
+        endpointPublic: await this.targets.accepts(endpoint),
       },
       { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { PublicTargets } from '../../infrastructure/outbound/public-targets';
 import { UpdateToolDto } from '../tool.dto';
 import { toolDecider } from '../tool.decider';
 import { toolStream } from '../tool.events';
@@ -21,6 +22,7 @@ export class UpdateToolHandler implements ICommandHandler<UpdateTool, ToolRecord
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
+    private readonly targets: PublicTargets,
     private readonly read: ToolsProjection,
   ) {}
 
@@ -30,7 +32,7 @@ export class UpdateToolHandler implements ICommandHandler<UpdateTool, ToolRecord
     const { position } = await this.runner.run(
       toolStream(toolId),
       toolDecider,
-      { type: 'UpdateTool', toolId, userId: user.id, changes },
+      { type: 'UpdateTool', toolId, userId: user.id, changes, endpointPublic: endpoint === undefined || (await this.targets.accepts(endpoint)) },
       { metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);

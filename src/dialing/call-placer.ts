@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { AssistantView } from '../assistants/assistant-view';
+import { AssistantsProjection } from '../assistants/assistants.projection';
+import { CallSpec } from '../calls/call.events';
+import { ConfirmDialSent } from '../calls/commands/call-dial';
+import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { DialRequest, Dialer } from './dialer.port';
+
+/**
+ * Sends a call's dial request to the dialer, the first time or again under the same call id:
+ * accepted, the call records that its dial was sent; refused, the call is `failed`.
+ */
+@Injectable()
+export class CallPlacer {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly assistants: AssistantsProjection,
+    private readonly assistantView: AssistantView,
+    private readonly dialer: Dialer,
+    private readonly config: AppConfig,
+  ) {}
+
+  async place(callId: number, spec: CallSpec): Promise<void> {
+    const assistant = await this.assistants.assistants.get(spec.assistant_id);
+    if (!assistant) {
+      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'dial refused: the assistant is gone' }));
+      return;
+    }
+    const request: DialRequest = {
+      call_id: callId,
+      from: spec.assistant_phone_number,
+      to: spec.client_phone_number,
+      assistant_id: assistant.id,
+      assistant: (await this.assistantView.render([assistant]))[0],
+      campaign_id: spec.campaign_id,
+      lead_id: spec.lead_id,
+      secondary_contact_id: spec.secondary_contact_id,
+      variables: spec.variables,
+      callback_url: `${this.config.publicUrl.replace(/\/$/, '')}/api/telephony/calls/${callId}/events`,
+    };
+    try {
+      await this.dialer.dial(request);
+    } catch (error) {
+      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: `dial refused: ${(error as Error).message}` }));
+      return;
+    }
+    await this.commands.execute(new ConfirmDialSent(callId));
+  }
+}

@@ -1,0 +1,58 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CallSpec } from '../calls/call.events';
+import { CallsProjection } from '../calls/calls.projection';
+import { ClaimDialResend } from '../calls/commands/call-dial';
+import { RepeatingJob } from '../infrastructure/background/repeating-job';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
+import { Clock } from '../shared/clock';
+import { CallPlacer } from './call-placer';
+
+const PAGE = 100;
+
+/**
+ * Contract §12, "a crash before the dial costs nothing": a call whose dial was never
+ * confirmed `resendAfterSeconds` after it was sent (its process died before or during the
+ * dial) is sent again under the same call id, which providers deduplicate on. Each resend is
+ * claimed by an append with the expected revision, so one process sends it.
+ */
+@Injectable()
+export class UnsentDialSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly job: RepeatingJob;
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly calls: CallsProjection,
+    private readonly placer: CallPlacer,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    registry: SchedulerRegistry,
+    @Inject(BACKGROUND_WORK) private readonly background: boolean,
+  ) {
+    this.job = new RepeatingJob('UnsentDialSweeper', registry, async () => (await this.sweepOnce()) === PAGE);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.background) this.job.start(this.config.dialing.intervalMs);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.job.stop();
+  }
+
+  /** Sends again a page of dials overdue for confirmation; answers how many it claimed. */
+  async sweepOnce(): Promise<number> {
+    const before = this.clock.now().getTime() - this.config.dialing.resendAfterSeconds * 1000;
+    const due = await this.calls.calls.find({ resend_from: { lte: before } }, { sort: [['resend_from', 'asc']], limit: PAGE });
+    let claimed = 0;
+    for (const call of due) {
+      const spec = await this.commands.execute<ClaimDialResend, CallSpec | null>(new ClaimDialResend(call.id));
+      if (!spec) continue;
+      claimed++;
+      await this.placer.place(call.id, spec);
+    }
+    return claimed;
+  }
+}

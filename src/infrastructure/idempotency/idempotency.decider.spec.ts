@@ -1,0 +1,36 @@
+import { DomainError } from '../../shared/domain-error';
+import { deciderSpec } from '../../testing/decider-spec';
+import { IN_PROGRESS, IdempotencyEvent, KEY_REUSED, idempotencyDecider } from './idempotency.decider';
+
+const { given } = deciderSpec(idempotencyDecider);
+const t0 = new Date('2025-03-01T10:00:00.000Z');
+const later = (ms: number) => new Date(t0.getTime() + ms);
+const started = (fingerprint = 'a', at = t0): IdempotencyEvent => ({ type: 'IdempotentRequestStarted', data: { fingerprint, at: at.toISOString() } });
+const answered = (at = t0): IdempotencyEvent => ({ type: 'IdempotentRequestAnswered', data: { status: 201, body: { id: 1 }, at: at.toISOString() } });
+const refusedWith = (message: string, kind: string) => (error: unknown) => error instanceof DomainError && error.message === message && error.kind === kind;
+
+describe('idempotency decider', () => {
+  it('starts a request under a new key', () => given([]).when({ type: 'Begin', fingerprint: 'a' }, t0).then([started()]));
+
+  it('repeats an answer (decides nothing) for the same body within 24 hours, and starts again after', () => {
+    given([started(), answered()]).when({ type: 'Begin', fingerprint: 'a' }, later(86_399_000)).then([]);
+    given([started(), answered()]).when({ type: 'Begin', fingerprint: 'a' }, later(86_400_000)).then([started('a', later(86_400_000))]);
+  });
+
+  it('refuses another body under the key, and the same body while it runs', () => {
+    given([started(), answered()]).when({ type: 'Begin', fingerprint: 'b' }, later(1000)).thenThrows(refusedWith(KEY_REUSED, 'validation'));
+    given([started()]).when({ type: 'Begin', fingerprint: 'a' }, later(1000)).thenThrows(refusedWith(IN_PROGRESS, 'conflict'));
+    given([started()]).when({ type: 'Begin', fingerprint: 'b' }, later(1000)).thenThrows(refusedWith(KEY_REUSED, 'validation'));
+  });
+
+  it('frees a key whose request was abandoned or died with its process', () => {
+    given([started(), { type: 'IdempotentRequestAbandoned', data: { at: t0.toISOString() } }]).when({ type: 'Begin', fingerprint: 'b' }, later(1)).then([started('b', later(1))]);
+    given([started()]).when({ type: 'Begin', fingerprint: 'a' }, later(120_000)).then([started('a', later(120_000))]);
+  });
+
+  it('answers or abandons only a running request', () => {
+    given([started()]).when({ type: 'Answer', status: 201, body: { id: 1 } }, t0).then([answered()]);
+    given([started(), answered()]).when({ type: 'Answer', status: 201, body: {} }, t0).then([]);
+    given([]).when({ type: 'Abandon' }, t0).then([]);
+  });
+});

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { cli, startService } from './support/processes';
+import { TestApp, startTestApp } from './support/test-app';
+
+interface Answer {
+  status: number;
+  replayed: string | null;
+  text: string;
+}
+
+async function post(url: string, token: string, path: string, body: unknown, key?: string): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
+  if (key !== undefined) headers['idempotency-key'] = key;
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
+}
+
+/** Contract §12: `Idempotency-Key` on every create. */
+describe('idempotency keys', () => {
+  let t: TestApp;
+  let token: string;
+  let campaign: number;
+  let assistant: number;
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ token } = await t.createUser(undefined, 50));
+    assistant = JSON.parse((await post(t.url, token, '/api/user/assistant', requiredAssistantSettings)).text).data.id;
+    campaign = JSON.parse((await post(t.url, token, '/api/user/campaigns', { name: 'Keys', assistant_id: assistant })).text).data.id;
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['lead', '/api/user/lead', () => ({ campaign_id: campaign, phone_number: '+12015557001', allow_dupplicate: true })],
+    ['tool', '/api/user/tools', () => ({ name: 'keyed_tool', description: 'd', endpoint: 'https://example.com/t', method: 'GET' })],
+    ['assistant', '/api/user/assistant', () => requiredAssistantSettings],
+    ['campaign', '/api/user/campaigns', () => ({ name: 'Keyed', assistant_id: assistant })],
+    ['phone number', '/api/user/phone-numbers', () => ({ phone_number: '+12015557002' })],
+  ])('answers a repeated %s create with the first answer and writes it once', async (_kind, path, body) => {
+    const key = `key-${path}-${Date.now()}`;
+    const first = await post(t.url, token, path, body(), key);
+    const again = await post(t.url, token, path, body(), key);
+    expect(again).toEqual({ status: first.status, replayed: 'true', text: first.text });
+    expect(first.replayed).toBeNull();
+    const other = await post(t.url, token, path, { ...body(), extra: 1 }, key);
+    expect(other).toMatchObject({ status: 422, text: JSON.stringify({ message: 'Idempotency key reused with another request.' }) });
+    // Without a key, the same body is a new request.
+    expect((await post(t.url, token, path, body())).text).not.toEqual(first.text);
+  });
+
+  it('runs one of many parallel retries with one key: one write, identical answers', async () => {
+    const body = { campaign_id: campaign, phone_number: '+12015557100', allow_dupplicate: true };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(t.url, token, '/api/user/lead', body, 'parallel-1')));
+    const done = answers.filter((a) => a.status === 200);
+    // The others arrived while the first was still running.
+    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 409 && JSON.parse(a.text).message === 'A request with this idempotency key is in progress.')).toBe(true);
+    expect(new Set(done.map((a) => a.text)).size).toBe(1);
+    const settled = await post(t.url, token, '/api/user/lead', body, 'parallel-1');
+    expect(settled).toEqual({ status: 200, replayed: 'true', text: done[0].text });
+    const stored = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}&phone_number=%2B12015557100`, { token })).body;
+    expect(stored).toHaveLength(1);
+  });
+
+  it('repeats a refusal as it was answered, and refuses a malformed key', async () => {
+    const bad = { campaign_id: campaign, phone_number: 'nope' };
+    const first = await post(t.url, token, '/api/user/lead', bad, 'refused-1');
+    expect(first.status).toBe(422);
+    expect(await post(t.url, token, '/api/user/lead', bad, 'refused-1')).toEqual({ ...first, replayed: 'true' });
+    expect((await post(t.url, token, '/api/user/lead', bad, '')).status).toBe(422);
+    expect(JSON.parse((await post(t.url, token, '/api/user/lead', bad, 'x'.repeat(256))).text).errors).toEqual({
+      'Idempotency-Key': ['The Idempotency-Key header must be 1 to 255 printable characters.'],
+    });
+  });
+
+  it('keeps keys per user', async () => {
+    const other = await t.createUser();
+    const mine = await post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015557200' }, 'shared-key');
+    const theirs = await post(t.url, other.token, '/api/user/phone-numbers', { phone_number: '+12015557200' }, 'shared-key');
+    expect(theirs.replayed).toBeNull();
+    expect(JSON.parse(theirs.text).data.id).not.toBe(JSON.parse(mine.text).data.id);
+  });
+});
+
+describe('idempotency keys across processes and restarts', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-keys-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('writes once for parallel retries split across two processes, and answers the same after a restart', async () => {
+    const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '100000' };
+    const { token } = (await cli(env, 'users:create', '--email', 'keys@example.com')).json;
+    const [a, b] = await Promise.all([startService(env), startService(env)]);
+    let first: Answer;
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? a.url : b.url, token, '/api/user/phone-numbers', { phone_number: '+12015557300' }, 'two-processes')));
+      const done = answers.filter((x) => x.status === 201);
+      expect(new Set(done.map((x) => x.text)).size).toBe(1);
+      expect(answers.every((x) => x.status === 201 || x.status === 409)).toBe(true);
+      first = done[0];
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    const again = await startService(env);
+    try {
+      expect(await post(again.url, token, '/api/user/phone-numbers', { phone_number: '+12015557300' }, 'two-processes')).toEqual({ ...first, status: 201, replayed: 'true' });
+      const listed = await fetch(`${again.url}/api/user/phone-numbers`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }).then((r) => r.json() as Promise<any>);
+      expect((Array.isArray(listed) ? listed : listed.data).filter((n: { phone_number: string }) => n.phone_number === '+12015557300')).toHaveLength(1);
+    } finally {
+      await again.stop();
+    }
+  });
+});
