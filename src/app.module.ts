@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -6,6 +6,7 @@ import { SlidingWindowStorage } from './infrastructure/auth/sliding-window-stora
 import { HealthController } from './health/health.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
+import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
 import { AssistantsModule } from './assistants/assistants.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
@@ -20,7 +21,14 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
 @Module({})
-export class AppModule {
+export class AppModule implements OnApplicationBootstrap {
+  constructor(private readonly reactors: ReactorRunner) {}
+
+  /** The root module boots last, once every command handler is registered: the reactors start then. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reactors.start();
+  }
+
   static forRoot(options: InfrastructureOptions): DynamicModule {
     return {
       module: AppModule,

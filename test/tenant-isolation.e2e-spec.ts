@@ -49,4 +49,38 @@ describe('one tenant cannot stop another', () => {
       await t.close();
     }
   });
+
+  it('goes on applying a healthy campaign\'s call results while a poisoned campaign\'s are parked, and applies those once it is healed', async () => {
+    const t = await startTestApp({ DIAL_INTERVAL_MS: '20', SIMULATED_CALL_STEP_SECONDS: '1', SIMULATED_DIALER_ODDS: 'no-answer:1' });
+    try {
+      const users = [await t.createUser(), await t.createUser()];
+      const campaigns: number[] = [];
+      for (const [i, { token }] of users.entries()) {
+        const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+        const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: `C${i}`, assistant_id: assistant, max_retries: 1, retry_delay_seconds: 0, ...ALL_DAY } })).body.data.id;
+        for (let n = 0; n < 2; n++) await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${3000 + i * 10 + n}` } });
+        await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
+        campaigns.push(campaign);
+      }
+      const [poisoned, healthy] = campaigns;
+      const get = (i: number) => t.request('GET', `/api/user/campaigns/${campaigns[i]}`, { token: users[i].token }).then((r) => r.body);
+      await eventually(async () => (await get(0)).stats.calls_in_flight > 0, 10_000, 'calls in flight');
+      // Poisoned while its calls are in flight: their results cannot be applied (no next window can be found).
+      const store = t.app.get<EventStore>(EVENT_STORE);
+      const rewrite = (changes: object) => store.append(`campaign-${poisoned}`, [{ type: 'CampaignUpdated', data: { campaign_id: poisoned, user_id: users[0].id, changes } }], 'any');
+      await rewrite({ calling_hours: [] });
+      await eventually(async () => (await get(1)).status === 'completed', 25_000, 'the healthy campaign to complete');
+      const stuck = await eventually(async () => ((await get(0)).last_error ? get(0) : undefined), 10_000, 'the poisoned campaign to show its error');
+      expect(stuck.status).toBe('in-progress');
+      expect(stuck.last_error.message).toMatch(/^Campaign settings cannot be dialed: /);
+      // Healed, its parked results are applied in order and it runs to its end.
+      await rewrite({ calling_hours: { start: '00:00', end: '24:00' } });
+      await eventually(async () => (await get(0)).status === 'completed', 25_000, 'the healed campaign to complete');
+      const leads = (await t.request('GET', `/api/user/leads?campaign_id=${poisoned}`, { token: users[0].token })).body;
+      expect(leads.map((l: { status: string }) => l.status)).toEqual(['reached-max-retries', 'reached-max-retries']);
+      expect(healthy).toBeGreaterThan(poisoned);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });

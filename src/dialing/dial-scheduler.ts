@@ -5,7 +5,7 @@ import { CampaignDocument, CampaignsProjection } from '../campaigns/campaigns.pr
 import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
 import { RecordDialingFailure, RecordDialingRecovery } from '../campaigns/commands/record-dialing-health';
 import { Backoff } from '../infrastructure/background/backoff';
-import { undialableBecause } from './dialable-settings';
+import { assertDialable } from './dialable-settings';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
@@ -92,8 +92,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
-    const undialable = undialableBecause(campaign);
-    if (undialable) throw new Error(`Campaign settings cannot be dialed: ${undialable}.`);
+    assertDialable(campaign);
     const inFlight = await this.leads.leads.count({ campaign_id: campaign.id, in_flight: true });
     if (inFlight === 0) {
       const leadsToCall = await this.leads.leads.count({ campaign_id: campaign.id, deleted: false, status: 'created' });

@@ -30,3 +30,9 @@ export function undialableBecause(settings: StoredDialingSettings): string | nul
   if (!isInt(settings.retry_delay_seconds, 0)) return 'retry_delay_seconds must be an integer from 0';
   return null;
 }
+
+/** Throws when a stored campaign cannot be dialed, naming why. */
+export function assertDialable(settings: StoredDialingSettings): void {
+  const undialable = undialableBecause(settings);
+  if (undialable) throw new Error(`Campaign settings cannot be dialed: ${undialable}.`);
+}

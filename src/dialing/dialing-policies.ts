@@ -3,6 +3,7 @@ import { AssistantsProjection } from '../assistants/assistants.projection';
 import { CampaignDocument, CampaignsProjection } from '../campaigns/campaigns.projection';
 import { RetryPolicy } from '../leads/lead.decider';
 import { CallingWindow } from './calling-window';
+import { assertDialable } from './dialable-settings';
 
 /** A campaign's calling window lives in its assistant's timezone; retries follow the campaign's settings. */
 @Injectable()
@@ -22,6 +23,7 @@ export class DialingPolicies {
     const campaign = await this.campaigns.campaigns.get(campaignId);
     const window = campaign && (await this.window(campaign));
     if (!campaign || !window) return null;
+    assertDialable(campaign);
     return { max_retries: campaign.max_retries, retry_delay_seconds: campaign.retry_delay_seconds, window };
   }
 }

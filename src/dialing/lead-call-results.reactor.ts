@@ -5,6 +5,7 @@ import { CallOutcomeRecorded } from '../calls/call.events';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
+import { showOnCampaign } from './campaign-failures';
 import { FinishLeadCall } from '../leads/commands/finish-lead-call';
 import { LeadsProjection } from '../leads/leads.projection';
 import { DialScheduler } from './dial-scheduler';
@@ -37,5 +38,8 @@ export class LeadCallResultsReactor implements Reactor {
     if (!lead || !policy) return;
     await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy));
     this.scheduler.nudge();
+  }
+  onParked(event: RecordedEvent, error: string, retryAt: Date): Promise<void> {
+    return showOnCampaign(this.commands, event, error, retryAt);
   }
 }

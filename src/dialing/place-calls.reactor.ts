@@ -7,6 +7,7 @@ import { CampaignsProjection } from '../campaigns/campaigns.projection';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
+import { showOnCampaign } from './campaign-failures';
 import { LeadCallStarted } from '../leads/lead.events';
 import { LeadsProjection } from '../leads/leads.projection';
 import { PhoneNumbersProjection } from '../phone-numbers/phone-numbers.projection';
@@ -59,5 +60,8 @@ export class PlaceCallsReactor implements Reactor {
     };
     const { created } = await this.commands.execute(new InitiateCall(data.call_id, spec));
     if (created) await this.placer.place(data.call_id, spec);
+  }
+  onParked(event: RecordedEvent, error: string, retryAt: Date): Promise<void> {
+    return showOnCampaign(this.commands, event, error, retryAt);
   }
 }

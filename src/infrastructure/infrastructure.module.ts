@@ -108,7 +108,7 @@ export class InfrastructureModule {
         { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
         StoreLifecycle,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, ProjectionRunner, OutboundHttp, PublicTargets],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets],
     };
   }
 }

@@ -8,6 +8,8 @@ import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { SqliteDocumentStore } from '../read-store/sqlite-document-store';
 import { Reactor } from './reactor';
+import { CommandRunner } from '../event-sourcing/command-runner';
+import { SystemClock } from '../../shared/clock';
 import { ReactorRunner } from './reactor-runner';
 
 describe('ReactorRunner', () => {
@@ -34,9 +36,10 @@ describe('ReactorRunner', () => {
     const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
     let caughtUp!: () => void;
     const projections = { caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)) } as unknown as ProjectionRunner;
-    const runner = new ReactorRunner(discovery, events, readStore, new Upcasters(), projections, true);
+    const upcasters = new Upcasters();
+    const runner = new ReactorRunner(discovery, events, readStore, upcasters, projections, true, new CommandRunner(events, new SystemClock(), upcasters), new SystemClock());
 
-    const started = runner.onApplicationBootstrap();
+    const started = runner.start();
     try {
       await new Promise((r) => setTimeout(r, 100));
       expect(seen).toEqual([]);
@@ -48,6 +51,45 @@ describe('ReactorRunner', () => {
     } finally {
       caughtUp();
       await started;
+      await runner.onModuleDestroy();
+    }
+  });
+
+  it('parks a failing campaign\'s events, goes on with the others, and handles the parked ones in order once they succeed', async () => {
+    const lead = (campaign: number, n: number) => ({ type: 'LeadCreated', data: { campaign_id: campaign, n } });
+    await events.append('lead-1', [lead(1, 1), lead(2, 1), lead(1, 2), lead(2, 2), lead(1, 3)], 'no_stream');
+    const seen: string[] = [];
+    const parkedNotes: string[] = [];
+    let poisoned = true;
+    const reactor: Reactor = {
+      name: 'picky',
+      eventTypes: ['LeadCreated'],
+      react: async (e: RecordedEvent) => {
+        if (poisoned && e.data.campaign_id === 1) throw new Error(`campaign 1 cannot be handled`);
+        seen.push(`${e.data.campaign_id}.${e.data.n}`);
+      },
+      onParked: async (e: RecordedEvent, error: string) => void parkedNotes.push(`${e.data.campaign_id}.${e.data.n}: ${error}`),
+    };
+    const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
+    const projections = { caughtUpAtStart: Promise.resolve() } as unknown as ProjectionRunner;
+    const upcasters = new Upcasters();
+    const runner = new ReactorRunner(discovery, events, readStore, upcasters, projections, true, new CommandRunner(events, new SystemClock(), upcasters), new SystemClock());
+    const until = async (check: () => boolean) => {
+      for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    };
+    await runner.start();
+    try {
+      await until(() => seen.length === 2);
+      expect(seen).toEqual(['2.1', '2.2']);
+      // Only the first failure is the campaign's news; the later events queue behind it untried.
+      expect(parkedNotes).toEqual(['1.1: campaign 1 cannot be handled']);
+      poisoned = false;
+      await until(() => seen.length === 5);
+      expect(seen).toEqual(['2.1', '2.2', '1.1', '1.2', '1.3']);
+      const trail = (await events.readStream('reactor_parked-picky')).map((e) => e.type);
+      expect(trail.filter((t) => t === 'ReactorEventParked')).toHaveLength(3);
+      expect(trail.filter((t) => t === 'ReactorEventRecovered')).toHaveLength(3);
+    } finally {
       await runner.onModuleDestroy();
     }
   });

@@ -1,23 +1,28 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Upcasters } from '../event-sourcing/upcasters';
-import { EVENT_STORE, EventStore, Subscription } from '../event-store/event-store.port';
+import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { BACKGROUND_WORK, ReactsToEvents, Reactor } from './reactor';
 import { TrailingCheckpoint } from './trailing-checkpoint';
+import { ParkedEvents, partitionOf } from './parked-events';
+import { CommandRunner } from '../event-sourcing/command-runner';
+import { Clock } from '../../shared/clock';
 
 /**
  * Runs each reactor on its own checkpointed subscription: one event at a time (the next
- * is read only when the reactor is done, which is the backpressure), a failing event
- * offered again after a pause. The checkpoint trails by up to CHECKPOINT_EVERY_MS (and is
- * saved at stop) rather than costing a transaction per event: after a crash a reactor
- * sees the last moments' events again, which it must bear anyway (reactors are idempotent).
+ * is read only when the reactor is done, which is the backpressure). A failing event is
+ * parked with the later events of its campaign and tried again with backoff, while the
+ * reactor goes on with every other campaign (contract §12, see ParkedEvents). The checkpoint
+ * trails by up to CHECKPOINT_EVERY_MS (and is saved at stop) rather than costing a
+ * transaction per event: after a crash a reactor sees the last moments' events again, which
+ * it must bear anyway (reactors are idempotent).
  */
 @Injectable()
-export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
+export class ReactorRunner implements OnModuleDestroy {
   private readonly logger = new Logger('Reactors');
-  private subscriptions: Array<{ subscription: Subscription; checkpoint: TrailingCheckpoint }> = [];
+  private subscriptions: Array<{ subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -26,9 +31,15 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly upcasters: Upcasters,
     private readonly projections: ProjectionRunner,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /**
+   * Called by the root module's bootstrap, which comes after every feature module's: a
+   * reactor's first event must find the command handlers that CQRS registers at bootstrap.
+   */
+  async start(): Promise<void> {
     if (!this.background) return;
     // Reactors read the read models as of each event: started on a store the projections have
     // not caught up with, each would wait for them and give up after the read-your-writes timeout.
@@ -37,27 +48,30 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
       .getProviders({ metadataKey: ReactsToEvents.KEY })
       .filter((w) => w.instance)
       .map((w) => w.instance as Reactor);
-    for (const reactor of reactors) this.subscriptions.push(await this.start(reactor));
+    for (const reactor of reactors) this.subscriptions.push(await this.startOne(reactor));
   }
 
   async onModuleDestroy(): Promise<void> {
     await Promise.all(
-      this.subscriptions.splice(0).map(async ({ subscription, checkpoint }) => {
+      this.subscriptions.splice(0).map(async ({ subscription, checkpoint, parked }) => {
         await subscription.stop();
+        await parked.stop();
         await checkpoint.save();
       }),
     );
   }
 
-  private async start(reactor: Reactor): Promise<{ subscription: Subscription; checkpoint: TrailingCheckpoint }> {
+  private async startOne(reactor: Reactor): Promise<{ subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> {
     const name = `reactor:${reactor.name}`;
+    const parked = new ParkedEvents(reactor, this.events, this.runner, this.upcasters, this.clock);
+    await parked.start();
     const checkpoint = new TrailingCheckpoint(await this.readStore.getCheckpoint(name), (position) => this.readStore.setCheckpoint(name, position), (error) =>
       this.logger.error(`${reactor.name} could not save its checkpoint: ${(error as Error).message}`),
     );
     const subscription = this.events.subscribeToAll(
       checkpoint.position,
       async (recorded) => {
-        if (reactor.handles?.(recorded) ?? true) await reactor.react(this.upcasters.upcast(recorded));
+        if (reactor.handles?.(recorded) ?? true) await this.handle(reactor, parked, recorded);
         checkpoint.reached(recorded.position);
       },
       {
@@ -65,6 +79,17 @@ export class ReactorRunner implements OnApplicationBootstrap, OnModuleDestroy {
         onError: (error, event) => this.logger.error(`${reactor.name} failed at position ${event?.position}: ${(error as Error).stack ?? error}`),
       },
     );
-    return { subscription, checkpoint };
+    return { subscription, checkpoint, parked };
+  }
+
+  /** Reacts to one event; a failure parks it (the parking's own failure stops here, to be offered again). */
+  private async handle(reactor: Reactor, parked: ParkedEvents, recorded: RecordedEvent): Promise<void> {
+    const partition = partitionOf(recorded);
+    if (parked.holds(partition)) return parked.queueBehind(recorded, partition);
+    try {
+      await reactor.react(this.upcasters.upcast(recorded));
+    } catch (error) {
+      await parked.park(recorded, partition, error);
+    }
   }
 }

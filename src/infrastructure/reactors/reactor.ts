@@ -15,6 +15,8 @@ export interface Reactor {
   /** A finer choice among those events; without it, every one is handled. */
   handles?(event: RecordedEvent): boolean;
   react(event: RecordedEvent): Promise<void>;
+  /** Told when one of its events failed and was parked, to show the failure where its owner sees it. */
+  onParked?(event: RecordedEvent, error: string, retryAt: Date): Promise<void>;
 }
 
 /** Marks a provider as a reactor for the runner to discover. */
