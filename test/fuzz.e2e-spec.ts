@@ -126,6 +126,11 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['one call', (id) => `/api/user/calls/${id}`, [], 'call'],
     ['one tool', (id) => `/api/user/tools/${id}`, [], 'tool'],
     ['one assistant', (id) => `/api/user/assistants/${id}`, [], 'assistant'],
+    ['tools', () => '/api/user/tools', [], null],
+    ['phone numbers', () => '/api/user/phone-numbers', [], null],
+    ['me', () => '/api/user/me', [], null],
+    ['voices', () => '/api/user/voices', [], null],
+    ['languages', () => '/api/user/languages', [], null],
   ];
   it.each(queries)('GET %s: never a 5xx, always the error shape', async (_name, path, params, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');

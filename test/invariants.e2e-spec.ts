@@ -55,6 +55,15 @@ describe('invariants under concurrency (contract §12)', () => {
     expect((await lead('+12015554000')).body.message).toBe(DUPLICATE);
   });
 
+  it('stores one of many simultaneous adds of one phone number by one user', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, () => post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015554500' })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 422).map((a) => a.body.errors.phone_number[0])).toEqual(Array(29).fill('The phone number has already been taken.'));
+    const id = answers.find((a) => a.status === 201)!.body.data.id;
+    expect((await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token })).status).toBe(200);
+    expect((await post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015554500' })).status).toBe(201);
+  });
+
   it('never lets parallel tool creates pass the plan limit', async () => {
     const user = await t.createUser(undefined, 3);
     const tool = (i: number) => ({ name: `tool_${String.fromCharCode(97 + i)}`, description: 'd', endpoint: 'https://example.com/t', method: 'GET' });

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
+import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';
@@ -44,16 +44,18 @@ export class AssistantsController {
     private readonly read: AssistantsProjection,
     private readonly view: AssistantView,
     private readonly config: AppConfig,
+    private readonly idempotent: IdempotentRequests,
   ) {}
 
   @Post('assistant')
-  @Idempotent()
   @HttpCode(201)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>) {
-    return orFail('Assistant creation failed', async () => {
-      const id: number = await this.commands.execute(new CreateAssistant(user, body));
-      return { message: 'Assistant created successfully', data: summary((await this.read.assistants.get(id))!) };
-    });
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>, @Exchange() exchange: HttpExchange) {
+    return this.idempotent.answer(exchange, 201, () =>
+      orFail('Assistant creation failed', async () => {
+        const id: number = await this.commands.execute(new CreateAssistant(user, body));
+        return { message: 'Assistant created successfully', data: summary((await this.read.assistants.get(id))!) };
+      }),
+    );
   }
 
   @Put('assistant/:id')

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
+import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
@@ -26,14 +26,16 @@ export class CampaignsController {
     private readonly read: CampaignsProjection,
     private readonly view: CampaignView,
     private readonly config: AppConfig,
+    private readonly idempotent: IdempotentRequests,
   ) {}
 
   @Post('campaigns')
-  @Idempotent()
   @HttpCode(201)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>) {
-    const id: number = await this.commands.execute(new CreateCampaign(user, body));
-    return { message: 'Campaign created successfully', data: await this.one(user, id) };
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>, @Exchange() exchange: HttpExchange) {
+    return this.idempotent.answer(exchange, 201, async () => {
+      const id: number = await this.commands.execute(new CreateCampaign(user, body));
+      return { message: 'Campaign created successfully', data: await this.one(user, id) };
+    });
   }
 
   /** contract §5: every answer of this route, refusals included, carries `success`. */

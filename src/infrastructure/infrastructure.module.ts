@@ -6,6 +6,7 @@ import { Clock, SystemClock } from '../shared/clock';
 import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
 import { Reservations } from './reservations/reservations';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { PublicTargets } from './outbound/public-targets';
 import { Upcasters } from './event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
@@ -100,6 +101,7 @@ export class InfrastructureModule {
         Upcasters,
         CommandRunner,
         Reservations,
+        IdempotentRequests,
         ProjectionRunner,
         { provide: PROJECT_AT_START, useValue: projectAtStart },
         { provide: BACKGROUND_WORK, useValue: background },
@@ -108,7 +110,7 @@ export class InfrastructureModule {
         { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
         StoreLifecycle,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, IdempotentRequests, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets],
     };
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CampaignsProjection } from '../campaigns/campaigns.projection';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
+import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { SortOrder } from '../infrastructure/read-store/document-store.port';
 import { DomainError } from '../shared/domain-error';
@@ -28,15 +28,17 @@ export class LeadsController {
     private readonly read: LeadsProjection,
     private readonly campaigns: CampaignsProjection,
     private readonly config: AppConfig,
+    private readonly idempotent: IdempotentRequests,
   ) {}
 
   /** interface.md labels the success 200. */
   @Post('lead')
-  @Idempotent()
   @HttpCode(200)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>) {
-    const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
-    return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>, @Exchange() exchange: HttpExchange) {
+    return this.idempotent.answer(exchange, 200, async () => {
+      const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
+      return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
+    });
   }
 
   /** A plain array, oldest first; the total and the next page travel in headers (contract §6). */

@@ -1,7 +1,8 @@
 import { Body, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
+import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
+import { PhoneNumberOwners } from './phone-number-owners';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
@@ -29,24 +30,27 @@ export class PhoneNumbersController {
     private readonly projections: ProjectionRunner,
     private readonly read: PhoneNumbersProjection,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly owners: PhoneNumberOwners,
+    private readonly idempotent: IdempotentRequests,
   ) {}
 
   @Post('phone-numbers')
-  @Idempotent()
   @HttpCode(201)
-  async add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddPhoneNumberDto) {
-    const phoneNumber = toE164(body.phone_number);
-    if (!phoneNumber) throw DomainError.validation('phone_number', 'The phone number field must be a valid E.164 phone number.');
-    const alreadyOwned = (await this.read.numbers.count({ user_id: user.id, phone_number: phoneNumber })) > 0;
-    const id = await this.events.nextId('phone_number');
-    const { position } = await this.runner.run(
-      phoneNumberStream(id),
-      phoneNumberDecider,
-      { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
-      { retries: 0, newStream: true, metadata: { user_id: user.id } },
-    );
-    await this.projections.settle(position);
-    return { message: 'Phone number created successfully', data: view((await this.read.numbers.get(id))!) };
+  add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddPhoneNumberDto, @Exchange() exchange: HttpExchange) {
+    return this.idempotent.answer(exchange, 201, async () => {
+      const phoneNumber = toE164(body.phone_number);
+      if (!phoneNumber) throw DomainError.validation('phone_number', 'The phone number field must be a valid E.164 phone number.');
+      const id = await this.events.nextId('phone_number');
+      const alreadyOwned = !(await this.owners.take(user.id, phoneNumber, id));
+      const { position } = await this.runner.run(
+        phoneNumberStream(id),
+        phoneNumberDecider,
+        { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
+        { retries: 0, newStream: true, metadata: { user_id: user.id } },
+      );
+      await this.projections.settle(position);
+      return { message: 'Phone number created successfully', data: view((await this.read.numbers.get(id))!) };
+    });
   }
 
   @Get('phone-numbers')

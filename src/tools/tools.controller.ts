@@ -2,7 +2,7 @@ import { Body, Delete, Get, Headers, HttpCode, HttpException, Post, Put } from '
 import { CommandBus } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Idempotent } from '../infrastructure/idempotency/idempotency.interceptor';
+import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
@@ -21,14 +21,16 @@ export class ToolsController {
     private readonly commands: CommandBus,
     private readonly read: ToolsProjection,
     private readonly runner: ToolRunner,
+    private readonly idempotent: IdempotentRequests,
   ) {}
 
   @Post('tools')
-  @Idempotent()
   @HttpCode(201)
-  async create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto) {
-    const tool = await this.commands.execute(new CreateTool(user, body));
-    return { message: 'Tool created successfully', data: toolView(tool) };
+  create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto, @Exchange() exchange: HttpExchange) {
+    return this.idempotent.answer(exchange, 201, async () => {
+      const tool = await this.commands.execute(new CreateTool(user, body));
+      return { message: 'Tool created successfully', data: toolView(tool) };
+    });
   }
 
   @Get('tools')

@@ -14,6 +14,8 @@ export type ReservationEvent = ReservationTaken | ReservationReleased;
 export const RESERVATION_EVENT_TYPES = eventTypes<ReservationEvent>({ ReservationTaken: true, ReservationReleased: true });
 
 export interface ReservationState {
+  /** Whether the stream has any event: a stream never written to is opened with the holders that came before it. */
+  opened: boolean;
   holders: Array<{ holder: number; at: string }>;
 }
 
@@ -27,12 +29,14 @@ export type HolderStatus = 'live' | 'gone' | 'absent';
 export const PENDING_HOLDER_MS = 60_000;
 
 export type ReservationCommand =
-  /** Take one of `capacity` places; `statuses` says, for each current holder, what its stream says. */
-  | { type: 'Reserve'; holder: number; capacity: number; statuses: ReadonlyMap<number, HolderStatus> }
+  /**
+   * Take one of `capacity` places; `statuses` says, for each current holder, what its stream
+   * says. `earlier` names the holders of data older than the stream: when the stream was never
+   * written to, they are put in first, and judged like the others.
+   */
+  | { type: 'Reserve'; holder: number; capacity: number; statuses: ReadonlyMap<number, HolderStatus>; earlier: readonly number[] }
   /** Take a place whatever the others (an allowed duplicate, a number changed by an update). */
-  | { type: 'Register'; holder: number }
-  /** Opens the stream with the holders that took their places before it existed (data older than it). */
-  | { type: 'Seed'; holders: number[] };
+  | { type: 'Register'; holder: number; earlier: readonly number[] };
 
 export class NoPlaceLeft extends Error {
   constructor(readonly liveHolders: number) {
@@ -40,42 +44,46 @@ export class NoPlaceLeft extends Error {
   }
 }
 
-/** The state changed between reading the holders' streams and deciding: read them again. */
-export class HoldersChanged extends Error {}
+/** The decision needs what these holders' streams say (they are new since the statuses were read). */
+export class HoldersChanged extends Error {
+  constructor(readonly holders: number[]) {
+    super('The holders changed');
+  }
+}
 
 export const reservationDecider: Decider<ReservationCommand, ReservationState, ReservationEvent> = {
-  initialState: { holders: [] },
+  initialState: { opened: false, holders: [] },
 
   decide(command, state, now) {
     const taken = (holder: number): ReservationTaken => ({ type: 'ReservationTaken', data: { holder, at: now.toISOString() } });
-    switch (command.type) {
-      case 'Seed':
-        return state.holders.length ? [] : command.holders.map(taken);
-      case 'Register':
-        return state.holders.some((h) => h.holder === command.holder) ? [] : [taken(command.holder)];
-      case 'Reserve': {
-        if (state.holders.some((h) => h.holder === command.holder)) return [];
-        const stale: number[] = [];
-        let live = 0;
-        for (const { holder, at } of state.holders) {
-          const status = command.statuses.get(holder);
-          if (status === undefined) throw new HoldersChanged();
-          const pending = status === 'absent' && now.getTime() - new Date(at).getTime() < PENDING_HOLDER_MS;
-          if (status === 'live' || pending) live++;
-          else stale.push(holder);
-        }
-        if (live >= command.capacity) throw new NoPlaceLeft(live);
-        return [...stale.map((holder): ReservationReleased => ({ type: 'ReservationReleased', data: { holder } })), taken(command.holder)];
-      }
+    const seeded = state.opened ? [] : command.earlier.filter((h) => h !== command.holder);
+    const holders = [...state.holders, ...seeded.map((holder) => ({ holder, at: now.toISOString() }))];
+    if (holders.some((h) => h.holder === command.holder)) return seeded.map(taken);
+    if (command.type === 'Register') return [...seeded.map(taken), taken(command.holder)];
+    const unknown = holders.filter((h) => !command.statuses.has(h.holder)).map((h) => h.holder);
+    if (unknown.length) throw new HoldersChanged(unknown);
+    const stale: number[] = [];
+    let live = 0;
+    for (const { holder, at } of holders) {
+      const status = command.statuses.get(holder);
+      const pending = status === 'absent' && now.getTime() - new Date(at).getTime() < PENDING_HOLDER_MS;
+      if (status === 'live' || pending) live++;
+      else stale.push(holder);
     }
+    if (live >= command.capacity) throw new NoPlaceLeft(live);
+    return [
+      ...seeded.map(taken),
+      ...stale.map((holder): ReservationReleased => ({ type: 'ReservationReleased', data: { holder } })),
+      taken(command.holder),
+    ];
   },
 
   evolve(state, event) {
     switch (event.type) {
       case 'ReservationTaken':
-        return { holders: [...state.holders, { holder: event.data.holder, at: event.data.at }] };
+        return { opened: true, holders: [...state.holders, { holder: event.data.holder, at: event.data.at }] };
       case 'ReservationReleased':
-        return { holders: state.holders.filter((h) => h.holder !== event.data.holder) };
+        return { opened: true, holders: state.holders.filter((h) => h.holder !== event.data.holder) };
     }
   },
 };

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRunner } from '../event-sourcing/command-runner';
-import { HolderStatus, HoldersChanged, NoPlaceLeft, ReservationState, reservationDecider } from './reservation.decider';
+import { CommandRunner, RunOptions } from '../event-sourcing/command-runner';
+import { HolderStatus, HoldersChanged, NoPlaceLeft, ReservationCommand, reservationDecider } from './reservation.decider';
 
-/** Holders of data written before the stream existed: they are put in when it is opened. */
-export type ExistingHolders = () => Promise<number[]>;
+/** Holders of data written before the stream existed: they are put in when it is first written to. */
+export type EarlierHolders = () => Promise<number[]>;
 
 /**
- * Takes and frees places of reservation streams (see reservation.decider). Each attempt reads
- * the holders' own streams, then appends with the revision the holders were read at: a
- * conflict means another taker got in first, and the attempt is made again on what it wrote.
+ * Takes places of reservation streams (see reservation.decider). An attempt reads the stream
+ * and appends with its revision: a conflict means another taker got in first, and the attempt
+ * is made again on what it wrote. The holders' own streams are read only when the stream has
+ * holders the attempt has not judged yet, so a free place costs one read and one append.
  */
 @Injectable()
 export class Reservations {
@@ -20,34 +21,24 @@ export class Reservations {
     holder: number,
     capacity: number,
     statusOf: (holder: number) => Promise<HolderStatus>,
-    existing?: ExistingHolders,
+    earlier: EarlierHolders = async () => [],
+    options: Pick<RunOptions, 'shareCommit'> = {},
   ): Promise<boolean> {
+    const statuses = new Map<number, HolderStatus>();
+    const command: ReservationCommand = { type: 'Reserve', holder, capacity, statuses, earlier: await earlier() };
     for (;;) {
-      const state = await this.opened(stream, existing);
-      const statuses = new Map(await Promise.all(state.holders.map(async ({ holder: h }) => [h, await statusOf(h)] as const)));
       try {
-        if (await this.runner.tryRun(stream, reservationDecider, { type: 'Reserve', holder, capacity, statuses })) return true;
+        if (await this.runner.tryRun(stream, reservationDecider, command, options)) return true;
       } catch (error) {
         if (error instanceof NoPlaceLeft) return false;
         if (!(error instanceof HoldersChanged)) throw error;
+        for (const h of error.holders) statuses.set(h, await statusOf(h));
       }
     }
   }
 
   /** Takes a place whatever the others hold: the holder uses it by a rule that allows it. */
-  async register(stream: string, holder: number, existing?: ExistingHolders): Promise<void> {
-    await this.opened(stream, existing);
-    await this.runner.run(stream, reservationDecider, { type: 'Register', holder }, { retries: 100 });
-  }
-
-  /** The stream's state, opened first with the existing holders when it does not exist yet. */
-  private async opened(stream: string, existing?: ExistingHolders): Promise<ReservationState> {
-    for (;;) {
-      const { state, revision } = await this.runner.load(stream, reservationDecider);
-      const holders = revision === null && existing ? await existing() : [];
-      if (!holders.length) return state;
-      // Whoever opens it first wins; either way the next round reads what was written.
-      await this.runner.tryRun(stream, reservationDecider, { type: 'Seed', holders }, { newStream: true });
-    }
+  async register(stream: string, holder: number, earlier: EarlierHolders = async () => [], options: Pick<RunOptions, 'shareCommit'> = {}): Promise<void> {
+    await this.runner.run(stream, reservationDecider, { type: 'Register', holder, earlier: await earlier() }, { ...options, retries: 100 });
   }
 }

@@ -1,9 +1,6 @@
-import { CallHandler, ExecutionContext, HttpException, Injectable, Logger, NestInterceptor, UseInterceptors, applyDecorators } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { Reflector } from '@nestjs/core';
+import { ExecutionContext, HttpException, Injectable, Logger, createParamDecorator } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Observable, from, mergeMap, of, throwError, catchError } from 'rxjs';
 import { ValidationFailed } from '../../shared/validation/validation.pipe';
 import { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { CommandRunner } from '../event-sourcing/command-runner';
@@ -24,43 +21,40 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * answer is stored in the key's stream; a repeat with the same body gets that answer again
  * (`Idempotent-Replayed: true`) and writes nothing; another body is refused, and so is a
  * repeat while the first still runs. Who runs is decided by an append with the expected
- * revision, so it holds across requests racing in any number of processes.
+ * revision, so it holds across requests racing in any number of processes. A create route
+ * wraps its work in `answer`, which costs a request without the header nothing.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotentRequests {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(
-    private readonly runner: CommandRunner,
-    private readonly reflector: Reflector,
-  ) {}
+  constructor(private readonly runner: CommandRunner) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context.switchToHttp().getRequest<FastifyRequest & AuthenticatedRequest & RawBodyRequest>();
+  /** Runs `create` (whose success answers `status`) once per key, or answers as the first run did. */
+  async answer<T>({ request, reply }: HttpExchange, status: number, create: () => Promise<T>): Promise<T> {
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return next.handle();
+    if (key === undefined) return create();
     if (typeof key !== 'string' || !KEY.test(key)) throw new ValidationFailed({ 'Idempotency-Key': [KEY_FORMAT] });
     const stream = idempotencyStream(request.user!.id, sha256(key));
-    const fingerprint = sha256(`${request.method} ${request.url}\n${request.rawBody ?? ''}`);
-    const repeated = await this.begin(stream, fingerprint);
+    const repeated = await this.begin(stream, sha256(`${request.method} ${request.url}\n${request.rawBody ?? ''}`));
     if (repeated) {
-      context.switchToHttp().getResponse<FastifyReply>().header('Idempotent-Replayed', 'true');
+      reply.header('Idempotent-Replayed', 'true');
       // The same route answers with the same status on success; a refusal is answered as stored.
       if (repeated.status >= 400) throw new HttpException(repeated.body as Record<string, unknown>, repeated.status);
-      return of(repeated.body);
+      return repeated.body as T;
     }
-    const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? 201;
-    return next.handle().pipe(
-      mergeMap((body) => from(this.finish(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(body)) }).then(() => body))),
-      catchError((error: unknown) => {
-        const answer = errorAnswer(error);
-        // A server error may be retried: the key is freed. A write saved but not yet readable
-        // is not repeatable either way, so its key stays running until it is deemed abandoned.
-        const outcome: IdempotencyCommand | null =
-          error instanceof ReadModelBehind ? null : answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body };
-        return from(outcome ? this.finish(stream, outcome) : Promise.resolve()).pipe(mergeMap(() => throwError(() => error)));
-      }),
-    );
+    let body: T;
+    try {
+      body = await create();
+    } catch (error) {
+      const answer = errorAnswer(error);
+      // A server error may be retried: the key is freed. A write saved but not yet readable is
+      // not repeatable either way, so its key stays running until it is deemed abandoned.
+      if (!(error instanceof ReadModelBehind)) await this.finish(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
+      throw error;
+    }
+    await this.finish(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(body)) });
+    return body;
   }
 
   /** Starts the request under its key; the answer to repeat when it ran already. */
@@ -86,5 +80,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Marks a create route as accepting `Idempotency-Key`. */
-export const Idempotent = () => applyDecorators(UseInterceptors(IdempotencyInterceptor));
+/** The request and reply an idempotent create answers through (see IdempotentRequests.answer). */
+export interface HttpExchange {
+  request: FastifyRequest & AuthenticatedRequest & RawBodyRequest;
+  reply: FastifyReply;
+}
+
+export const Exchange = createParamDecorator(
+  (_: unknown, context: ExecutionContext): HttpExchange => ({ request: context.switchToHttp().getRequest(), reply: context.switchToHttp().getResponse() }),
+);
