@@ -4,10 +4,12 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 # npm ci applies these to node_modules (patch-package, at postinstall).
 COPY patches ./patches
+COPY scripts ./scripts
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+# One build, in place: no service runs beside this one.
+RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -1,4 +1,5 @@
-import { CliUsageError, parse } from './commands';
+import { parse } from './commands';
+import { CliUsageError } from './usage-error';
 
 describe('CLI options', () => {
   const spec = { token: { type: 'string' as const }, user: { type: 'string' as const } };

@@ -6,8 +6,7 @@ import { RegisterUser } from '../users/commands/register-user';
 import { RevokeAccessToken } from '../users/commands/revoke-access-token';
 import { campaignTrail } from './campaign-trail';
 import { rebuildProjections } from './rebuild-projections';
-
-export class CliUsageError extends Error {}
+import { CliUsageError } from './usage-error';
 
 /** A rebuild projects every event itself: its app skips the projections' catch-up at start. */
 export const projectsAtStart = (command: string) => command !== 'projections:rebuild';
@@ -46,33 +45,68 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
   return Number(value);
 }
 
-export const commands: Record<string, CliCommand> = {
-  'users:create': async (app, args) => {
-    const { email, 'tool-limit': toolLimit } = options(args, { email: { type: 'string' }, 'tool-limit': { type: 'string' } });
-    if (!email) throw new CliUsageError('--email is required');
-    return app.get(CommandBus).execute(new RegisterUser(email, positiveInt(toolLimit, '--tool-limit')));
+export interface CliCommandSpec {
+  /** Its arguments, as `--help` shows them. */
+  usage: string;
+  summary: string;
+  run: CliCommand;
+}
+
+export const commands: Record<string, CliCommandSpec> = {
+  'users:create': {
+    usage: '--email <email> [--tool-limit <n>]',
+    summary: 'create a user; prints its token and webhook secret once',
+    run: async (app, args) => {
+      const { email, 'tool-limit': toolLimit } = options(args, { email: { type: 'string' }, 'tool-limit': { type: 'string' } });
+      if (!email) throw new CliUsageError('--email is required');
+      return app.get(CommandBus).execute(new RegisterUser(email, positiveInt(toolLimit, '--tool-limit')));
+    },
   },
-  'tokens:create': async (app, args) => {
-    const { user } = options(args, { user: { type: 'string' } });
-    const userId = positiveInt(user, '--user');
-    if (!userId) throw new CliUsageError('--user is required');
-    return app.get(CommandBus).execute(new IssueAccessToken(userId));
+  'tokens:create': {
+    usage: '--user <id>',
+    summary: 'issue another token for a user',
+    run: async (app, args) => {
+      const { user } = options(args, { user: { type: 'string' } });
+      const userId = positiveInt(user, '--user');
+      if (!userId) throw new CliUsageError('--user is required');
+      return app.get(CommandBus).execute(new IssueAccessToken(userId));
+    },
   },
-  'tokens:revoke': async (app, args) => {
-    const { token } = options(args, { token: { type: 'string' } });
-    if (!token) throw new CliUsageError('--token is required');
-    return app.get(CommandBus).execute(new RevokeAccessToken(token));
+  'tokens:revoke': {
+    usage: '--token <token>',
+    summary: 'revoke a token from the next request on',
+    run: async (app, args) => {
+      const { token } = options(args, { token: { type: 'string' } });
+      if (!token) throw new CliUsageError('--token is required');
+      return app.get(CommandBus).execute(new RevokeAccessToken(token));
+    },
   },
-  'campaigns:history': async (app, args) => {
-    const { values, positionals } = parse(args, { 'as-of': { type: 'string' } }, true);
-    const id = positiveInt(positionals[0], '<id>');
-    if (!id || positionals.length !== 1) throw new CliUsageError('campaigns:history takes one campaign id');
-    const asOf = values['as-of'];
-    if (asOf !== undefined && Number.isNaN(Date.parse(asOf))) throw new CliUsageError('--as-of must be an ISO 8601 instant');
-    return campaignTrail(app, id, asOf === undefined ? undefined : new Date(asOf));
+  'campaigns:history': {
+    usage: '<id> [--as-of <ISO 8601>]',
+    summary: "print a campaign's audit trail (and its state at an instant)",
+    run: async (app, args) => {
+      const { values, positionals } = parse(args, { 'as-of': { type: 'string' } }, true);
+      const id = positiveInt(positionals[0], '<id>');
+      if (!id || positionals.length !== 1) throw new CliUsageError('campaigns:history takes one campaign id');
+      const asOf = values['as-of'];
+      if (asOf !== undefined && Number.isNaN(Date.parse(asOf))) throw new CliUsageError('--as-of must be an ISO 8601 instant');
+      return campaignTrail(app, id, asOf === undefined ? undefined : new Date(asOf));
+    },
   },
-  'projections:rebuild': async (app, args) => {
-    const { projection } = options(args, { projection: { type: 'string' } });
-    return rebuildProjections(app, projection);
+  'projections:rebuild': {
+    usage: '[--projection <name>]',
+    summary: 'rebuild read models from the event store (refused while a service runs on the store)',
+    run: async (app, args) => {
+      const { projection } = options(args, { projection: { type: 'string' } });
+      return rebuildProjections(app, projection);
+    },
   },
 };
+
+/** The usage of every command, or of one. */
+export function usage(name?: string): string {
+  const lines = Object.entries(commands)
+    .filter(([n]) => name === undefined || n === name)
+    .map(([n, c]) => `  ${`${n} ${c.usage}`.padEnd(50)}${c.summary}`);
+  return `Usage: npm run cli -- <command> [options]   (--help after a command shows its own)\n\n${lines.join('\n')}\n`;
+}

@@ -5,23 +5,25 @@ import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
 import { AppLogger } from '../infrastructure/logging/app-logger';
 import { DomainError } from '../shared/domain-error';
-import { CliUsageError, commands, projectsAtStart } from './commands';
-
-const USAGE = `Usage: npm run cli -- <command> [options]
-
-  users:create --email <email> [--tool-limit <n>]   create a user; prints its token and webhook secret once
-  tokens:create --user <id>                         issue another token for a user
-  tokens:revoke --token <token>                     revoke a token from the next request on
-  campaigns:history <id> [--as-of <ISO 8601>]       print a campaign's audit trail (and its state at an instant)
-  projections:rebuild [--projection <name>]         rebuild read models from the event store (service stopped)
-`;
+import { commands, projectsAtStart, usage } from './commands';
+import { CliUsageError } from './usage-error';
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? commands[name] : undefined;
+  const helpAsked = (args: string[]) => args.some((a) => a === '--help' || a === '-h');
   if (!command) {
-    process.stderr.write(USAGE);
-    return name && !['help', '--help', '-h'].includes(name) ? 64 : 0;
+    // Help asked for is the answer (stdout); a command that does not exist is a usage error (stderr).
+    if (!name || ['help', '--help', '-h'].includes(name)) {
+      process.stdout.write(usage());
+      return 0;
+    }
+    process.stderr.write(`Unknown command ${name}\n\n${usage()}`);
+    return 64;
+  }
+  if (helpAsked(rest)) {
+    process.stdout.write(usage(name));
+    return 0;
   }
   let app: INestApplicationContext | undefined;
   try {
@@ -30,12 +32,12 @@ async function main(argv: string[]): Promise<number> {
       logger: new AppLogger(['error', 'fatal']),
       abortOnError: false,
     });
-    const output = await command(app, rest);
+    const output = await command.run(app, rest);
     if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof CliUsageError) {
-      process.stderr.write(`${error.message}\n\n${USAGE}`);
+      process.stderr.write(`${error.message}\n\n${usage(name)}`);
       return 64;
     }
     if (error instanceof ConfigError || error instanceof DomainError) {

@@ -2,7 +2,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { SingleBar } from 'cli-progress';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
-import { CliUsageError } from './commands';
+import { CliUsageError } from './usage-error';
+import { ServiceInstances } from '../infrastructure/instances/service-instances';
+import { DomainError } from '../shared/domain-error';
 
 /** Drops and rebuilds read models with a progress bar; prints the events-per-second figure. */
 export async function rebuildProjections(app: INestApplicationContext, only?: string) {
@@ -10,6 +12,10 @@ export async function rebuildProjections(app: INestApplicationContext, only?: st
   const names = runner.names();
   if (only && !names.includes(only)) throw new CliUsageError(`Unknown projection "${only}". Known: ${names.join(', ')}`);
   const chosen = only ? [only] : names;
+  const [running] = await app.get(ServiceInstances).running();
+  if (running) {
+    throw new DomainError('conflict', `A service is running on this store (process ${running.pid} on ${running.host}): stop every service before rebuilding the read models.`);
+  }
   const head = await app.get<EventStore>(EVENT_STORE).headPosition();
   const bar = new SingleBar({
     format: 'Rebuilding [{bar}] {percentage}% | position {value}/{total} | {rate} events/s | ETA {eta_formatted}',

@@ -59,7 +59,7 @@ describe('http dialer', () => {
   });
 
   it('takes an unreachable provider as a refusal', async () => {
-    const closed = new HttpDialer(loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:1/dial' }));
+    const closed = new HttpDialer(loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:1/dial', TELEPHONY_SECRET: 'a-secret' }));
     await expect(closed.dial(request)).rejects.toThrow('could not be reached');
   });
 });

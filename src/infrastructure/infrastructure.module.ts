@@ -6,6 +6,7 @@ import { Clock, SystemClock } from '../shared/clock';
 import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
 import { Reservations } from './reservations/reservations';
+import { ServiceInstances } from './instances/service-instances';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { PublicTargets } from './outbound/public-targets';
 import { Upcasters } from './event-sourcing/upcasters';
@@ -109,8 +110,9 @@ export class InfrastructureModule {
         { provide: OutboundHttp, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundHttp(c) },
         { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
         StoreLifecycle,
+        ServiceInstances,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, IdempotentRequests, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, IdempotentRequests, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets, ServiceInstances],
     };
   }
 }

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       MONGODB_URL: 'mongodb://localhost:27017/voice',
       DIALER: 'http',
       DIALER_URL: 'http://127.0.0.1:9000/dial',
+      TELEPHONY_SECRET: 'our-own-secret',
       ALLOW_PRIVATE_TARGETS: 'true',
       RATE_LIMIT_PER_MINUTE: '5',
       WEBHOOK_RETRY_DELAYS: '0, 1',
@@ -40,6 +41,12 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 5,
       webhookRetryDelays: [0, 1],
     });
+  });
+
+  it('refuses the default telephony secret with the real dialer, and only there', () => {
+    expect(() => loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial' })).toThrow('TELEPHONY_SECRET must be set to a secret of your own when DIALER=http');
+    expect(() => loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial', TELEPHONY_SECRET: 'change-me-telephony-secret' })).toThrow('TELEPHONY_SECRET');
+    expect(loadConfig({}).telephonySecret).toBe('change-me-telephony-secret');
   });
 
   it('reports every bad value at once, naming the variable and the value', () => {

@@ -54,6 +54,9 @@ export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
   resendAfterSeconds: 30,
 };
 
+/** Signs the simulated dialer's callbacks; refused with the real dialer. */
+export const DEFAULT_TELEPHONY_SECRET = 'change-me-telephony-secret';
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -112,6 +115,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const eventStore = oneOf('EVENT_STORE', 'embedded', ['embedded', 'eventstoredb'] as const);
   const readStore = oneOf('READ_STORE', 'embedded', ['embedded', 'mongodb'] as const);
   const dialer = oneOf('DIALER', 'simulated', ['simulated', 'http'] as const);
+  const telephonySecret = env.TELEPHONY_SECRET || DEFAULT_TELEPHONY_SECRET;
+  // Real calls are signed with it: a secret anyone can read in this repository signs nothing.
+  if (dialer === 'http' && telephonySecret === DEFAULT_TELEPHONY_SECRET) problems.push('TELEPHONY_SECRET must be set to a secret of your own when DIALER=http');
 
   const retryDelaysRaw = env.WEBHOOK_RETRY_DELAYS ?? '1,5,30,120';
   const webhookRetryDelays = retryDelaysRaw.split(',').map((s) => Number(s.trim()));
@@ -146,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     url('MONGODB_URL', ['mongodb:', 'mongodb+srv:'], readStore === 'mongodb', 'when READ_STORE=mongodb'),
     dialer,
     url('DIALER_URL', ['http:', 'https:'], dialer === 'http', 'when DIALER=http'),
-    env.TELEPHONY_SECRET || 'change-me-telephony-secret',
+    telephonySecret,
     bool('ALLOW_PRIVATE_TARGETS', false),
     int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     int('TOOL_PLAN_LIMIT', 10, 0, 1_000_000),

@@ -1,0 +1,2 @@
+/** A command line the CLI cannot run: answered with the usage, exit 64. */
+export class CliUsageError extends Error {}
