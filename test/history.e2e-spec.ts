@@ -38,8 +38,20 @@ describe('campaign history and replay', () => {
     const { status, max_retries, retry_delay_seconds, calling_hours, calling_days, max_concurrent_calls } = c;
     return { status, max_retries, retry_delay_seconds, calling_hours, calling_days, max_concurrent_calls, leads: c.stats.leads, calls };
   };
-  const quiet = () =>
-    eventually(async () => (await t.app.get(DialScheduler).pass()) === 0 && (await get(`/api/user/campaigns/${campaign}`)).stats.calls_in_flight === 0, 15_000, 'dialing to go quiet');
+  /**
+   * No claim left to make and no call in flight, three looks in a row with the read models
+   * settled on every event stored: the scheduler's own passes run beside these, and a claim
+   * one of them appends must show before the campaign counts as quiet.
+   */
+  const quiet = async () => {
+    let calm = 0;
+    await eventually(async () => {
+      const idle = (await t.app.get(DialScheduler).pass()) === 0;
+      await t.app.get(ProjectionRunner).settle(await t.app.get<EventStore>(EVENT_STORE).headPosition());
+      calm = idle && (await get(`/api/user/campaigns/${campaign}`)).stats.calls_in_flight === 0 ? calm + 1 : 0;
+      return calm >= 3;
+    }, 15_000, 'dialing to go quiet');
+  };
 
   beforeAll(async () => {
     t = await startTestApp(env, { dataDir, clock });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AssistantView } from '../assistants/assistant-view';
 import { AssistantsProjection } from '../assistants/assistants.projection';
@@ -14,6 +14,8 @@ import { DialRequest, Dialer } from './dialer.port';
  */
 @Injectable()
 export class CallPlacer {
+  private readonly logger = new Logger('CallPlacer');
+
   constructor(
     private readonly commands: CommandBus,
     private readonly assistants: AssistantsProjection,
@@ -46,6 +48,7 @@ export class CallPlacer {
       await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: `dial refused: ${(error as Error).message}` }));
       return;
     }
-    await this.commands.execute(new ConfirmDialSent(callId));
+    // Unrecorded, the dial is sent again later under the same id, which providers deduplicate on.
+    await this.commands.execute(new ConfirmDialSent(callId)).catch((error: Error) => this.logger.warn(`call ${callId}: its dial could not be confirmed: ${error.message}`));
   }
 }

@@ -18,7 +18,8 @@ export class ConfirmDialSentHandler implements ICommandHandler<ConfirmDialSent, 
   constructor(private readonly runner: CommandRunner) {}
 
   async execute({ callId }: ConfirmDialSent): Promise<void> {
-    await this.runner.run(callStream(callId), callDecider, { type: 'ConfirmDialSent', id: callId });
+    // The provider's first reports may be writing to the call at the same moment.
+    await this.runner.run(callStream(callId), callDecider, { type: 'ConfirmDialSent', id: callId }, { retries: 20 });
   }
 }
 
