@@ -1,9 +1,9 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CallsProjection, STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projection';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
-import { RepeatingJob } from '../infrastructure/background/repeating-job';
+import { Sweep } from '../infrastructure/background/sweep';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
@@ -17,27 +17,17 @@ const PAGE = 100;
  * such calls through an index, also after a restart.
  */
 @Injectable()
-export class StuckCallSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly job: RepeatingJob;
-
+export class StuckCallSweeper extends Sweep {
   constructor(
     private readonly commands: CommandBus,
     private readonly calls: CallsProjection,
     private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    config: AppConfig,
     registry: SchedulerRegistry,
-    @Inject(BACKGROUND_WORK) private readonly background: boolean,
+    @Inject(BACKGROUND_WORK) background: boolean,
   ) {
-    this.job = new RepeatingJob('StuckCallSweeper', registry, async () => (await this.sweepOnce()) === PAGE);
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.background) this.job.start(this.config.dialing.intervalMs);
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.job.stop();
+    super('StuckCallSweeper', registry, background, config.dialing.intervalMs, PAGE);
   }
 
   /** Fails a page of calls past their deadline; answers how many. */

@@ -1,10 +1,10 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CallSpec } from '../calls/call.events';
 import { CallsProjection } from '../calls/calls.projection';
 import { ClaimDialResend } from '../calls/commands/call-dial';
-import { RepeatingJob } from '../infrastructure/background/repeating-job';
+import { Sweep } from '../infrastructure/background/sweep';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
@@ -19,9 +19,7 @@ const PAGE = 100;
  * claimed by an append with the expected revision, so one process sends it.
  */
 @Injectable()
-export class UnsentDialSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly job: RepeatingJob;
-
+export class UnsentDialSweeper extends Sweep {
   constructor(
     private readonly commands: CommandBus,
     private readonly calls: CallsProjection,
@@ -29,17 +27,9 @@ export class UnsentDialSweeper implements OnApplicationBootstrap, OnModuleDestro
     private readonly clock: Clock,
     private readonly config: AppConfig,
     registry: SchedulerRegistry,
-    @Inject(BACKGROUND_WORK) private readonly background: boolean,
+    @Inject(BACKGROUND_WORK) background: boolean,
   ) {
-    this.job = new RepeatingJob('UnsentDialSweeper', registry, async () => (await this.sweepOnce()) === PAGE);
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.background) this.job.start(this.config.dialing.intervalMs);
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.job.stop();
+    super('UnsentDialSweeper', registry, background, config.dialing.intervalMs, PAGE);
   }
 
   /** Sends again a page of dials overdue for confirmation; answers how many it claimed. */
