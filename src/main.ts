@@ -18,7 +18,8 @@ async function main() {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   new Logger('Main').log(
-    `Listening on ${await app.getUrl()} (event store: ${config.eventStore}, read store: ${config.readStore}, data: ${config.dataDir})`,
+    // The address it listens on (app.getUrl() names 127.0.0.1 for 0.0.0.0), and where clients are told to call.
+    `Listening on ${config.host}:${config.port}, public URL ${config.publicUrl} (event store: ${config.eventStore}, read store: ${config.readStore}, data: ${config.dataDir})`,
   );
 }
 
