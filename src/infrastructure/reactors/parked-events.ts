@@ -8,6 +8,8 @@ import { Reactor } from './reactor';
 
 /** How often parked events are looked at for a retry. */
 const RETRY_TICK_MS = 500;
+/** With nothing parked by this process, the stream is read every this many ticks. */
+const IDLE_RELOAD_EVERY = 20;
 const FIRST_RETRY_MS = 1000;
 const LONGEST_RETRY_MS = 60 * 60 * 1000;
 
@@ -30,6 +32,7 @@ export class ParkedEvents {
   private timer?: NodeJS.Timeout;
   private retrying?: Promise<void>;
   private stopped = false;
+  private idleTicks = 0;
 
   constructor(
     private readonly reactor: Reactor,
@@ -76,8 +79,14 @@ export class ParkedEvents {
     await this.apply({ type: 'Park', position: event.position, partition, error: 'waiting behind an earlier parked event', retryAt: this.clock.now() });
   }
 
-  /** Tries each partition's head that is due, and the ones behind it while they succeed. */
+  /**
+   * Tries each partition's head that is due, and the ones behind it while they succeed. With
+   * nothing parked here the stream is read only now and then, for what other instances parked.
+   */
   private async retryDue(): Promise<void> {
+    const idle = Object.keys(this.state.partitions).length === 0;
+    if (idle && ++this.idleTicks < IDLE_RELOAD_EVERY) return;
+    this.idleTicks = 0;
     await this.reload();
     for (const [partition, entries] of Object.entries(this.state.partitions)) {
       for (const entry of entries) {
