@@ -9,6 +9,8 @@ import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
 import { AppLogger } from './infrastructure/logging/app-logger';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
+import { Metrics } from './infrastructure/metrics/metrics';
+import { observeRequests } from './infrastructure/metrics/observe-requests';
 
 /** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
@@ -33,6 +35,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     abortOnError: false,
   });
   app.useGlobalFilters(new HttpErrorFilter());
+  observeRequests(adapter.getInstance(), app.get(Metrics));
   app.enableShutdownHooks();
   return app;
 }

@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { SlidingWindowStorage } from './infrastructure/auth/sliding-window-storage';
 import { HealthController } from './health/health.controller';
+import { MetricsController } from './health/metrics.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
@@ -52,7 +53,7 @@ export class AppModule implements OnApplicationBootstrap {
         WebhooksModule,
         HistoryModule,
       ],
-      controllers: [HealthController, CatalogController],
+      controllers: [HealthController, MetricsController, CatalogController],
     };
   }
 }

@@ -6,6 +6,7 @@ import { CallSpec } from '../calls/call.events';
 import { ConfirmDialSent } from '../calls/commands/call-dial';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { AppConfig } from '../infrastructure/config/app-config';
+import { Metrics } from '../infrastructure/metrics/metrics';
 import { DialRequest, Dialer } from './dialer.port';
 
 /**
@@ -22,6 +23,7 @@ export class CallPlacer {
     private readonly assistantView: AssistantView,
     private readonly dialer: Dialer,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async place(callId: number, spec: CallSpec): Promise<void> {
@@ -44,7 +46,9 @@ export class CallPlacer {
     };
     try {
       await this.dialer.dial(request);
+      this.metrics.callPlaced('accepted');
     } catch (error) {
+      this.metrics.callPlaced('refused');
       await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: `dial refused: ${(error as Error).message}` }));
       return;
     }

@@ -8,6 +8,7 @@ import { Backoff } from '../infrastructure/background/backoff';
 import { assertDialable } from './dialable-settings';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { AppConfig } from '../infrastructure/config/app-config';
+import { Metrics } from '../infrastructure/metrics/metrics';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
@@ -39,6 +40,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly policies: DialingPolicies,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
     registry: SchedulerRegistry,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
@@ -63,6 +65,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One look at every running campaign; answers how many calls it started. */
   async pass(): Promise<number> {
+    const startedAt = performance.now();
     // Decide on a read model that has seen every claim made so far.
     await this.projections.settle(await this.events.headPosition());
     const now = this.clock.now();
@@ -71,6 +74,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopped) break;
       started += await this.dialIsolated(campaign, now);
     }
+    this.metrics.schedulerPassed((performance.now() - startedAt) / 1000);
     return started;
   }
 
@@ -85,6 +89,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt = this.backoff.failed(campaign.id, now);
+      this.metrics.dialDecision('campaign_failed');
       this.logger.error(`campaign ${campaign.id} could not be dialed, next try at ${retryAt.toISOString()}: ${message}`);
       await this.commands.execute(new RecordDialingFailure(campaign.id, message, retryAt)).catch((e: Error) => this.logger.error(`campaign ${campaign.id}: its failure could not be recorded: ${e.message}`));
       return 0;
@@ -102,9 +107,15 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     const window = await this.policies.window(campaign);
-    if (!window || !isInsideCallingWindow(window, now)) return 0;
+    if (!window || !isInsideCallingWindow(window, now)) {
+      this.metrics.dialDecision('outside_window');
+      return 0;
+    }
     const free = campaign.max_concurrent_calls - inFlight;
-    if (free <= 0) return 0;
+    if (free <= 0) {
+      this.metrics.dialDecision('at_capacity');
+      return 0;
+    }
     const due = await this.leads.leads.find(
       { campaign_id: campaign.id, dial_due_at: { lte: now.getTime() } },
       { sort: [['dial_due_at', 'asc'], ['id', 'asc']], limit: free },
@@ -119,6 +130,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, { shareCommit: true }));
       }),
     );
-    return claims.filter((c) => c.claimed).length;
+    const claimed = claims.filter((c) => c.claimed).length;
+    this.metrics.dialDecision('lead_claimed', claimed);
+    this.metrics.dialDecision('claim_lost', claims.length - claimed);
+    return claimed;
   }
 }

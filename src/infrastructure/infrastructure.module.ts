@@ -7,6 +7,8 @@ import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
 import { Reservations } from './reservations/reservations';
 import { ServiceInstances } from './instances/service-instances';
+import { Metrics } from './metrics/metrics';
+import { RunnerLagMetrics } from './metrics/runner-lag-metrics';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { PublicTargets } from './outbound/public-targets';
 import { Upcasters } from './event-sourcing/upcasters';
@@ -111,8 +113,10 @@ export class InfrastructureModule {
         { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
         StoreLifecycle,
         ServiceInstances,
+        Metrics,
+        RunnerLagMetrics,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, IdempotentRequests, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets, ServiceInstances],
+      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, IdempotentRequests, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets, ServiceInstances, Metrics],
     };
   }
 }

@@ -7,12 +7,13 @@ import { StartLeadCallHandler } from './commands/start-lead-call';
 import { UpdateLeadHandler } from './commands/update-lead';
 import { LeadsController } from './leads.controller';
 import { LeadNumbers } from './lead-numbers';
+import { LeadsMetrics } from './leads.metrics';
 import { LeadsProjection } from './leads.projection';
 
 @Module({
   imports: [forwardRef(() => CampaignsModule)],
   controllers: [LeadsController],
-  providers: [LeadsProjection, LeadNumbers, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
+  providers: [LeadsProjection, LeadsMetrics, LeadNumbers, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
   exports: [LeadsProjection],
 })
 export class LeadsModule {}

@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { Metrics } from '../../infrastructure/metrics/metrics';
+import { isTerminal } from '../call-status';
 import { callDecider } from '../call.decider';
 import { CallDetails, CallStatus, callStream } from '../call.events';
 
@@ -26,11 +28,15 @@ export class RecordCallOutcome {
  */
 @CommandHandler(RecordCallOutcome)
 export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutcome, { position: number | null }> {
-  constructor(private readonly runner: CommandRunner) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly metrics: Metrics,
+  ) {}
 
   async execute({ callId, status, details, options }: RecordCallOutcome): Promise<{ position: number | null }> {
     const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason: options.reason };
-    const { position } = await this.runner.run(callStream(callId), callDecider, command, { shareCommit: options.shareCommit });
+    const { position, events } = await this.runner.run(callStream(callId), callDecider, command, { shareCommit: options.shareCommit });
+    if (events.length && isTerminal(status)) this.metrics.callFinished(status);
     return { position };
   }
 }

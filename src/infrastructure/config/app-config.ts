@@ -25,6 +25,8 @@ export class AppConfig {
     readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'silent',
     readonly publicUrl: string,
     readonly dialing: DialerSettings = DEFAULT_DIALER_SETTINGS,
+    /** Bearer token `GET /metrics` asks for; null: none asked. */
+    readonly metricsToken: string | null = null,
   ) {}
 }
 
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       simulatedStepSeconds,
       resendAfterSeconds: int('DIAL_RESEND_AFTER_SECONDS', DEFAULT_DIALER_SETTINGS.resendAfterSeconds, 11, 3600),
     },
+    env.METRICS_TOKEN || null,
   );
   if (problems.length) throw new ConfigError(problems);
   return config;

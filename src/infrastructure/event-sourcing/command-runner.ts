@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Metrics } from '../metrics/metrics';
 import { Clock } from '../../shared/clock';
 import { ConcurrencyError } from '../event-store/event-store.errors';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
@@ -46,6 +47,7 @@ export class CommandRunner {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly clock: Clock,
     private readonly upcasters: Upcasters,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   private readonly recent = new RecentStates();
@@ -102,6 +104,7 @@ export class CommandRunner {
           revision === null ? 'no_stream' : revision,
           { shareCommit: options.shareCommit },
         );
+        this.metrics?.appended(events.map((e) => e.type));
         const after = events.reduce(decider.evolve, state);
         this.recent.remember(stream, decider, after, appended.revision);
         return { events, state: after, position: appended.position, revision: appended.revision, occurredAt };

@@ -99,6 +99,11 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     });
   }
 
+  /** The position every projection has applied up to. */
+  get position(): number {
+    return this.projectedUpTo;
+  }
+
   names(): string[] {
     return this.projections.map((p) => p.name);
   }

@@ -22,7 +22,7 @@ import { Clock } from '../../shared/clock';
 @Injectable()
 export class ReactorRunner implements OnModuleDestroy {
   private readonly logger = new Logger('Reactors');
-  private subscriptions: Array<{ subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> = [];
+  private subscriptions: Array<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -51,6 +51,11 @@ export class ReactorRunner implements OnModuleDestroy {
     for (const reactor of reactors) this.subscriptions.push(await this.startOne(reactor));
   }
 
+  /** The reactors started, by checkpoint name, with the position each has handled up to. */
+  positions(): Array<{ name: string; position: number; types: readonly string[] }> {
+    return this.subscriptions.map(({ subscription, name, types }) => ({ name, position: subscription.position, types }));
+  }
+
   async onModuleDestroy(): Promise<void> {
     await Promise.all(
       this.subscriptions.splice(0).map(async ({ subscription, checkpoint, parked }) => {
@@ -61,7 +66,7 @@ export class ReactorRunner implements OnModuleDestroy {
     );
   }
 
-  private async startOne(reactor: Reactor): Promise<{ subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> {
+  private async startOne(reactor: Reactor): Promise<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> {
     const name = `reactor:${reactor.name}`;
     const parked = new ParkedEvents(reactor, this.events, this.runner, this.upcasters, this.clock);
     await parked.start();
@@ -79,7 +84,7 @@ export class ReactorRunner implements OnModuleDestroy {
         onError: (error, event) => this.logger.error(`${reactor.name} failed at position ${event?.position}: ${(error as Error).stack ?? error}`),
       },
     );
-    return { subscription, checkpoint, parked };
+    return { name: reactor.name, types: reactor.eventTypes, subscription, checkpoint, parked };
   }
 
   /** Reacts to one event; a failure parks it (the parking's own failure stops here, to be offered again). */

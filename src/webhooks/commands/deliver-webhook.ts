@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
+import { Metrics } from '../../infrastructure/metrics/metrics';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { OutboundFailure, OutboundHttp } from '../../infrastructure/outbound/outbound-http';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
@@ -29,6 +30,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     private readonly users: UsersProjection,
     private readonly http: OutboundHttp,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute({ deliveryId }: DeliverWebhook): Promise<boolean> {
@@ -40,6 +42,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     const user = await this.users.users.get(delivery.user_id);
     const body = JSON.stringify(delivery.payload);
     const result = await this.send(delivery.url, body, user?.webhook_secret ?? '');
+    this.metrics.webhookAttempt(result.status_code === null ? 'unreachable' : result.status_code < 300 ? 'delivered' : `http_${Math.floor(result.status_code / 100)}xx`);
     const { position } = await this.runner.run(stream, webhookDecider, {
       type: 'FinishWebhookAttempt',
       id: deliveryId,
