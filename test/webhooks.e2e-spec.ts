@@ -61,6 +61,11 @@ describe('post-call webhooks', () => {
     const [hook] = receiver.to('/ok').filter((r) => r.body.call.id === id);
     expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
     expect(hasValidSignature(hook.raw, 'another-secret', hook.headers['x-webhook-signature'] as string)).toBe(false);
+    // contract §14: the timestamp is signed with the body.
+    const timestamp = hook.headers['x-webhook-timestamp'] as string;
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    expect(hasValidSignature(`${timestamp}.${hook.raw}`, user.webhook_secret, hook.headers['x-webhook-signature-v2'] as string)).toBe(true);
+    expect(hasValidSignature(`${Number(timestamp) + 1}.${hook.raw}`, user.webhook_secret, hook.headers['x-webhook-signature-v2'] as string)).toBe(false);
     expect(hook.body).toMatchObject({
       event: 'call.ended',
       call: { id, status: 'completed', duration: 12, answered_by: 'human', campaign_name: 'Hooks' },

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';
+import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { OutboundFailure, OutboundHttp } from '../../infrastructure/outbound/outbound-http';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
@@ -31,6 +32,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     private readonly http: OutboundHttp,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly clock: Clock,
   ) {}
 
   async execute({ deliveryId }: DeliverWebhook): Promise<boolean> {
@@ -55,11 +57,19 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
   }
 
   private async send(url: string, body: string, secret: string): Promise<AttemptResult> {
+    // contract §14: the timestamp is signed with the body, so a receiver can refuse a replayed one.
+    const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
     try {
       const response = await this.http.send({
         url,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'voice-campaigns-webhooks', 'x-webhook-signature': sign(body, secret) },
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'voice-campaigns-webhooks',
+          'x-webhook-signature': sign(body, secret),
+          'x-webhook-timestamp': timestamp,
+          'x-webhook-signature-v2': sign(`${timestamp}.${body}`, secret),
+        },
         body,
         timeoutMs: WEBHOOK_TIMEOUT_MS,
       });
