@@ -9,7 +9,7 @@ export type EarlierHolders = () => Promise<number[]>;
  * Takes places of reservation streams (see reservation.decider). An attempt reads the stream
  * and appends with its revision: a conflict means another taker got in first, and the attempt
  * is made again on what it wrote. The holders' own streams are read only when the stream has
- * holders the attempt has not judged yet, so a free place costs one read and one append.
+ * holders the attempt has not judged yet, so a place in a new stream costs one append.
  */
 @Injectable()
 export class Reservations {
@@ -26,9 +26,11 @@ export class Reservations {
   ): Promise<boolean> {
     const statuses = new Map<number, HolderStatus>();
     const command: ReservationCommand = { type: 'Reserve', holder, capacity, statuses, earlier: await earlier() };
-    for (;;) {
+    // Most places are taken in a stream no one wrote yet: the first attempt appends without
+    // reading, expecting no stream; a stream that exists makes it a conflict, and the next reads.
+    for (let attempt = 0; ; attempt++) {
       try {
-        if (await this.runner.tryRun(stream, reservationDecider, command, options)) return true;
+        if (await this.runner.tryRun(stream, reservationDecider, command, { ...options, newStream: attempt === 0 })) return true;
       } catch (error) {
         if (error instanceof NoPlaceLeft) return false;
         if (!(error instanceof HoldersChanged)) throw error;
@@ -39,6 +41,6 @@ export class Reservations {
 
   /** Takes a place whatever the others hold: the holder uses it by a rule that allows it. */
   async register(stream: string, holder: number, earlier: EarlierHolders = async () => [], options: Pick<RunOptions, 'shareCommit'> = {}): Promise<void> {
-    await this.runner.run(stream, reservationDecider, { type: 'Register', holder, earlier: await earlier() }, { ...options, retries: 100 });
+    await this.runner.run(stream, reservationDecider, { type: 'Register', holder, earlier: await earlier() }, { ...options, retries: 100, newStream: true });
   }
 }
