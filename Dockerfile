@@ -2,8 +2,6 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# npm ci applies these to node_modules (patch-package, at postinstall).
-COPY patches ./patches
 COPY scripts ./scripts
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
