@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
-import { FileWrittenElsewhere } from './infrastructure/sqlite/unsynced-mark';
+import { StoreBeingRebuilt } from './infrastructure/read-store/sqlite-rebuild-file';
 
 async function main() {
   let config;
@@ -29,7 +29,7 @@ async function main() {
  */
 function startFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const named = error instanceof FileWrittenElsewhere || typeof (error as NodeJS.ErrnoException).syscall === 'string';
+  const named = error instanceof StoreBeingRebuilt || typeof (error as NodeJS.ErrnoException).syscall === 'string';
   return named ? error.message : (error.stack ?? error.message);
 }
 

@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writerInAnotherProcess, writing } from '../src/testing/writer-in-another-process';
 import { cli, startService } from './support/processes';
 
 /** Runs the built service to its end, for a start that fails: its exit code and what it wrote to stderr. */
@@ -93,25 +92,16 @@ describe('service and CLI as separate processes on one data directory', () => {
     }
   };
 
-  it('discards a read store a cut-short rebuild left unsynced, and projects everything again with the rebuild asked for', async () => {
-    const marker = join(dataDir, 'read.db.unsynced');
-    const torn = new Database(join(dataDir, 'read.db'));
-    torn.exec('CREATE TABLE only_in_the_torn_store (x)');
-    torn.close();
-    // A rebuild's process killed after marking the store and writing to it.
-    const writer = writerInAnotherProcess(join(dataDir, 'read.db'), 'die');
-    await new Promise((resolve) => writer.once('exit', resolve));
-    expect(existsSync(marker)).toBe(true);
+  it('leaves the read store as it was when a rebuild was cut short, and removes the file the rebuild wrote', async () => {
+    const before = checkpoints();
+    // A rebuild's process killed mid-way: its half-written file beside the store, named after it.
+    const ended = spawnSync(process.execPath, ['-e', '0']);
+    const leftover = join(dataDir, `read.db.rebuild-${ended.pid}`);
+    writeFileSync(leftover, 'half written');
     const rebuilt = await cli(env, 'projections:rebuild', '--projection', 'users');
     expect(rebuilt.json).toMatchObject({ projections: ['users'], events: expect.any(Number) });
-    expect(existsSync(marker)).toBe(false);
-    const tables = new Database(join(dataDir, 'read.db'), { readonly: true });
-    expect(tables.prepare("SELECT name FROM sqlite_master WHERE name = 'only_in_the_torn_store'").all()).toEqual([]);
-    tables.close();
-    // The projections not asked for were behind (the store was discarded): the rebuild's pass took them along.
-    expect(rebuilt.json.events).toBeGreaterThan(0);
-    expect(checkpoints().get('tools')).toBe(checkpoints().get('users'));
-
+    expect(existsSync(leftover)).toBe(false);
+    expect(checkpoints()).toEqual(before);
     const service = await startService(env);
     try {
       const me = await fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${(await cli(env, 'tokens:create', '--user', '1')).json.token}` } });
@@ -131,9 +121,11 @@ describe('service and CLI as separate processes on one data directory', () => {
       }
     };
     const before = events();
-    const writer = writerInAnotherProcess(join(dataDir, 'read.db'), 'hold');
+    // Another process rebuilding the store: its file beside it, named after it.
+    const writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    const rebuilding = join(dataDir, `read.db.rebuild-${writer.pid}`);
+    writeFileSync(rebuilding, '');
     try {
-      await writing(writer);
       const refused = await cli(env, 'users:create', '--email', 'third@example.com');
       expect(refused).toMatchObject({ code: 1, json: { message: `read.db is being rebuilt by process ${writer.pid}; open it once that process has ended` } });
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
@@ -146,8 +138,9 @@ describe('service and CLI as separate processes on one data directory', () => {
       writer.kill();
       await new Promise((resolve) => writer.once('exit', resolve));
     }
-    // Its writer gone, the store is dropped as unsynced and made again; the refused command can be run now.
+    // Its writer gone, the file is a leftover: removed, and the refused command can be run now.
     expect((await cli(env, 'users:create', '--email', 'third@example.com')).json).toMatchObject({ email: 'third@example.com' });
+    expect(existsSync(rebuilding)).toBe(false);
   });
 
   it('refuses to start with a bad configuration, naming the variable', async () => {

@@ -23,7 +23,6 @@ export class AssistantsProjection implements ReadModelProjection {
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     this.assistants = store.collection<AssistantDocument>('assistants', {
       indexes: [{ fields: ['user_id', 'deleted', 'id'] }, { fields: ['settings.phone_number_id'] }],
-      cached: true,
     });
   }
 

@@ -58,17 +58,6 @@ export class CallsProjection implements ReadModelProjection {
         { fields: ['deadline_at'] },
         { fields: ['resend_from'] },
       ],
-      counts: [
-        // The list's total for one filter, or one paired with status, does not grow with the calls.
-        ['user_id'],
-        ['user_id', 'status'],
-        ['user_id', 'type'],
-        ['user_id', 'type', 'status'],
-        ['user_id', 'assistant_id'],
-        ['user_id', 'assistant_id', 'status'],
-        ['user_id', 'campaign_id'],
-        ['user_id', 'campaign_id', 'status'],
-      ],
       view: callView,
     });
   }

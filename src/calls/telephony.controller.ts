@@ -26,7 +26,7 @@ export class TelephonyController {
   @HttpCode(200)
   async recordEvent(@IdParam('Call', 'call_id') callId: number, @Body(new AppValidationPipe()) body: CallEventDto) {
     const { status, ...details } = body;
-    const { position } = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details), { shareCommit: true }));
+    const { position } = await this.commands.execute(new RecordCallOutcome(callId, status, defined(details)));
     await this.projections.settle(position);
     return { message: 'Event recorded.', data: callView((await this.calls.calls.get(callId))!) };
   }

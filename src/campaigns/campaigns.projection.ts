@@ -32,7 +32,6 @@ export class CampaignsProjection implements ReadModelProjection {
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     this.campaigns = store.collection<CampaignDocument>('campaigns', {
       indexes: [{ fields: ['user_id', 'id'] }, { fields: ['status', 'id'] }],
-      cached: true,
     });
   }
 

@@ -126,8 +126,8 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     // an append with the expected revision of its own lead.
     const claims = await Promise.all(
       due.map(async (lead) => {
-        const callId = await this.events.nextId('call', { shareCommit: true });
-        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, { shareCommit: true }));
+        const callId = await this.events.nextId('call');
+        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId));
       }),
     );
     const claimed = claims.filter((c) => c.claimed).length;

@@ -80,7 +80,7 @@ export class SimulatedDialer extends Dialer implements OnModuleDestroy {
       else await yieldToIo();
       if (this.stopped) return;
       try {
-        await this.commands.execute(new RecordCallOutcome(callId, status, details, { shareCommit: true }));
+        await this.commands.execute(new RecordCallOutcome(callId, status, details));
       } catch (error) {
         // The call may have been ended meanwhile (the stuck-call sweep): the script stops there.
         this.logger.debug(`call ${callId}: ${(error as Error).message}`);

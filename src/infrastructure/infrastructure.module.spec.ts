@@ -83,11 +83,12 @@ describe('checkpoints of the embedded files', () => {
     }
   });
 
-  it('given the CLI, then no other connection holds the read store: a rebuild writes it alone', async () => {
+  it('given the CLI, then no other connection holds the read store: a rebuild is swapped in', async () => {
     const app = await started(false);
     try {
-      const alone = await app.get<DocumentStore>(READ_STORE).refill([], async () => existsSync(join(dir, 'read.db.unsynced')));
-      expect(alone).toBe(true);
+      const rebuilding = join(dir, `read.db.rebuild-${process.pid}`);
+      expect(await app.get<DocumentStore>(READ_STORE).refill([], async () => existsSync(rebuilding))).toBe(true);
+      expect(existsSync(rebuilding)).toBe(false);
     } finally {
       await app.close();
     }

@@ -28,10 +28,8 @@ export class LeadNumbers {
     const stream = leadNumberStream(campaignId, e164);
     // Leads stored before numbers had reservation streams.
     const existing = () => this.leads.liveWithNumber(userId, campaignId, e164);
-    // Leads come in bulk, many requests at once: their appends share commits.
-    const shared = { shareCommit: true };
-    if (allowDuplicate) return this.reservations.register(stream, leadId, existing, shared);
-    const taken = await this.reservations.reserve(stream, leadId, 1, (holder) => this.statusOf(holder, campaignId, e164), existing, shared);
+    if (allowDuplicate) return this.reservations.register(stream, leadId, existing);
+    const taken = await this.reservations.reserve(stream, leadId, 1, (holder) => this.statusOf(holder, campaignId, e164), existing);
     if (!taken) throw DomainError.validation('phone_number', DUPLICATE_MESSAGE, DUPLICATE_MESSAGE);
   }
 

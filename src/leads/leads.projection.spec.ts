@@ -42,13 +42,14 @@ describe.each([
   const file = join(dir, `leads-${statistics}.db`);
   beforeAll(() => filled(file, statistics));
 
-  it('checks a number within a campaign from one index, on all four of its equalities, once its filter of stored numbers is filled', async () => {
-    const fill = 'SEARCH rm_leads USING INTEGER PRIMARY KEY (rowid>?)';
-    const { plans, result } = await planOf(file, (p) => p.numberTaken(1, 2, '+12125550100'));
-    expect(result).toBe(true);
-    expect(plans).toEqual([fill, expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=? AND doc.campaign_id=?)')]);
-    // A number no lead of the store holds: the filter answers, and nothing else is read.
-    expect(await planOf(file, (p) => p.numberTaken(1, 2, '+12125559999'))).toEqual({ plans: [fill], result: false });
+  it('checks a number within a campaign from one index, on all four of its equalities', async () => {
+    const index = 'INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=? AND doc.campaign_id=?)';
+    const taken = await planOf(file, (p) => p.numberTaken(1, 2, '+12125550100'));
+    expect(taken.result).toBe(true);
+    expect(taken.plans.filter((plan) => plan.includes('rm_leads'))).toEqual([expect.stringContaining(index)]);
+    const free = await planOf(file, (p) => p.numberTaken(1, 2, '+12125559999'));
+    expect(free.result).toBe(false);
+    expect(free.plans.filter((plan) => plan.includes('rm_leads'))).toEqual([expect.stringContaining(index)]);
   });
 
   it.each([

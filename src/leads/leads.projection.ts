@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
-import { copyWith } from '../shared/copy-with';
 import { sqlDateTime } from '../shared/formats';
 import { LeadCreated, LeadEvent, LeadStatus, Variables, LEAD_EVENT_TYPES } from './lead.events';
 
@@ -36,16 +35,13 @@ export interface LeadDocument {
   updated_at: string;
 }
 
-/** The fields the duplicate check counts by (numberTaken). */
-const DUPLICATE_CHECK = ['user_id', 'deleted', 'phone_number', 'campaign_id'];
-
 /** The fields derived from the others: what the dialer's index and counts read. */
 const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument =>
-  // Not a spread: see copyWith.
-  Object.assign({}, doc, {
+({
+    ...doc,
     in_flight: doc.in_flight_call_id !== null,
     dial_due_at: doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null,
-  });
+  }) as LeadDocument;
 
 @Projection()
 @Injectable()
@@ -68,17 +64,6 @@ export class LeadsProjection implements ReadModelProjection {
         { fields: ['user_id', 'deleted', 'phone_number', 'campaign_id', 'id'] },
         { fields: ['campaign_id', 'dial_due_at', 'id'] },
       ],
-      counts: [
-        // The totals of the list's filters and of the campaign stats.
-        ['user_id', 'deleted'],
-        ['user_id', 'deleted', 'campaign_id'],
-        ['user_id', 'deleted', 'status'],
-        ['user_id', 'deleted', 'campaign_id', 'status'],
-        ['campaign_id', 'deleted', 'status'],
-        ['campaign_id', 'in_flight'],
-      ],
-      // Most numbers a lead is created with are new to its campaign: their duplicate check reads nothing.
-      mostlyAbsent: [DUPLICATE_CHECK],
       view: leadFields,
     });
   }
@@ -139,37 +124,37 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
   const contacts = (change: (c: SecondaryContactDocument) => LeadStatus) =>
     doc.secondary_contacts.map((c) => {
       const status = change(c);
-      return status === c.status ? c : copyWith(c, { status, updated_at: at });
+      return status === c.status ? c : ({ ...c,  status, updated_at: at });
     });
   switch (event.type) {
     case 'LeadVariablesMerged':
-      return copyWith(doc, { variables: { ...doc.variables, ...event.data.variables }, updated_at: at });
+      return ({ ...doc,  variables: { ...doc.variables, ...event.data.variables }, updated_at: at });
     case 'LeadPhoneNumberChanged':
-      return copyWith(doc, { phone_number: event.data.phone_number, updated_at: at });
+      return ({ ...doc,  phone_number: event.data.phone_number, updated_at: at });
     case 'LeadMovedToCampaign':
-      return copyWith(doc, { campaign_id: event.data.campaign_id, updated_at: at });
+      return ({ ...doc,  campaign_id: event.data.campaign_id, updated_at: at });
     case 'LeadStatusChanged':
-      return copyWith(doc, { status: event.data.to, updated_at: at });
+      return ({ ...doc,  status: event.data.to, updated_at: at });
     case 'LeadRequeued':
-      return copyWith(doc, { status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at });
+      return ({ ...doc,  status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at });
     case 'LeadDeleted':
-      return copyWith(doc, { deleted: true, updated_at: at });
+      return ({ ...doc,  deleted: true, updated_at: at });
     case 'LeadCallStarted':
-      return copyWith(doc, { in_flight_call_id: event.data.call_id });
+      return ({ ...doc,  in_flight_call_id: event.data.call_id });
     case 'LeadCallFinished':
-      return copyWith(doc, { in_flight_call_id: null });
+      return ({ ...doc,  in_flight_call_id: null });
     case 'LeadReached':
-      return copyWith(doc, {
+      return ({ ...doc, 
         status: 'completed',
         secondary_contacts: contacts((c) => (c.id === event.data.secondary_contact_id ? 'completed' : c.status)),
         updated_at: at,
       });
     case 'LeadNextContactDue':
-      return copyWith(doc, { next_due_at: Date.parse(event.data.due_at) });
+      return ({ ...doc,  next_due_at: Date.parse(event.data.due_at) });
     case 'LeadAttemptFailed':
-      return copyWith(doc, { attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at });
+      return ({ ...doc,  attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at });
     case 'LeadReachedMaxRetries':
-      return copyWith(doc, {
+      return ({ ...doc, 
         status: 'reached-max-retries',
         attempts: event.data.attempts,
         secondary_contacts: contacts((c) => (c.status === 'created' ? 'reached-max-retries' : c.status)),

@@ -28,8 +28,8 @@ export class UsersProjection implements ReadModelProjection {
   readonly tokens: Collection<AccessTokenRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.users = store.collection<UserRecord>('users', { indexes: [{ fields: ['email'] }], cached: true });
-    this.tokens = store.collection<AccessTokenRecord>('access_tokens', { cached: true });
+    this.users = store.collection<UserRecord>('users', { indexes: [{ fields: ['email'] }] });
+    this.tokens = store.collection<AccessTokenRecord>('access_tokens');
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {

@@ -8,8 +8,6 @@ import { CallDetails, CallStatus, callStream } from '../call.events';
 export interface RecordCallOutcomeOptions {
   /** Why the service itself recorded it (a refused dial, a stuck call). */
   reason?: string;
-  /** Reported by one of many calls at once (callbacks, the simulated dialer): the append may share their commit. */
-  shareCommit?: boolean;
 }
 
 export class RecordCallOutcome {
@@ -35,7 +33,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
 
   async execute({ callId, status, details, options }: RecordCallOutcome): Promise<{ position: number | null }> {
     const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason: options.reason };
-    const { position, events } = await this.runner.run(callStream(callId), callDecider, command, { shareCommit: options.shareCommit });
+    const { position, events } = await this.runner.run(callStream(callId), callDecider, command);
     if (events.length && isTerminal(status)) this.metrics.callFinished(status);
     return { position };
   }

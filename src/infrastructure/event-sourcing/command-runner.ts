@@ -15,8 +15,6 @@ export interface RunOptions {
   retries?: number;
   /** Extra metadata stored with every event (who asked, which campaign...). */
   metadata?: Record<string, unknown>;
-  /** One of many concurrent requests: the append may share its commit (see WriteOptions). */
-  shareCommit?: boolean;
   /**
    * The stream should not exist yet (its id was just allocated, or only the first to open it
    * may): the command decides from the initial state without reading, and the append expects
@@ -102,7 +100,6 @@ export class CommandRunner {
             metadata: { ...options.metadata, occurred_at: occurredAt, ...defined({ $correlationId: correlationIdOf(e) }) },
           })),
           revision === null ? 'no_stream' : revision,
-          { shareCommit: options.shareCommit },
         );
         this.metrics?.appended(events.map((e) => e.type));
         const after = events.reduce(decider.evolve, state);

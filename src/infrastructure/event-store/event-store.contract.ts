@@ -130,16 +130,15 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         expect(await store.readStream(`${prefix}-a`)).toHaveLength(2);
       });
 
-      it('decides each of many appends asked at once on its own, sharing commits or not: a refused one takes none of the others with it', async () => {
+      it('decides each of many appends asked at once on its own, a refused one takes none of the others with it', async () => {
         await store.append(`${prefix}-b`, [{ type: 'A', data: {} }], 'no_stream');
-        const shared = { shareCommit: true };
         const asked = [
-          store.append(`${prefix}-c`, [{ type: 'C', data: {} }], 'no_stream', shared),
-          store.append(`${prefix}-b`, [{ type: 'Stale', data: {} }], 5, shared),
-          store.nextId(`${prefix}-seq`, shared),
-          store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0, shared),
+          store.append(`${prefix}-c`, [{ type: 'C', data: {} }], 'no_stream'),
+          store.append(`${prefix}-b`, [{ type: 'Stale', data: {} }], 5),
+          store.nextId(`${prefix}-seq`),
+          store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0),
           store.append(`${prefix}-b`, [{ type: 'AlsoAtZero', data: {} }], 0),
-          store.append(`${prefix}-d`, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'no_stream', shared),
+          store.append(`${prefix}-d`, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'no_stream'),
         ];
         const results = await Promise.allSettled(asked);
         expect([0, 1, 2, 5].map((i) => results[i].status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
@@ -210,7 +209,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
       it('reads back the same events a stream read returns, data and metadata included', async () => {
         const start = await store.headPosition();
         await store.append(`${prefix}-a`, [{ type: 'Opened', data: { name: 'x', tags: ['a'], skipped: undefined }, schemaVersion: 2, metadata: { user_id: 7 } }], 'no_stream');
-        await store.append(`${prefix}-a`, [{ type: 'Closed', data: {} }], 0, { shareCommit: true });
+        await store.append(`${prefix}-a`, [{ type: 'Closed', data: {} }], 0);
         const all = ours(await store.readAll(start, 1000));
         expect(all).toEqual(await store.readStream(`${prefix}-a`));
         expect(all[0].data).toEqual({ name: 'x', tags: ['a'] });

@@ -62,17 +62,8 @@ export interface SubscribeOptions {
   retryDelayMs?: number;
 }
 
-export interface WriteOptions {
-  /**
-   * The write is one of many asked at once (concurrent requests): an adapter may commit
-   * it together with the other such writes of this turn of the event loop, each still
-   * decided on its own. It is as durable when the promise resolves; it only waits longer.
-   */
-  shareCommit?: boolean;
-}
-
 export interface EventStore {
-  append(stream: string, events: NewEvent[], expected: ExpectedRevision, options?: WriteOptions): Promise<AppendResult>;
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream from a revision on, oldest first; empty when the stream does not exist. */
   readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]>;
   /**
@@ -95,7 +86,7 @@ export interface EventStore {
    */
   watch(listener: (types?: readonly string[]) => void): () => void;
   /** Next integer of a named sequence; unique across concurrent writers sharing the store. */
-  nextId(sequence: string, options?: WriteOptions): Promise<number>;
+  nextId(sequence: string): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

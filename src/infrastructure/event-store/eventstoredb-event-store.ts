@@ -23,7 +23,6 @@ import {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
-  WriteOptions,
 } from './event-store.port';
 import { pullSubscription } from './pull-subscription';
 
@@ -42,8 +41,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.signals.setMaxListeners(0);
   }
 
-  /** Each append is its own request to the server; `shareCommit` changes nothing here. */
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, _options?: WriteOptions): Promise<AppendResult> {
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const now = new Date().toISOString();
     try {
@@ -148,7 +146,7 @@ export class EventStoreDbEventStore implements EventStore {
     };
   }
 
-  async nextId(sequence: string, _options?: WriteOptions): Promise<number> {
+  async nextId(sequence: string): Promise<number> {
     const stream = `sequence-${sequence}`;
     for (;;) {
       const last = await this.lastRevision(stream);

@@ -38,19 +38,40 @@ describe('embedded SQLite event ids', () => {
 });
 
 describe('embedded SQLite commits shared by many writes', () => {
+  it('commit the first write of a turn of the event loop at once, and those that follow it in the turn together', () =>
+    withOwnStore(async (store) => {
+      // The store's two kinds of transaction, each counted as it commits.
+      const counted = (name: 'appendTx' | 'groupTx') => {
+        const own = store as unknown as Record<string, { immediate: (...args: unknown[]) => unknown }>;
+        const tx = own[name];
+        let commits = 0;
+        own[name] = { immediate: (...args) => (commits++, tx.immediate(...args)) };
+        return () => commits;
+      };
+      const [alone, together] = [counted('appendTx'), counted('groupTx')];
+      await Promise.all(Array.from({ length: 5 }, (_, i) => store.append(`turn-${i}`, [{ type: 'Opened', data: {} }], 'no_stream')));
+      expect([alone(), together()]).toEqual([1, 1]);
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await store.append(`chain-${i}`, [{ type: 'Opened', data: {} }], 'no_stream');
+      }
+      expect([alone(), together()]).toEqual([4, 1]);
+      expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['turn-0', 'turn-1', 'turn-2', 'turn-3', 'turn-4', 'chain-0', 'chain-1', 'chain-2']);
+    }));
+
   it('undo all of a refused write, of one event or of several, and keep the others of the commit', () =>
     withOwnStore(async (store) => {
-      const shared = { shareCommit: true };
       // An event without a type breaks the column's NOT NULL: its INSERT fails after the events before it went in.
       const untyped = { type: undefined as unknown as string, data: {} };
       const results = await Promise.allSettled([
-        store.append('order-1', [{ type: 'Opened', data: {} }], 'no_stream', shared),
-        store.append('order-2', [{ type: 'Opened', data: {} }, untyped], 'no_stream', shared),
-        store.append('order-3', [untyped], 'no_stream', shared),
-        store.append('order-4', [{ type: 'Opened', data: {} }], 'no_stream', shared),
+        store.append('order-0', [{ type: 'Opened', data: {} }], 'no_stream'),
+        store.append('order-1', [{ type: 'Opened', data: {} }], 'no_stream'),
+        store.append('order-2', [{ type: 'Opened', data: {} }, untyped], 'no_stream'),
+        store.append('order-3', [untyped], 'no_stream'),
+        store.append('order-4', [{ type: 'Opened', data: {} }], 'no_stream'),
       ]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-      expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['order-1', 'order-4']);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['order-0', 'order-1', 'order-4']);
     }));
 
   it('refuse every write of a commit that SQLite rolls back whole (the disk full), and store none of them', () =>
@@ -59,11 +80,12 @@ describe('embedded SQLite commits shared by many writes', () => {
       // The file may grow by a few pages only: a write past them fails with SQLITE_FULL, which rolls the transaction back.
       const db = (store as unknown as { db: Database.Database }).db;
       db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 3}`);
-      const shared = { shareCommit: true };
       const big = 'x'.repeat(3000);
       const asked = [
-        store.nextId('order', shared),
-        ...Array.from({ length: 8 }, (_, i) => store.append(`order-${i + 1}`, [{ type: 'Opened', data: { big } }], 'no_stream', shared)),
+        // The first of the turn, alone: too big for the pages left.
+        store.append('order-9', [{ type: 'Opened', data: { big: big.repeat(8) } }], 'no_stream'),
+        store.nextId('order'),
+        ...Array.from({ length: 8 }, (_, i) => store.append(`order-${i + 1}`, [{ type: 'Opened', data: { big } }], 'no_stream')),
       ];
       const results = await Promise.allSettled(asked);
       expect(results.map((r) => r.status)).toEqual(asked.map(() => 'rejected'));

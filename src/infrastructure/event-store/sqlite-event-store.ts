@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
-import { statementsByText } from '../sqlite/statements-by-text';
+import { prepared } from '../sqlite/prepared';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { ConcurrencyError } from './event-store.errors';
@@ -14,7 +14,6 @@ import {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
-  WriteOptions,
 } from './event-store.port';
 import { pullSubscription } from './pull-subscription';
 
@@ -44,11 +43,10 @@ interface SharedWrite {
 /**
  * The embedded event store: one SQLite file in WAL mode. An append is one IMMEDIATE
  * transaction, so writers in several processes sharing the file are serialised by
- * SQLite's write lock and the (stream, revision) key. Writes asked with `shareCommit`
- * wait for the end of the event-loop turn and commit together, each in a savepoint of
- * its own, so a refused one leaves the others untouched (group commit). Measured: lead
- * creation gained a third with it; dialing, a chain of writes each waiting for the
- * last, lost as much, so background work commits at once.
+ * SQLite's write lock and the (stream, revision) key. Group commit: the first write of a
+ * turn of the event loop commits at once; those that follow it in the same turn (many
+ * requests at once) wait for the turn's end and commit together, each in a savepoint of
+ * its own, so a refused one leaves the others untouched.
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -62,14 +60,12 @@ export class SqliteEventStore implements EventStore {
   private readonly inSavepoint;
   private readonly groupTx;
   private shared: SharedWrite[] = [];
-  /** Reads by their text: each names its limit (see limitClause) and its number of types. */
-  private readonly reads;
+  private writesThisTurn = 0;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.signals.setMaxListeners(0);
     this.db = openSqlite(file);
-    this.reads = statementsByText(this.db, 100);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -163,14 +159,19 @@ export class SqliteEventStore implements EventStore {
     this.db.exec('DROP INDEX IF EXISTS events_type');
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision, options?: WriteOptions): Promise<AppendResult> {
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const types = events.map((e) => e.type);
     // One event is one INSERT, after a check that throws before it: a statement alone.
-    if (options?.shareCommit) return this.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
+    if (this.notFirstOfTurn()) return this.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
     const result = this.appendTx.immediate(stream, events, expected);
     this.signals.emit('appended', types);
     return result;
+  }
+
+  private notFirstOfTurn(): boolean {
+    if (this.writesThisTurn++ === 0) setImmediate(() => (this.writesThisTurn = 0));
+    return this.writesThisTurn > 1;
   }
 
   private share<T>(run: () => T, types: readonly string[], oneStatement: boolean): Promise<T> {
@@ -218,7 +219,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private read(where: string): Database.Statement {
-    return this.reads(`${SELECT_EVENTS} ${where}`).raw();
+    return prepared(this.db, `${SELECT_EVENTS} ${where}`).raw();
   }
 
   async headPosition(): Promise<number> {
@@ -238,9 +239,9 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  async nextId(sequence: string, options?: WriteOptions): Promise<number> {
+  async nextId(sequence: string): Promise<number> {
     const next = () => this.statements.nextId.get(sequence)!.value;
-    return options?.shareCommit ? this.share(next, [], true) : next();
+    return this.notFirstOfTurn() ? this.share(next, [], true) : next();
   }
 
   async ping(): Promise<void> {

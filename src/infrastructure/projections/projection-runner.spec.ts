@@ -116,7 +116,7 @@ describe('ProjectionRunner', () => {
   });
 
   it('rebuilds a read model to the same content from the events', async () => {
-    const { moduleRef, events, runner, totals } = await boot();
+    const { moduleRef, events, runner, totals } = await boot({ background: false });
     for (let i = 1; i <= 1200; i++) await events.append(`sum-${i % 7}`, [{ type: 'Added', data: { n: i } }], 'any');
     await runner.waitFor(await events.headPosition());
     const before = await totals.find({}, { sort: [['stream', 'asc']] });

@@ -64,25 +64,8 @@ export interface Collection<T extends object> {
 export interface CollectionOptions<T> {
   /** Made when the collection is first opened, and when a projection declares more. */
   indexes?: IndexSpec[];
-  /**
-   * The equality filters whose `count` a list answers on every page: an adapter may keep
-   * their totals as the documents change, so such a count does not grow with the collection.
-   */
-  counts?: string[][];
-  /**
-   * Equality filters counted mostly to learn that no document matches (a duplicate check):
-   * an adapter may keep a compact summary of the values stored under them, so a count of
-   * values no document holds answers 0 without reading. Their fields must be indexed.
-   */
-  mostlyAbsent?: string[][];
   /** What `findViews` answers of each document. */
   view?: DocumentView<T>;
-  /**
-   * Few documents, read on most requests (users, tokens, campaigns, assistants): an adapter
-   * may keep them parsed in memory while it can tell they are current. Its `get` then answers
-   * documents shared between readers, frozen.
-   */
-  cached?: boolean;
 }
 
 export interface DocumentStore {
@@ -97,8 +80,6 @@ export interface DocumentStore {
    * does not run and the answer is `{ ran: false }`.
    */
   exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }>;
-  /** Whether `exclusive` also makes its writes atomic. */
-  readonly atomicBatches: boolean;
   /** Removes every document of a collection; the collection and its indexes stay. */
   clearCollection(name: string): Promise<void>;
   /**

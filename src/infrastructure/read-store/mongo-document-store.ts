@@ -91,7 +91,6 @@ class MongoDocCollection<T extends object> implements Collection<T> {
 
 /** Read models in MongoDB, one collection each, written through mongoose's connection. */
 export class MongoDocumentStore implements DocumentStore {
-  readonly atomicBatches = false;
   private readonly owner = randomUUID();
   private readonly pendingIndexes: Promise<unknown>[] = [];
 
@@ -102,10 +101,7 @@ export class MongoDocumentStore implements DocumentStore {
     return new MongoDocumentStore(connection);
   }
 
-  /**
-   * Counted sets are answered by countDocuments over the indexes; no running totals are kept
-   * here. Nor are `cached` documents: other instances write the same collections unseen.
-   */
+  /** Counts are answered by countDocuments over the indexes; no running totals are kept here. */
   collection<T extends object>(name: string, { indexes = [], view }: CollectionOptions<T> = {}): Collection<T> {
     const native = this.connection.collection(`rm_${assertFieldName(name)}`);
     for (const index of indexes) {

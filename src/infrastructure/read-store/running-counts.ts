@@ -1,114 +1,94 @@
 import Database from 'better-sqlite3';
+import { prepared } from '../sqlite/prepared';
 import { Filter } from './document-store.port';
 import { assertFieldName, equalityFieldNames } from './filter-fields';
-import { Writes, onThisConnection } from './sqlite-rows';
 import { valueAt } from './sqlite-sql';
-import { ValueTotals } from './value-totals';
+
+/** A total's key: the field names, then their values as JSON; SQL makes the same text for a first fill. */
+const keyOf = (fields: string[], values: unknown[]): string => `${fields.join(',')}|[${values.map((v) => JSON.stringify(v ?? null)).join(',')}]`;
+
+const keySql = (fields: string[]): string =>
+  `'${fields.join(',')}|[' || ${fields.map((f) => `coalesce(doc -> '$.${assertFieldName(f)}', 'null')`).join(` || ',' || `)} || ']'`;
 
 /**
- * Running totals of documents per value of a counted field set. A key is the field names
- * and the values as JSON, written alike from JS and (for a first fill) from SQL.
+ * Running totals of a collection's documents per value of the equality filters its slow counts
+ * were asked with: a list's total then costs one row, however many documents it counts. A set
+ * of fields is learned the first time a count over it takes long (`slowMs`); its totals are
+ * filled from the table then, and every write after moves them. The sets are read from the
+ * file each time, so every connection writing the file keeps the same ones.
  */
-export class Counts {
-  private readonly bump;
-  /** Each counted set by its field names in sorted order, as a filter names them in any order. */
-  private readonly setsByNames: Map<string, string[]>;
-  /** Every field the sets name, once: a document's values are read once per write, not once per set. */
-  private readonly fields: string[];
-  /** Each set as the places of its fields in `fields`. */
-  private readonly places: number[][];
-
+export class RunningCounts {
   constructor(
-    db: Database.Database,
-    private readonly writes: () => Writes,
+    private readonly db: () => Database.Database,
     private readonly collection: string,
-    readonly sets: string[][],
-  ) {
-    this.bump = db.prepare<[string, string, number]>(
-      'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n',
-    );
-    this.setsByNames = new Map(sets.map((set) => [[...set].sort().join(','), set]));
-    this.fields = [...new Set(sets.flat())];
-    this.places = sets.map((set) => set.map((field) => this.fields.indexOf(field)));
+    private readonly table: string,
+    private readonly slowMs: number,
+  ) {}
+
+  static schema = `
+    CREATE TABLE IF NOT EXISTS counts (collection TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS counted_sets (collection TEXT PRIMARY KEY, sets TEXT NOT NULL);
+  `;
+
+  /** The kept total of an equality filter, or null when its fields have none. */
+  kept(filter: Filter): number | null {
+    const fields = this.setOf(filter);
+    if (!fields || !this.sets().some((set) => set.join(',') === fields.join(','))) return null;
+    const key = keyOf(fields, fields.map((f) => filter[f]));
+    return (prepared(this.db(), 'SELECT n FROM counts WHERE collection = ? AND key = ?').pluck().get(this.collection, key) as number | undefined) ?? 0;
   }
 
-  static key(fields: string[], values: unknown[]): string {
-    return `${fields.join(',')}|[${values.map((v) => JSON.stringify(v ?? null)).join(',')}]`;
+  /** After a count made by reading the documents: from a slow one on, its fields' totals are kept. */
+  learn(filter: Filter, tookMs: number): void {
+    const fields = this.setOf(filter);
+    if (!fields || tookMs < this.slowMs) return;
+    const db = this.db();
+    db.transaction(() => {
+      const sets = this.sets();
+      if (sets.some((set) => set.join(',') === fields.join(','))) return;
+      const key = keySql(fields);
+      db.prepare(`INSERT INTO counts (collection, key, n) SELECT ?, ${key}, count(*) FROM ${this.table} GROUP BY ${key}`).run(this.collection);
+      db.prepare('INSERT INTO counted_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(
+        this.collection,
+        JSON.stringify([...sets, fields]),
+      );
+    }).immediate();
   }
 
-  static keySql(fields: string[]): string {
-    return `'${fields.join(',')}|[' || ${fields.map((f) => `coalesce(doc -> '$.${assertFieldName(f)}', 'null')`).join(` || ',' || `)} || ']'`;
+  /** Moves the totals from each document as stored to the document written; inside the write's transaction. */
+  move(changes: Array<{ before: object | null; after: object | null }>): void {
+    const sets = this.sets();
+    if (!sets.length || !changes.length) return;
+    const moves = new Map<string, number>();
+    const add = (fields: string[], doc: object, n: number) => {
+      const key = keyOf(fields, fields.map((f) => valueAt(doc, f)));
+      moves.set(key, (moves.get(key) ?? 0) + n);
+    };
+    for (const { before, after } of changes) {
+      for (const fields of sets) {
+        if (before) add(fields, before, -1);
+        if (after) add(fields, after, 1);
+      }
+    }
+    const bump = prepared(
+      this.db(),
+      'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n');
+    for (const [key, n] of moves) if (n !== 0) bump.run(this.collection, key, n);
   }
 
-  /** While a refill writes, the totals are kept here (one per counted set) and written once at its end. */
-  private tally: ValueTotals[] | null = null;
-  /** A batch's moves (one per counted set), one write per total when the batch's documents are written. */
-  private moves: ValueTotals[] | null = null;
-
-  get kept(): boolean {
-    return this.tally === null;
+  /** The collection was emptied: every total is 0. */
+  cleared(): void {
+    prepared(this.db(), 'DELETE FROM counts WHERE collection = ?').run(this.collection);
   }
 
-  /** Moves a document from the totals of its old values to those of its new ones. */
-  change(before: object | null, after: object | null): void {
-    const was = before && this.fields.map((f) => valueAt(before, f));
-    const is = after && this.fields.map((f) => valueAt(after, f));
-    this.places.forEach((places, set) => {
-      // Most writes leave most counted sets as they were: those move nothing.
-      if (was && is && places.every((i) => was[i] === is[i])) return;
-      if (was) this.add(set, places.map((i) => was[i]), -1);
-      if (is) this.add(set, places.map((i) => is[i]), 1);
-    });
+  private sets(): string[][] {
+    const sets = prepared(this.db(), 'SELECT sets FROM counted_sets WHERE collection = ?').pluck().get(this.collection) as string | undefined;
+    return sets ? (JSON.parse(sets) as string[][]) : [];
   }
 
-  startTally(): void {
-    this.tally = this.newTotals();
-  }
-
-  /** Writes the totals kept since `startTally` (the store's totals of this collection were emptied then) on the store's own connection. */
-  endTally(): void {
-    const tally = this.tally;
-    this.tally = null;
-    this.write(tally, onThisConnection);
-  }
-
-  batchStarts(): void {
-    this.moves = this.newTotals();
-  }
-
-  /** Writes the batch's moves so far (before its commit, or before a read inside it); a refill keeps them for its tally. */
-  flushMoves(): void {
-    if (this.tally || !this.moves) return;
-    this.write(this.moves);
-    this.moves = this.newTotals();
-  }
-
-  /** A refill's tally takes a batch's moves once the batch has committed: one that rolls back takes them with it. */
-  batchEnds(committed: boolean): void {
-    if (committed && this.tally && this.moves) this.tally.forEach((totals, set) => totals.addAll(this.moves![set]));
-    this.moves = null;
-  }
-
-  private newTotals(): ValueTotals[] {
-    return this.sets.map(() => new ValueTotals());
-  }
-
-  private add(set: number, values: unknown[], n: number): void {
-    const pending = this.moves ?? this.tally;
-    if (pending) pending[set].add(values, n);
-    else this.writes().run(this.bump, [this.collection, Counts.key(this.sets[set], values), n], true);
-  }
-
-  private write(totals: ValueTotals[] | null, writes = this.writes()): void {
-    totals?.forEach((totalsOfSet, set) => {
-      for (const { values, n } of totalsOfSet.totals()) if (n !== 0) writes.run(this.bump, [this.collection, Counts.key(this.sets[set], values), n], true);
-    });
-  }
-
-  /** The key of a filter made only of equalities over exactly one counted field set, else null. */
-  keyFor(filter: Filter): string | null {
+  /** The sorted fields of a filter of equalities only, or null. */
+  private setOf(filter: Filter): string[] | null {
     const names = equalityFieldNames(filter);
-    const fields = names === null ? undefined : this.setsByNames.get(names);
-    return fields ? Counts.key(fields, fields.map((f) => filter[f])) : null;
+    return names ? names.split(',') : null;
   }
 }

@@ -1,27 +1,24 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { atomicBatchContract, documentStoreContract } from './document-store.contract';
-import { countFromAnotherConnection } from '../../testing/another-connection';
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
-import { writerInAnotherProcess } from '../../testing/writer-in-another-process';
-import { unsyncedMarker } from '../sqlite/unsynced-mark';
-import { CollectionOptions } from './document-store.port';
-import { COUNT_COMMIT, OTHER_WRITERS_LOOK_MS } from './other-writers';
 import { SqliteDocumentStore } from './sqlite-document-store';
+import { StoreBeingRebuilt } from './sqlite-rebuild-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-contract-'));
-const harness = {
-  open: async () => new SqliteDocumentStore(join(dir, 'read.db')),
-};
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sqlOf = (store: SqliteDocumentStore, sql: string) => sqliteOf(store).prepare(sql).pluck().all() as string[];
 
-documentStoreContract('embedded SQLite', harness);
-atomicBatchContract('embedded SQLite', harness);
+documentStoreContract('embedded SQLite', { open: async () => new SqliteDocumentStore(join(dir, 'read.db')) });
+atomicBatchContract('embedded SQLite', { open: async () => new SqliteDocumentStore(join(dir, 'read.db')) });
+// Every count kept as a running total from its first: the totals are held to the same contract.
+const counted = { open: async () => new SqliteDocumentStore(join(dir, 'counted.db'), { slowCountMs: 0 }) };
+documentStoreContract('embedded SQLite, running totals', counted);
+atomicBatchContract('embedded SQLite, running totals', counted);
 
 describe('embedded SQLite query plans', () => {
   it('keeps index statistics for the planner without the samples that make statements prepare again at every run', async () => {
@@ -107,9 +104,8 @@ describe('embedded SQLite query plans', () => {
   it('refills a table made again with every index it had', async () => {
     const store = new SqliteDocumentStore(join(dir, 'refill.db'));
     const leads = store.collection('leads', { indexes: [{ fields: ['user_id', 'id'] }, { fields: ['campaign_id'], unique: true }] });
-    const db = sqliteOf(store);
     const indexes = () =>
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+      (sqliteOf(store).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_leads' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
     const before = indexes();
     expect(before).toHaveLength(2);
     await leads.upsert(1, { id: 1, user_id: 1, campaign_id: 7 }, 1);
@@ -120,164 +116,6 @@ describe('embedded SQLite query plans', () => {
     });
     expect(indexes()).toEqual(before);
     expect(await leads.count()).toBe(1);
-    await store.close();
-  });
-
-  describe('statistics of a refilled table', () => {
-    const statsOf = (store: SqliteDocumentStore) =>
-      sqliteOf(store).prepare("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'rm_leads' ORDER BY idx").all() as Array<{ idx: string; stat: string }>;
-    const indexes = { indexes: [{ fields: ['campaign_id', 'id'] }, { fields: ['phone_number'] }] };
-    const lead = (id: number) => ({ id, campaign_id: id % 4, phone_number: `+1212555${String(id).padStart(4, '0')}` });
-
-    /** 200 rows with statistics of its own making (gathering them again would answer `200 50 1`), refilled with `count`. */
-    const refilledWith = async (count: number) => {
-      const file = join(dir, `stats-refill-${count}.db`);
-      const store = new SqliteDocumentStore(file);
-      const leads = store.collection('leads', indexes);
-      for (let id = 1; id <= 200; id++) await leads.upsert(id, lead(id), id);
-      sqliteOf(store).exec("ANALYZE rm_leads; UPDATE sqlite_stat1 SET stat = '200 40 1' WHERE idx = 'rm_leads__campaign_id__id'; ANALYZE sqlite_schema");
-      const before = statsOf(store);
-      await store.refill(['leads'], () =>
-        store.exclusive('refill', async () => {
-          for (let id = 1; id <= count; id++) await leads.upsert(id, lead(id), id);
-        }),
-      );
-      const after = statsOf(store);
-      await store.close();
-      const reopened = new SqliteDocumentStore(file);
-      reopened.collection('leads', indexes);
-      const atNextOpen = statsOf(reopened);
-      await reopened.close();
-      return { before, after, atNextOpen };
-    };
-
-    it('given the same rows made again (a rebuild of the same events), then it keeps the statistics it had, and the next open gathers none', async () => {
-      const { before, after, atNextOpen } = await refilledWith(200);
-      expect(before).toHaveLength(3);
-      expect(before).toContainEqual({ idx: 'rm_leads__campaign_id__id', stat: '200 40 1' });
-      expect(after).toEqual(before);
-      expect(atNextOpen).toEqual(before);
-    });
-
-    it('given a tenth fewer or more rows or beyond, then it has none, and the next open gathers them from the rows', async () => {
-      for (const count of [179, 221]) {
-        const { after, atNextOpen } = await refilledWith(count);
-        expect(after).toEqual([]);
-        expect(atNextOpen).toContainEqual({ idx: 'rm_leads__campaign_id__id', stat: `${count} ${Math.ceil(count / 4)} 1` });
-      }
-    });
-  });
-
-  it('refills through a writer thread: the file marked unsynced and locked to other processes meanwhile, in WAL, each batch seen by readers once committed', async () => {
-    const file = join(dir, 'marked.db');
-    const store = new SqliteDocumentStore(file);
-    const leads = store.collection('leads', { indexes: [{ fields: ['campaign_id'] }], counts: [['campaign_id']] });
-    const marker = unsyncedMarker(file);
-    const during = await store.refill(['leads'], async () => {
-      await store.exclusive('refill', () => leads.upsert(1, { id: 1, campaign_id: 7 }, 1));
-      await store.exclusive('refill', () => leads.upsert(2, { id: 2, campaign_id: 7 }, 2));
-      // Asked of the writer thread, after the batches handed to it.
-      const counted = await leads.count({ campaign_id: 7 });
-      return { counted, marker: countFromAnotherConnection(marker, 'sqlite_master'), others: countFromAnotherConnection(file, 'rm_leads') };
-    });
-    expect(during).toEqual({ counted: 2, marker: 'SQLITE_BUSY', others: 2 });
-    expect(existsSync(marker)).toBe(false);
-    expect(sqliteOf(store).pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(await leads.count({ campaign_id: 7 })).toBe(2);
-    await store.close();
-  });
-
-  it('reads the documents and checkpoints of batches handed to the writer thread before it has committed them', async () => {
-    const store = new SqliteDocumentStore(join(dir, 'handed.db'));
-    const docs = store.collection<{ id: number; n: number }>('docs', { counts: [['n']] });
-    const seen = await store.refill(['docs'], async () => {
-      const checkpoints: number[] = [];
-      for (let n = 1; n <= 30; n++) {
-        await store.exclusive('refill', async () => {
-          checkpoints.push(await store.getCheckpoint('docs'));
-          const doc = await docs.get(1);
-          await docs.upsert(1, { id: 1, n: (doc?.n ?? 0) + 1 }, n);
-          await store.setCheckpoint('docs', n);
-        });
-      }
-      return checkpoints;
-    });
-    expect(seen).toEqual([0, ...Array.from({ length: 29 }, (_, i) => i + 1)]);
-    expect(await docs.get(1)).toEqual({ id: 1, n: 30 });
-    expect(await docs.count({ n: 30 })).toBe(1);
-    expect(await store.getCheckpoint('docs')).toBe(30);
-    await store.close();
-  });
-
-  it('counts a mostly absent set through the writer thread during a refill, where this connection has not yet seen its batches', async () => {
-    const store = new SqliteDocumentStore(join(dir, 'absent-refill.db'));
-    const docs = store.collection<{ id: number; n: number }>('docs', { indexes: [{ fields: ['n'] }], mostlyAbsent: [['n']] });
-    await docs.upsert(1, { id: 1, n: 1 }, 1);
-    expect(await docs.count({ n: 2 })).toBe(0);
-    const counted = await store.refill(['docs'], async () => {
-      const counts: number[] = [];
-      for (let n = 1; n <= 20; n++) {
-        await store.exclusive('refill', async () => docs.upsert(n, { id: n, n }, n));
-        counts.push(await docs.count({ n }));
-      }
-      return counts;
-    });
-    expect(counted).toEqual(Array(20).fill(1));
-    expect(await docs.count({ n: 20 })).toBe(1);
-    expect(await docs.count({ n: 21 })).toBe(0);
-    await store.close();
-  });
-
-  it('reads from the file the documents of batches the writer thread has committed, and knows the keys it never wrote', async () => {
-    const store = new SqliteDocumentStore(join(dir, 'committed.db'));
-    const docs = store.collection<{ id: number | string; n: number }>('docs');
-    const seen = await store.refill(['docs'], async () => {
-      await store.exclusive('refill', async () => {
-        await docs.upsert(1, { id: 1, n: 1 }, 1);
-        await docs.upsert('tok', { id: 'tok', n: 1 }, 1);
-      });
-      // Asked of the thread, after the batch's commit: the batch is no longer held here.
-      await docs.count();
-      return store.exclusive('refill', async () => [await docs.get(1), await docs.get('tok'), await docs.get(2), await docs.get('other')]);
-    });
-    expect(seen.result).toEqual([{ id: 1, n: 1 }, { id: 'tok', n: 1 }, null, null]);
-    await store.close();
-  });
-
-  it('fails a refill whose writer thread fails (a unique index refusing a document), and counts the collection from what was committed, now and at the next open', async () => {
-    const file = join(dir, 'refused.db');
-    const options = { indexes: [{ fields: ['campaign_id'], unique: true }], counts: [['campaign_id']] };
-    const store = new SqliteDocumentStore(file);
-    const leads = store.collection('leads', options);
-    const refill = store.refill(['leads'], async () => {
-      await store.exclusive('refill', () => leads.upsert(1, { id: 1, campaign_id: 7 }, 1));
-      await store.exclusive('refill', () => leads.upsert(2, { id: 2, campaign_id: 7 }, 2));
-      await store.exclusive('refill', () => leads.upsert(3, { id: 3, campaign_id: 8 }, 3));
-    });
-    await expect(refill).rejects.toThrow('UNIQUE constraint failed');
-    expect(await leads.count({ campaign_id: 7 })).toBe(1);
-    expect(existsSync(unsyncedMarker(file))).toBe(false);
-    await store.close();
-    const reopened = new SqliteDocumentStore(file);
-    const again = reopened.collection('leads', options);
-    expect([await again.count({ campaign_id: 7 }), await again.count({ campaign_id: 8 })]).toEqual([1, 0]);
-    await reopened.close();
-  });
-
-  it('makes a store that a rebuild left unsynced (its process killed mid-way) again from nothing: documents, totals and checkpoints', async () => {
-    const file = join(dir, 'unsynced.db');
-    const first = new SqliteDocumentStore(file);
-    await first.collection('leads', { counts: [['campaign_id']] }).upsert(1, { id: 1, campaign_id: 7 }, 1);
-    await first.setCheckpoint('leads', 9);
-    await first.close();
-    const writer = writerInAnotherProcess(file, 'die');
-    await new Promise((resolve) => writer.once('exit', resolve));
-
-    const store = new SqliteDocumentStore(file);
-    const leads = store.collection('leads', { counts: [['campaign_id']] });
-    expect(await leads.count()).toBe(0);
-    expect(await leads.count({ campaign_id: 7 })).toBe(0);
-    expect(await store.getCheckpoint('leads')).toBe(0);
     await store.close();
   });
 
@@ -311,210 +149,118 @@ describe('embedded SQLite query plans', () => {
   });
 });
 
-describe('embedded SQLite documents created in a batch', () => {
-  it('looks up no document whose integer key is above the largest stored, inside a batch only', async () => {
-    const store = new SqliteDocumentStore(join(dir, 'largest.db'));
-    const docs = store.collection<{ id: number }>('docs');
-    await docs.upsert(1, { id: 1 }, 1);
-    await store.exclusive('p', async () => expect(await docs.get(2)).toBeNull());
-    // A row written under the store, on its own connection: only a lookup of the file finds it.
-    sqliteOf(store).prepare(`INSERT INTO rm_docs (id, pos, doc) VALUES ('5', 9, '{"id":5}')`).run();
-    await store.exclusive('p', async () => expect(await docs.get(5)).toBeNull());
-    expect(await docs.get(5)).toEqual({ id: 5 });
-    // Its own inserts raise the largest key: the next batch looks the document up.
-    await docs.upsert(7, { id: 7 }, 10);
-    await store.exclusive('p', async () => expect(await docs.get(7)).toEqual({ id: 7 }));
+describe('embedded SQLite running totals', () => {
+  it('keeps the totals of a count that was slow, and of no other', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'learned.db'), { slowCountMs: 0 });
+    const calls = store.collection<{ id: number; status: string }>('calls', { indexes: [{ fields: ['status'] }] });
+    await calls.upsert(1, { id: 1, status: 'queued' }, 1);
+    expect(await calls.count({ status: 'queued' })).toBe(1);
+    expect(await calls.count({ status: { ne: 'done' } })).toBe(1);
+    expect(sqlOf(store, "SELECT sets FROM counted_sets WHERE collection = 'calls'")).toEqual(['[["status"]]']);
+    expect(sqlOf(store, "SELECT key || '=' || n FROM counts WHERE collection = 'calls'")).toEqual(['status|["queued"]=1']);
     await store.close();
+    const patient = new SqliteDocumentStore(join(dir, 'unlearned.db'));
+    const fast = patient.collection<{ id: number; status: string }>('calls', { indexes: [{ fields: ['status'] }] });
+    await fast.upsert(1, { id: 1, status: 'queued' }, 1);
+    expect(await fast.count({ status: 'queued' })).toBe(1);
+    expect(sqlOf(patient, 'SELECT sets FROM counted_sets')).toEqual([]);
+    await patient.close();
   });
 
-  it('sees another store’s documents in its next batch', async () => {
-    const file = join(dir, 'largest-others.db');
-    const [a, b] = [new SqliteDocumentStore(file), new SqliteDocumentStore(file)];
-    const docs = (store: SqliteDocumentStore) => store.collection<{ id: number }>('docs');
-    await docs(a).upsert(1, { id: 1 }, 1);
-    await a.exclusive('p', async () => expect(await docs(a).get(9)).toBeNull());
-    await docs(b).upsert(9, { id: 9 }, 2);
-    await a.exclusive('p', async () => expect(await docs(a).get(9)).toEqual({ id: 9 }));
+  it('moves the totals another connection learned, from its next batch on', async () => {
+    const file = join(dir, 'learned-elsewhere.db');
+    const [a, b] = [new SqliteDocumentStore(file), new SqliteDocumentStore(file, { slowCountMs: 0 })];
+    const docs = (store: SqliteDocumentStore) => store.collection<{ id: number; v: number }>('docs');
+    await docs(a).upsert(1, { id: 1, v: 1 }, 1);
+    expect(await docs(b).count({ v: 1 })).toBe(1);
+    await docs(a).upsert(2, { id: 2, v: 1 }, 2);
+    await docs(a).upsert(1, { id: 1, v: 2 }, 3);
+    expect(await docs(b).count({ v: 1 })).toBe(1);
+    expect(await docs(b).count({ v: 2 })).toBe(1);
     await a.close();
     await b.close();
   });
 });
 
+describe('embedded SQLite rebuilds', () => {
+  it('writes a new file beside the store and renames it over the store at the end: readers of the store see it whole before, and the new one after', async () => {
+    const file = join(dir, 'swap.db');
+    const store = new SqliteDocumentStore(file);
+    const docs = store.collection<{ id: number }>('docs');
+    await docs.upsert(1, { id: 1 }, 1);
+    const seen: string[][] = [];
+    await store.refill(['docs'], async () => {
+      await docs.upsert(2, { id: 2 }, 2);
+      seen.push(readdirSync(dir).filter((f) => f.startsWith('swap.db')).sort());
+      const reader = new Database(file, { readonly: true });
+      seen.push(reader.prepare('SELECT id FROM rm_docs').pluck().all() as string[]);
+      reader.close();
+    });
+    expect(seen).toEqual([['swap.db', 'swap.db-shm', 'swap.db-wal', `swap.db.rebuild-${process.pid}`, `swap.db.rebuild-${process.pid}-shm`, `swap.db.rebuild-${process.pid}-wal`], ['1']]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('swap.db.rebuild'))).toEqual([]);
+    expect((await docs.find({})).map((d) => d.id)).toEqual([2]);
+    await store.close();
+    const reopened = new SqliteDocumentStore(file);
+    expect((await reopened.collection<{ id: number }>('docs').find({})).map((d) => d.id)).toEqual([2]);
+    await reopened.close();
+  });
+
+  it('does not swap a rebuild in while another connection holds the store, which stays as it was and usable', async () => {
+    const file = join(dir, 'held.db');
+    const store = new SqliteDocumentStore(file);
+    const docs = store.collection<{ id: number }>('docs');
+    await docs.upsert(1, { id: 1 }, 1);
+    const other = new Database(file);
+    other.prepare('SELECT count(*) FROM rm_docs').get();
+    await expect(store.refill(['docs'], async () => docs.upsert(2, { id: 2 }, 2))).rejects.toThrow('Another connection holds held.db: stop it, then rebuild again');
+    other.close();
+    expect((await docs.find({})).map((d) => d.id)).toEqual([1]);
+    await docs.upsert(3, { id: 3 }, 3);
+    expect(await docs.count()).toBe(2);
+    expect(readdirSync(dir).filter((f) => f.startsWith('held.db.rebuild'))).toEqual([]);
+    await store.close();
+  });
+
+  it('removes the file of a rebuild whose process ended, and refuses to open the store while a live process rebuilds it', async () => {
+    const file = join(dir, 'leftover.db');
+    new SqliteDocumentStore(file).close();
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      writeFileSync(`${file}.rebuild-${child.pid}`, 'half written');
+      expect(() => new SqliteDocumentStore(file)).toThrow(new StoreBeingRebuilt(file, child.pid!));
+      expect(new StoreBeingRebuilt(file, 42).message).toBe('leftover.db is being rebuilt by process 42; open it once that process has ended');
+    } finally {
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    const store = new SqliteDocumentStore(file);
+    expect(existsSync(`${file}.rebuild-${child.pid}`)).toBe(false);
+    await store.close();
+  });
+});
+
 describe('embedded SQLite across processes', () => {
-  it('makes a batch again when another process committed after it read: its commit waits for the lock, then finds the count moved', async () => {
+  it('makes a batch again when another process committed after it read', async () => {
     const file = join(dir, 'shared.db');
     const store = new SqliteDocumentStore(file);
-    // Another store's batch, as its writer thread makes it: the write lock held, the commit counted.
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(file)});
-         db.exec('BEGIN IMMEDIATE');
-         db.prepare("INSERT INTO checkpoints (name, position) VALUES ('other', 7)").run();
-         db.prepare(${JSON.stringify(COUNT_COMMIT)}).run();
-         console.log('locked');
-         setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
-      ],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const exited = new Promise((r) => holder.once('exit', r));
-    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
     const seen: number[] = [];
     const outcome = await store.exclusive('projections', async () => {
       const other = await store.getCheckpoint('other');
       seen.push(other);
+      if (seen.length === 1) {
+        const writer = spawn(process.execPath, [
+          '-e',
+          `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(file)});
+           db.prepare("INSERT INTO checkpoints (name, position) VALUES ('other', 7)").run(); db.close();`,
+        ]);
+        await new Promise((resolve) => writer.once('exit', resolve));
+      }
       await store.setCheckpoint('mine', other + 1);
       return other;
     });
-    // Made first from the file before the other commit, then again after it.
     expect(seen).toEqual([0, 7]);
     expect(outcome).toEqual({ ran: true, result: 7 });
     expect(await store.getCheckpoint('mine')).toBe(8);
-    await exited;
     await store.close();
-  });
-});
-
-/** Every collection declared `cached`: the whole contract holds with documents kept in memory. */
-class CachingSqliteStore extends SqliteDocumentStore {
-  override collection<T extends object>(name: string, options: CollectionOptions<T> = {}) {
-    return super.collection<T>(name, { ...options, cached: true });
-  }
-}
-const cachingDir = mkdtempSync(join(tmpdir(), 'rs-cached-'));
-afterAll(() => rmSync(cachingDir, { recursive: true, force: true }));
-documentStoreContract('embedded SQLite, cached collections', { open: async () => new CachingSqliteStore(join(cachingDir, 'read.db')) });
-atomicBatchContract('embedded SQLite, cached collections', { open: async () => new CachingSqliteStore(join(cachingDir, 'read.db')) });
-
-describe('embedded SQLite cached collections', () => {
-  interface Doc {
-    id: number;
-    v: number;
-    tags: string[];
-  }
-  let clock = 0;
-  const now = () => clock;
-  const open = (file: string) => {
-    const store = new SqliteDocumentStore(file, { now });
-    return { store, docs: store.collection<Doc>('docs', { indexes: [{ fields: ['v'] }], counts: [['v']], cached: true }) };
-  };
-
-  it('answers frozen documents shared between readers', async () => {
-    const { store, docs } = open(join(cachingDir, 'frozen.db'));
-    await docs.upsert(1, { id: 1, v: 1, tags: ['a'] }, 1);
-    const doc = (await docs.get(1))!;
-    expect(await docs.get(1)).toBe(doc);
-    expect(Object.isFrozen(doc) && Object.isFrozen(doc.tags)).toBe(true);
-    expect(() => doc.tags.push('b')).toThrow(TypeError);
-    await store.close();
-  });
-
-  it('forgets a document this store writes, in a batch or alone', async () => {
-    const { store, docs } = open(join(cachingDir, 'own.db'));
-    await docs.upsert(1, { id: 1, v: 1, tags: [] }, 1);
-    expect((await docs.get(1))!.v).toBe(1);
-    await store.exclusive('p', async () => docs.upsert(1, { id: 1, v: 2, tags: [] }, 2));
-    expect((await docs.get(1))!.v).toBe(2);
-    await docs.upsert(1, { id: 1, v: 3, tags: [] }, 3);
-    expect((await docs.get(1))!.v).toBe(3);
-    await docs.delete(1);
-    expect(await docs.get(1)).toBeNull();
-    await store.close();
-  });
-
-  it('forgets a collection emptied or refilled', async () => {
-    const { store, docs } = open(join(cachingDir, 'emptied.db'));
-    await docs.upsert(1, { id: 1, v: 1, tags: [] }, 1);
-    expect((await docs.get(1))!.v).toBe(1);
-    await store.clearCollection('docs');
-    expect(await docs.get(1)).toBeNull();
-
-    await docs.upsert(1, { id: 1, v: 2, tags: [] }, 2);
-    expect((await docs.get(1))!.v).toBe(2);
-    // Refilled from events that no longer make document 1.
-    await store.refill(['docs'], async () => docs.upsert(2, { id: 2, v: 3, tags: [] }, 1));
-    expect(await docs.get(1)).toBeNull();
-    expect((await docs.get(2))!.v).toBe(3);
-    await store.close();
-  });
-
-  it('sees another connection’s commits once it looks again, and at the start of every batch', async () => {
-    const file = join(cachingDir, 'others.db');
-    const a = open(file);
-    const b = open(file);
-    await b.docs.upsert(1, { id: 1, v: 1, tags: [] }, 1);
-    expect((await a.docs.get(1))!.v).toBe(1);
-    expect(await a.docs.get(2)).toBeNull();
-
-    await b.docs.upsert(1, { id: 1, v: 2, tags: [] }, 2);
-    await b.docs.upsert(2, { id: 2, v: 2, tags: [] }, 2);
-    // A document found missing is read again: its creation elsewhere shows without a look.
-    expect((await a.docs.get(2))!.v).toBe(2);
-    // A batch looks when it begins, so what it decides from is what the file holds.
-    await a.store.exclusive('p', async () => {
-      const doc = (await a.docs.get(1))!;
-      expect(doc.v).toBe(2);
-      await a.docs.upsert(1, { ...doc, v: 3 }, 3);
-    });
-    expect(await a.docs.count({ v: 2 })).toBe(1);
-    expect(await a.docs.count({ v: 3 })).toBe(1);
-
-    // Outside batches it looks at most every OTHER_WRITERS_LOOK_MS.
-    expect((await a.docs.get(2))!.v).toBe(2);
-    await b.docs.upsert(2, { id: 2, v: 4, tags: [] }, 4);
-    expect((await a.docs.get(2))!.v).toBe(2);
-    clock += OTHER_WRITERS_LOOK_MS;
-    expect((await a.docs.get(2))!.v).toBe(4);
-    await a.store.close();
-    await b.store.close();
-  });
-});
-
-describe('embedded SQLite sets counted mostly to find nothing', () => {
-  interface Lead {
-    id: number;
-    campaign_id: number;
-    phone_number: string;
-  }
-  let clock = 0;
-  const now = () => clock;
-  const open = (file: string) => {
-    const store = new SqliteDocumentStore(file, { now });
-    const options = { indexes: [{ fields: ['campaign_id', 'phone_number', 'id'] }], mostlyAbsent: [['campaign_id', 'phone_number']] };
-    return { store, leads: store.collection<Lead>('leads', options) };
-  };
-
-  it('answers the count of values no row holds without reading the file', async () => {
-    const { store, leads } = open(join(cachingDir, 'absent.db'));
-    await leads.upsert(1, { id: 1, campaign_id: 1, phone_number: '+12125550001' }, 1);
-    expect(await leads.count({ campaign_id: 1, phone_number: '+12125550002' })).toBe(0);
-    // Rows written under the store, on its own connection: only a count that reads the file sees them.
-    const insert = sqliteOf(store).prepare(`INSERT INTO rm_leads (id, pos, doc, "doc.campaign_id", "doc.phone_number", "doc.id") VALUES (?, 9, '{}', ?, ?, ?)`);
-    insert.run('2', 1, '+12125550002', 2);
-    insert.run('3', 1, '+12125550001', 3);
-    expect(await leads.count({ campaign_id: 1, phone_number: '+12125550002' })).toBe(0);
-    expect(await leads.count({ campaign_id: 1, phone_number: '+12125550001' })).toBe(2);
-    expect(await leads.count({ campaign_id: 1 })).toBe(3);
-    await store.close();
-  });
-
-  it('sees another connection’s rows once it looks again, and at the start of every batch', async () => {
-    const file = join(cachingDir, 'absent-others.db');
-    const a = open(file);
-    const b = open(file);
-    const number = (n: number) => ({ campaign_id: 1, phone_number: `+1212555000${n}` });
-    expect(await a.leads.count(number(1))).toBe(0);
-    await b.leads.upsert(1, { id: 1, ...number(1) }, 1);
-    clock += OTHER_WRITERS_LOOK_MS;
-    expect(await a.leads.count(number(1))).toBe(1);
-
-    await b.leads.upsert(2, { id: 2, ...number(2) }, 2);
-    await a.store.exclusive('p', async () => expect(await a.leads.count(number(2))).toBe(1));
-    await b.leads.upsert(3, { id: 3, ...number(3) }, 3);
-    clock += OTHER_WRITERS_LOOK_MS;
-    expect(await a.leads.count(number(3))).toBe(1);
-    await a.store.close();
-    await b.store.close();
   });
 });

@@ -1,7 +1,5 @@
 import Database from 'better-sqlite3';
 import { DocumentView, IndexSpec } from './document-store.port';
-import { Counts } from './running-counts';
-import { IndexStatistics } from './sqlite-rows';
 import { fieldColumn, indexName, path } from './sqlite-sql';
 
 /** The SQLite read store's schema: its tables, columns, indexes, stored views, totals and planner statistics. */
@@ -30,10 +28,8 @@ export function keepViews<T>(db: Database.Database, name: string, table: string,
 }
 
 /**
- * Gathers statistics and keeps those of `sqlite_stat1` only. With the samples SQLite also
- * keeps in `sqlite_stat4`, a statement whose WHERE binds an indexed column is prepared
- * again at every run, its plan depending on the value: a lead's duplicate check took 12 µs
- * with them and 4 µs without, the same plan.
+ * Gathers statistics and keeps those of `sqlite_stat1` only: with the samples of `sqlite_stat4`,
+ * a statement whose WHERE binds an indexed column is prepared again at every run.
  */
 export function analyze(db: Database.Database, sql: string): void {
   db.exec(sql);
@@ -75,59 +71,4 @@ export function keepIndexes(db: Database.Database, table: string, indexes: Index
   if (missing.length) db.exec(`UPDATE ${table} SET ${missing.map((field) => `${fieldColumn(field)} = ${path(field)}`).join(', ')}`);
   createIndexes(db, table, indexes);
   return missing.length > 0 || stale.length > 0;
-}
-
-/** The planner's statistics of these tables' indexes (dropping a table drops them). */
-export function statisticsOf(db: Database.Database, tables: string[]): IndexStatistics[] {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get()) return [];
-  const rows = db.prepare<[string], IndexStatistics>('SELECT tbl, idx, stat FROM sqlite_stat1 WHERE tbl = ?');
-  return tables.flatMap((table) => rows.all(table));
-}
-
-/**
- * Gives refilled tables back the statistics they had, for the next open (a rebuild's process
- * ends with it), when they hold about as many rows as then: a rebuild of the same events makes
- * the same rows. Without them that open gathers them again over every index, 2.5–10 s for the
- * million calls measured here. A table that grew or shrank by more than a tenth is left for
- * that open to measure.
- */
-export function keepStatistics(db: Database.Database, statistics: IndexStatistics[]): void {
-  const rows = new Map<string, number>();
-  const rowsOf = (table: string) => rows.get(table) ?? rows.set(table, db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number).get(table)!;
-  const kept = statistics.filter(({ tbl, stat }) => {
-    const before = Number(stat.split(' ')[0]);
-    return Math.abs(rowsOf(tbl) - before) <= before / 10;
-  });
-  if (!kept.length) return;
-  const insert = db.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
-  db.transaction(() => kept.forEach(({ tbl, idx, stat }) => insert.run(tbl, idx, stat)))();
-}
-
-/** Counts declared anew (or differently) are filled once from the documents already stored. */
-export function fillCounts(db: Database.Database, name: string, table: string, sets: string[][]): void {
-  const declared = JSON.stringify(sets);
-  const row = db.prepare<[string], { sets: string }>('SELECT sets FROM counted_sets WHERE collection = ?').get(name);
-  if (row?.sets === declared) return;
-  db.transaction(() => {
-    db.prepare('DELETE FROM counts WHERE collection = ?').run(name);
-    for (const fields of sets) {
-      const key = Counts.keySql(fields);
-      db.prepare(`INSERT INTO counts (collection, key, n) SELECT ?, ${key}, count(*) FROM ${table} GROUP BY ${key}`).run(name);
-    }
-    markCounted(db, name, sets);
-  })();
-}
-
-/** Records which field sets the collection's totals hold, written with those totals. */
-export function markCounted(db: Database.Database, name: string, sets: string[][]): void {
-  db.prepare('INSERT INTO counted_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(name, JSON.stringify(sets));
-}
-
-/** A refill's running totals, kept in memory while it ran, written with the field sets they count. */
-export function endTallies(db: Database.Database, refilled: Array<{ name: string; declared?: { counts: Counts | null } }>): void {
-  for (const { name, declared } of refilled) {
-    if (!declared?.counts) continue;
-    declared.counts.endTally();
-    markCounted(db, name, declared.counts.sets);
-  }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRunner, RunOptions } from '../event-sourcing/command-runner';
+import { CommandRunner } from '../event-sourcing/command-runner';
 import { HolderStatus, HoldersChanged, NoPlaceLeft, ReservationCommand, reservationDecider } from './reservation.decider';
 
 /** Holders of data written before the stream existed: they are put in when it is first written to. */
@@ -22,7 +22,6 @@ export class Reservations {
     capacity: number,
     statusOf: (holder: number) => Promise<HolderStatus>,
     earlier: EarlierHolders = async () => [],
-    options: Pick<RunOptions, 'shareCommit'> = {},
   ): Promise<boolean> {
     const statuses = new Map<number, HolderStatus>();
     const command: ReservationCommand = { type: 'Reserve', holder, capacity, statuses, earlier: await earlier() };
@@ -30,7 +29,7 @@ export class Reservations {
     // reading, expecting no stream; a stream that exists makes it a conflict, and the next reads.
     for (let attempt = 0; ; attempt++) {
       try {
-        if (await this.runner.tryRun(stream, reservationDecider, command, { ...options, newStream: attempt === 0 })) return true;
+        if (await this.runner.tryRun(stream, reservationDecider, command, { newStream: attempt === 0 })) return true;
       } catch (error) {
         if (error instanceof NoPlaceLeft) return false;
         if (!(error instanceof HoldersChanged)) throw error;
@@ -40,7 +39,7 @@ export class Reservations {
   }
 
   /** Takes a place whatever the others hold: the holder uses it by a rule that allows it. */
-  async register(stream: string, holder: number, earlier: EarlierHolders = async () => [], options: Pick<RunOptions, 'shareCommit'> = {}): Promise<void> {
-    await this.runner.run(stream, reservationDecider, { type: 'Register', holder, earlier: await earlier() }, { ...options, retries: 100, newStream: true });
+  async register(stream: string, holder: number, earlier: EarlierHolders = async () => []): Promise<void> {
+    await this.runner.run(stream, reservationDecider, { type: 'Register', holder, earlier: await earlier() }, { retries: 100, newStream: true });
   }
 }

@@ -43,13 +43,11 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);
     if (refusal) throw refusal;
-    // Leads come in bulk, many requests at once: their writes share commits.
-    const shared = { shareCommit: true };
-    const id = await this.events.nextId('lead', shared);
+    const id = await this.events.nextId('lead');
     await this.numbers.take(user.id, body.campaign_id!, phoneNumber!, id, allowDuplicate);
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
-      contacts.push({ id: await this.events.nextId('secondary_contact', shared), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
+      contacts.push({ id: await this.events.nextId('secondary_contact'), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
     }
     const { position, events, occurredAt } = await this.runner.run(
       leadStream(id),
@@ -64,7 +62,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         contacts,
         ...request,
       },
-      { retries: 0, newStream: true, metadata: { user_id: user.id }, ...shared },
+      { retries: 0, newStream: true, metadata: { user_id: user.id } },
     );
     await this.projections.settle(position);
     // Read your writes: the list shows the lead once settled. The answer is the document the

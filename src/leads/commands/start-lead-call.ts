@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { WriteOptions } from '../../infrastructure/event-store/event-store.port';
 import { leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
 
@@ -8,8 +7,6 @@ export class StartLeadCall {
   constructor(
     readonly leadId: number,
     readonly callId: number,
-    /** `shareCommit` when one of several claims made at once: the appends may share a commit. */
-    readonly options: WriteOptions = {},
   ) {}
 }
 
@@ -21,8 +18,8 @@ export class StartLeadCall {
 export class StartLeadCallHandler implements ICommandHandler<StartLeadCall, { claimed: boolean; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, options }: StartLeadCall) {
-    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId }, options);
+  async execute({ leadId, callId }: StartLeadCall) {
+    const result = await this.runner.tryRun(leadStream(leadId), leadDecider, { type: 'StartLeadCall', id: leadId, callId });
     return { claimed: result !== null, position: result?.position ?? null };
   }
 }
