@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { voiceById } from '../catalog/catalog';
-import { PhoneNumbersProjection } from '../phone-numbers/phone-numbers.projection';
-import { ToolsProjection } from '../tools/tools.projection';
+import { PhoneNumbersQueries } from '../phone-numbers/phone-numbers.queries';
+import { ToolsQueries } from '../tools/tools.queries';
 import { References } from './assistant.decider';
 import { PublicTargets } from '../infrastructure/outbound/public-targets';
 
@@ -9,8 +9,8 @@ import { PublicTargets } from '../infrastructure/outbound/public-targets';
 @Injectable()
 export class AssistantReferences {
   constructor(
-    private readonly tools: ToolsProjection,
-    private readonly phoneNumbers: PhoneNumbersProjection,
+    private readonly tools: ToolsQueries,
+    private readonly phoneNumbers: PhoneNumbersQueries,
     private readonly targets: PublicTargets,
   ) {}
 
@@ -22,7 +22,7 @@ export class AssistantReferences {
     const isPublic = (url: string | null | undefined) => (typeof url === 'string' ? this.targets.accepts(url) : true);
     const [phone, ownedTools, webhookUrlPublic, inboundWebhookUrlPublic] = await Promise.all([
       typeof fields.phone_number_id === 'number' ? this.phoneNumbers.owned(userId, fields.phone_number_id) : null,
-      toolIds.length ? this.tools.tools.count({ user_id: userId, id: { in: toolIds } }) : 0,
+      this.tools.countOwned(userId, toolIds),
       isPublic(fields.webhook_url),
       isPublic(fields.inbound_webhook_url),
     ]);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsProjection, toolView } from '../tools/tools.projection';
+import { toolView } from '../tools/tools.projection';
+import { ToolsQueries } from '../tools/tools.queries';
 import { assistantRecord } from './assistant-record';
 import { AssistantDocument } from './assistants.projection';
 
@@ -9,11 +10,11 @@ import { AssistantDocument } from './assistants.projection';
  */
 @Injectable()
 export class AssistantView {
-  constructor(private readonly tools: ToolsProjection) {}
+  constructor(private readonly tools: ToolsQueries) {}
 
   async render(docs: AssistantDocument[]) {
     const ids = [...new Set(docs.flatMap((d) => d.settings.tool_ids))];
-    const tools = await this.tools.tools.getMany(ids);
+    const tools = await this.tools.byIds(ids);
     const byId = new Map(tools.map((t) => [t.id, t]));
     return docs.map((doc) => ({
       ...assistantRecord(doc, doc.settings),

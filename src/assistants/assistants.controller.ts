@@ -13,6 +13,7 @@ import { AppValidationPipe, CheckedBody, CheckedBodyPipe } from '../shared/valid
 import { AssistantView } from './assistant-view';
 import { CreateAssistantDto, UpdateAssistantDto } from './assistant.dto';
 import { AssistantDocument, AssistantsProjection } from './assistants.projection';
+import { AssistantsQueries } from './assistants.queries';
 import { CreateAssistant } from './commands/create-assistant';
 import { DeleteAssistant } from './commands/delete-assistant';
 import { UpdateAssistant } from './commands/update-assistant';
@@ -42,6 +43,7 @@ export class AssistantsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly read: AssistantsProjection,
+    private readonly queries: AssistantsQueries,
     private readonly view: AssistantView,
     private readonly config: AppConfig,
     private readonly idempotent: IdempotentRequests,
@@ -89,7 +91,7 @@ export class AssistantsController {
 
   @Get('assistants/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number) {
-    const doc = await this.read.owned(user.id, id);
+    const doc = await this.queries.owned(user.id, id);
     if (!doc) throw DomainError.notFound('Assistant');
     return (await this.view.render([doc]))[0];
   }

@@ -5,6 +5,7 @@ import { AssistantReferences } from './assistant-references';
 import { AssistantView } from './assistant-view';
 import { AssistantsController } from './assistants.controller';
 import { AssistantsProjection } from './assistants.projection';
+import { AssistantsQueries } from './assistants.queries';
 import { CreateAssistantHandler } from './commands/create-assistant';
 import { DeleteAssistantHandler } from './commands/delete-assistant';
 import { UpdateAssistantHandler } from './commands/update-assistant';
@@ -12,7 +13,7 @@ import { UpdateAssistantHandler } from './commands/update-assistant';
 @Module({
   imports: [ToolsModule, PhoneNumbersModule],
   controllers: [AssistantsController],
-  providers: [AssistantsProjection, AssistantView, AssistantReferences, CreateAssistantHandler, UpdateAssistantHandler, DeleteAssistantHandler],
-  exports: [AssistantsProjection, AssistantView],
+  providers: [AssistantsProjection, AssistantsQueries, AssistantView, AssistantReferences, CreateAssistantHandler, UpdateAssistantHandler, DeleteAssistantHandler],
+  exports: [AssistantsQueries, AssistantView],
 })
 export class AssistantsModule {}

@@ -44,10 +44,4 @@ export class AssistantsProjection implements ReadModelProjection {
         : { ...current, deleted: true, deleted_at: at, updated_at: at };
     await this.assistants.upsert(current.id, next, recorded.position);
   }
-
-  /** The user's live assistant, or null for a missing, deleted or foreign one. */
-  async owned(userId: number, id: number): Promise<AssistantDocument | null> {
-    const doc = await this.assistants.get(id);
-    return doc && doc.user_id === userId && !doc.deleted ? doc : null;
-  }
 }

@@ -12,11 +12,13 @@ import { toE164 } from '../shared/phone';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CallListQuery } from './call.dto';
 import { CallsProjection, callView } from './calls.projection';
+import { CallsQueries } from './calls.queries';
 
 @UserApi()
 export class CallsController {
   constructor(
     private readonly read: CallsProjection,
+    private readonly queries: CallsQueries,
     private readonly config: AppConfig,
   ) {}
 
@@ -54,7 +56,7 @@ export class CallsController {
 
   @Get('calls/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @IdParam('Call') id: number) {
-    const doc = await this.read.owned(user.id, id);
+    const doc = await this.queries.owned(user.id, id);
     if (!doc) throw DomainError.notFound('Call');
     return callView(doc);
   }

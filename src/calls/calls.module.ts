@@ -5,6 +5,7 @@ import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { CallUpcasters } from './call.upcasters';
 import { CallsController } from './calls.controller';
 import { CallsProjection } from './calls.projection';
+import { CallsQueries } from './calls.queries';
 import { ToolsModule } from '../tools/tools.module';
 import { ClaimDialResendHandler, ConfirmDialSentHandler } from './commands/call-dial';
 import { InitiateCallHandler } from './commands/initiate-call';
@@ -16,7 +17,7 @@ import { TelephonyController } from './telephony.controller';
 @Module({
   imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
   controllers: [CallsController, TelephonyController],
-  providers: [CallUpcasters, CallsProjection, InitiateCallHandler, ConfirmDialSentHandler, ClaimDialResendHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
-  exports: [CallsProjection],
+  providers: [CallUpcasters, CallsProjection, CallsQueries, InitiateCallHandler, ConfirmDialSentHandler, ClaimDialResendHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
+  exports: [CallsQueries],
 })
 export class CallsModule {}

@@ -5,8 +5,8 @@ import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-st
 import { EveryField } from '../shared/every-field';
 import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';
-import { WebhookAttemptFinished } from '../webhooks/webhook.events';
 import { AnsweredBy, CallEvent, CallSpec, CallStatus } from './call.events';
+import { WebhookAnswered } from './webhook-answers';
 
 /** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
 export const STUCK_CALL_GRACE_SECONDS = 120;
@@ -35,7 +35,7 @@ export interface CallDocument extends CallSpec {
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
   readonly collections = ['calls'];
-  readonly eventTypes: readonly (CallEvent | WebhookAttemptFinished)['type'][] = ['CallInitiated', 'CallOutcomeRecorded', 'CallDialSent', 'CallDialResent', 'WebhookAttemptFinished'];
+  readonly eventTypes: readonly (CallEvent | WebhookAnswered)['type'][] = ['CallInitiated', 'CallOutcomeRecorded', 'CallDialSent', 'CallDialResent', 'WebhookAttemptFinished'];
   /** 2: `resend_from`. */
   readonly version = 2;
   readonly calls: Collection<CallDocument>;
@@ -101,7 +101,7 @@ export class CallsProjection implements ReadModelProjection {
       await this.calls.upsert(doc.id, doc, recorded.position);
       return;
     }
-    if (recorded.type === 'WebhookAttemptFinished') return this.recordWebhookResponse(recorded, recorded as unknown as WebhookAttemptFinished);
+    if (recorded.type === 'WebhookAttemptFinished') return this.recordWebhookResponse(recorded, recorded as unknown as WebhookAnswered);
     if (event.type === 'CallDialSent' || event.type === 'CallDialResent') {
       const current = await this.calls.get(event.data.call_id);
       const resend_from = event.type === 'CallDialResent' ? Date.parse(recorded.occurredAt) : null;
@@ -125,7 +125,7 @@ export class CallsProjection implements ReadModelProjection {
   }
 
   /** contract §10: the last answer of the post-call webhook, stored on the call. */
-  private async recordWebhookResponse(recorded: RecordedEvent, { data }: WebhookAttemptFinished): Promise<void> {
+  private async recordWebhookResponse(recorded: RecordedEvent, { data }: WebhookAnswered): Promise<void> {
     if (data.event !== 'call.ended') return;
     const current = await this.calls.get(data.call_id);
     if (!current) return;
@@ -137,11 +137,6 @@ export class CallsProjection implements ReadModelProjection {
       delivered_at: data.outcome === 'delivered' ? sqlDateTime(recorded.occurredAt) : null,
     };
     await this.calls.upsert(current.id, { ...current, webhook_response }, recorded.position);
-  }
-
-  async owned(userId: number, id: number): Promise<CallDocument | null> {
-    const doc = await this.calls.get(id);
-    return doc && doc.user_id === userId ? doc : null;
   }
 }
 

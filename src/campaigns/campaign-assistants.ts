@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AssistantsProjection } from '../assistants/assistants.projection';
+import { AssistantsQueries } from '../assistants/assistants.queries';
 
 /** What campaigns need of assistants: whether one may place calls, and its timezone. */
 @Injectable()
 export class CampaignAssistants {
-  constructor(private readonly assistants: AssistantsProjection) {}
+  constructor(private readonly assistants: AssistantsQueries) {}
 
   async canCall(userId: number, assistantId: number): Promise<boolean> {
     const assistant = await this.assistants.owned(userId, assistantId);
@@ -12,7 +12,7 @@ export class CampaignAssistants {
   }
 
   async timezones(ids: number[]): Promise<Map<number, string>> {
-    const docs = await this.assistants.assistants.getMany(ids);
+    const docs = await this.assistants.byIds(ids);
     return new Map(docs.map((d) => [d.id, d.settings.timezone]));
   }
 }

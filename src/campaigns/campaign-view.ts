@@ -1,6 +1,5 @@
-import { Inject, Injectable, forwardRef } from '@nestjs/common';
-import { LEAD_STATUSES } from '../leads/lead.events';
-import { LeadsProjection } from '../leads/leads.projection';
+import { Inject, Injectable } from '@nestjs/common';
+import { CAMPAIGN_LEADS, CampaignLeads } from './campaign-leads';
 import { CampaignAssistants } from './campaign-assistants';
 import { CampaignDocument } from './campaigns.projection';
 
@@ -9,7 +8,7 @@ import { CampaignDocument } from './campaigns.projection';
 export class CampaignView {
   constructor(
     private readonly assistants: CampaignAssistants,
-    @Inject(forwardRef(() => LeadsProjection)) private readonly leads: LeadsProjection,
+    @Inject(CAMPAIGN_LEADS) private readonly leads: CampaignLeads,
   ) {}
 
   async render(docs: CampaignDocument[]) {
@@ -33,10 +32,6 @@ export class CampaignView {
   }
 
   private async stats(campaignId: number) {
-    const counts = await Promise.all(LEAD_STATUSES.map((status) => this.leads.leads.count({ campaign_id: campaignId, deleted: false, status })));
-    return {
-      leads: Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]])),
-      calls_in_flight: await this.leads.leads.count({ campaign_id: campaignId, in_flight: true }),
-    };
+    return { leads: await this.leads.byStatus(campaignId), calls_in_flight: await this.leads.inFlight(campaignId) };
   }
 }

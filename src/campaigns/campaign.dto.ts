@@ -2,7 +2,7 @@ import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
 import { ArrayNotEmpty, ArrayUnique, ValidateNested } from 'class-validator';
 import { Arr, Between, Int, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
-import { WEEKDAYS, Weekday } from '../dialing/calling-window';
+import { WEEKDAYS, Weekday } from '../shared/calling-window';
 
 const HH_MM = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 

@@ -1,4 +1,4 @@
-import { Weekday } from '../dialing/calling-window';
+import { Weekday } from '../shared/calling-window';
 import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 export const campaignStream = (id: number) => `campaign-${id}`;

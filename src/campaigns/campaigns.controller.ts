@@ -13,6 +13,7 @@ import { AppValidationPipe, CheckedBody, CheckedBodyPipe } from '../shared/valid
 import { CampaignView } from './campaign-view';
 import { CreateCampaignDto, UpdateCampaignDto, UpdateCampaignStatusDto } from './campaign.dto';
 import { CampaignsProjection } from './campaigns.projection';
+import { CampaignsQueries } from './campaigns.queries';
 import { ChangeCampaignStatus } from './commands/change-campaign-status';
 import { CreateCampaign } from './commands/create-campaign';
 import { UpdateCampaign } from './commands/update-campaign';
@@ -24,6 +25,7 @@ export class CampaignsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly read: CampaignsProjection,
+    private readonly queries: CampaignsQueries,
     private readonly view: CampaignView,
     private readonly config: AppConfig,
     private readonly idempotent: IdempotentRequests,
@@ -79,7 +81,7 @@ export class CampaignsController {
   }
 
   private async one(user: AuthenticatedUser, id: number) {
-    const doc = await this.read.owned(user.id, id);
+    const doc = await this.queries.owned(user.id, id);
     if (!doc) throw DomainError.notFound('Campaign');
     return (await this.view.render([doc]))[0];
   }

@@ -53,9 +53,4 @@ export class CampaignsProjection implements ReadModelProjection {
     const changes = event.type === 'CampaignUpdated' ? event.data.changes : { status: STATUS_AFTER[event.type]! };
     await this.campaigns.upsert(current.id, { ...current, ...changes, updated_at: at }, recorded.position);
   }
-
-  async owned(userId: number, id: number): Promise<CampaignDocument | null> {
-    const doc = await this.campaigns.get(id);
-    return doc && doc.user_id === userId ? doc : null;
-  }
 }

@@ -1,11 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { CampaignHistory, TrailEntry } from '../history/campaign-history';
 import { DomainError } from '../shared/domain-error';
 
 /** The whole audit trail of a campaign for an operator, with its state at `asOf` when asked. */
 export async function campaignTrail(app: INestApplicationContext, campaignId: number, asOf?: Date) {
-  if (!(await app.get(CampaignsProjection).campaigns.get(campaignId))) throw DomainError.notFound('Campaign');
+  if (!(await app.get(CampaignsQueries).get(campaignId))) throw DomainError.notFound('Campaign');
   const history = app.get(CampaignHistory);
   const data: TrailEntry[] = [];
   for (let after = 0; ; ) {

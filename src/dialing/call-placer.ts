@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AssistantView } from '../assistants/assistant-view';
-import { AssistantsProjection } from '../assistants/assistants.projection';
+import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CallSpec } from '../calls/call.events';
 import { ConfirmDialSent } from '../calls/commands/call-dial';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
@@ -19,7 +19,7 @@ export class CallPlacer {
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly assistants: AssistantsProjection,
+    private readonly assistants: AssistantsQueries,
     private readonly assistantView: AssistantView,
     private readonly dialer: Dialer,
     private readonly config: AppConfig,
@@ -27,7 +27,7 @@ export class CallPlacer {
   ) {}
 
   async place(callId: number, spec: CallSpec): Promise<void> {
-    const assistant = await this.assistants.assistants.get(spec.assistant_id);
+    const assistant = await this.assistants.get(spec.assistant_id);
     if (!assistant) {
       await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'dial refused: the assistant is gone' }));
       return;

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CampaignDocument, CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CampaignDocument } from '../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
 import { RecordDialingFailure, RecordDialingRecovery } from '../campaigns/commands/record-dialing-health';
 import { Backoff } from '../infrastructure/background/backoff';
@@ -13,9 +14,9 @@ import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-sto
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { StartLeadCall } from '../leads/commands/start-lead-call';
-import { LeadsProjection } from '../leads/leads.projection';
+import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
-import { isInsideCallingWindow } from './calling-window';
+import { isInsideCallingWindow } from '../shared/calling-window';
 import { DialingPolicies } from './dialing-policies';
 
 /**
@@ -35,8 +36,8 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
-    private readonly campaigns: CampaignsProjection,
-    private readonly leads: LeadsProjection,
+    private readonly campaigns: CampaignsQueries,
+    private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -70,7 +71,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.projections.settle(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
-    for (const campaign of await this.campaigns.campaigns.find({ status: 'in-progress' }, { sort: [['id', 'asc']] })) {
+    for (const campaign of await this.campaigns.inProgress()) {
       if (this.stopped) break;
       started += await this.dialIsolated(campaign, now);
     }
@@ -98,9 +99,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
     assertDialable(campaign);
-    const inFlight = await this.leads.leads.count({ campaign_id: campaign.id, in_flight: true });
+    const inFlight = await this.leads.inFlight(campaign.id);
     if (inFlight === 0) {
-      const leadsToCall = await this.leads.leads.count({ campaign_id: campaign.id, deleted: false, status: 'created' });
+      const leadsToCall = await this.leads.toCall(campaign.id);
       if (leadsToCall === 0) {
         await this.commands.execute(new CompleteCampaign(campaign.id, leadsToCall, inFlight));
         return 0;
@@ -116,12 +117,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.metrics.dialDecision('at_capacity');
       return 0;
     }
-    const due = await this.leads.leads.find(
-      { campaign_id: campaign.id, dial_due_at: { lte: now.getTime() } },
-      { sort: [['dial_due_at', 'asc'], ['id', 'asc']], limit: free },
-    );
+    const due = await this.leads.due(campaign.id, now.getTime(), free);
     // A stop answered since the pass read the campaigns halts it before any claim.
-    if (!due.length || (await this.campaigns.campaigns.get(campaign.id))?.status !== 'in-progress') return 0;
+    if (!due.length || (await this.campaigns.get(campaign.id))?.status !== 'in-progress') return 0;
     // The pass's claims are asked together so their ids and appends share commits; each is still
     // an append with the expected revision of its own lead.
     const claims = await Promise.all(

@@ -1,4 +1,4 @@
-import { WEEKDAYS } from './calling-window';
+import { WEEKDAYS } from '../shared/calling-window';
 
 const HH_MM = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 const isInt = (value: unknown, min: number) => Number.isInteger(value) && (value as number) >= min;

@@ -7,7 +7,7 @@ import { ProjectionRunner } from '../infrastructure/projections/projection-runne
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
 import { FinishLeadCall } from '../leads/commands/finish-lead-call';
-import { LeadsProjection } from '../leads/leads.projection';
+import { LeadsQueries } from '../leads/leads.queries';
 import { DialScheduler } from './dial-scheduler';
 import { DialingPolicies } from './dialing-policies';
 
@@ -21,7 +21,7 @@ export class LeadCallResultsReactor implements Reactor {
   constructor(
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
-    private readonly leads: LeadsProjection,
+    private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
     private readonly scheduler: DialScheduler,
   ) {}
@@ -33,7 +33,7 @@ export class LeadCallResultsReactor implements Reactor {
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
     await this.projections.settle(event.position);
-    const lead = await this.leads.leads.get(data.lead_id!);
+    const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;
     await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy));

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AssistantsProjection } from '../assistants/assistants.projection';
+import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CallSpec } from '../calls/call.events';
 import { InitiateCall } from '../calls/commands/initiate-call';
-import { CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
 import { LeadCallStarted } from '../leads/lead.events';
-import { LeadsProjection } from '../leads/leads.projection';
-import { PhoneNumbersProjection } from '../phone-numbers/phone-numbers.projection';
+import { LeadsQueries } from '../leads/leads.queries';
+import { PhoneNumbersQueries } from '../phone-numbers/phone-numbers.queries';
 import { CallPlacer } from './call-placer';
 
 /**
@@ -28,20 +28,20 @@ export class PlaceCallsReactor implements Reactor {
   constructor(
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
-    private readonly leads: LeadsProjection,
-    private readonly campaigns: CampaignsProjection,
-    private readonly assistants: AssistantsProjection,
-    private readonly phoneNumbers: PhoneNumbersProjection,
+    private readonly leads: LeadsQueries,
+    private readonly campaigns: CampaignsQueries,
+    private readonly assistants: AssistantsQueries,
+    private readonly phoneNumbers: PhoneNumbersQueries,
     private readonly placer: CallPlacer,
   ) {}
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as LeadCallStarted;
     await this.projections.settle(event.position);
-    const [lead, campaign] = await Promise.all([this.leads.leads.get(data.lead_id), this.campaigns.campaigns.get(data.campaign_id)]);
-    const assistant = campaign && (await this.assistants.assistants.get(campaign.assistant_id));
+    const [lead, campaign] = await Promise.all([this.leads.get(data.lead_id), this.campaigns.get(data.campaign_id)]);
+    const assistant = campaign && (await this.assistants.get(campaign.assistant_id));
     if (!lead || !campaign || !assistant) return;
-    const number = assistant.settings.phone_number_id === null ? null : await this.phoneNumbers.numbers.get(assistant.settings.phone_number_id);
+    const number = assistant.settings.phone_number_id === null ? null : await this.phoneNumbers.get(assistant.settings.phone_number_id);
     const contact = lead.secondary_contacts.find((c) => c.id === data.secondary_contact_id);
     const spec: CallSpec = {
       user_id: lead.user_id,

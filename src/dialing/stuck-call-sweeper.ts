@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CallsProjection, STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projection';
+import { STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projection';
+import { CallsQueries } from '../calls/calls.queries';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { Sweep } from '../infrastructure/background/sweep';
 import { AppConfig } from '../infrastructure/config/app-config';
@@ -20,7 +21,7 @@ const PAGE = 100;
 export class StuckCallSweeper extends Sweep {
   constructor(
     private readonly commands: CommandBus,
-    private readonly calls: CallsProjection,
+    private readonly calls: CallsQueries,
     private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
     config: AppConfig,
@@ -32,7 +33,7 @@ export class StuckCallSweeper extends Sweep {
 
   /** Fails a page of calls past their deadline; answers how many. */
   async sweepOnce(): Promise<number> {
-    const stuck = await this.calls.calls.find({ deadline_at: { lte: this.clock.now().getTime() } }, { sort: [['deadline_at', 'asc']], limit: PAGE });
+    const stuck = await this.calls.overdue(this.clock.now().getTime(), PAGE);
     let last: number | null = null;
     for (const call of stuck) {
       const reason = `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`;

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CallSpec } from '../calls/call.events';
-import { CallsProjection } from '../calls/calls.projection';
+import { CallsQueries } from '../calls/calls.queries';
 import { ClaimDialResend } from '../calls/commands/call-dial';
 import { Sweep } from '../infrastructure/background/sweep';
 import { AppConfig } from '../infrastructure/config/app-config';
@@ -22,7 +22,7 @@ const PAGE = 100;
 export class UnsentDialSweeper extends Sweep {
   constructor(
     private readonly commands: CommandBus,
-    private readonly calls: CallsProjection,
+    private readonly calls: CallsQueries,
     private readonly placer: CallPlacer,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -35,7 +35,7 @@ export class UnsentDialSweeper extends Sweep {
   /** Sends again a page of dials overdue for confirmation; answers how many it claimed. */
   async sweepOnce(): Promise<number> {
     const before = this.clock.now().getTime() - this.config.dialing.resendAfterSeconds * 1000;
-    const due = await this.calls.calls.find({ resend_from: { lte: before } }, { sort: [['resend_from', 'asc']], limit: PAGE });
+    const due = await this.calls.unsentBefore(before, PAGE);
     let claimed = 0;
     for (const call of due) {
       const spec = await this.commands.execute<ClaimDialResend, CallSpec | null>(new ClaimDialResend(call.id));

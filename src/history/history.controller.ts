@@ -1,6 +1,6 @@
 import { Get, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
@@ -18,7 +18,7 @@ class HistoryQuery {
 @UserApi()
 export class HistoryController {
   constructor(
-    private readonly campaigns: CampaignsProjection,
+    private readonly campaigns: CampaignsQueries,
     private readonly history: CampaignHistory,
   ) {}
 

@@ -5,7 +5,7 @@ import { Reservations } from '../infrastructure/reservations/reservations';
 import { DomainError } from '../shared/domain-error';
 import { DUPLICATE_MESSAGE, leadDecider } from './lead.decider';
 import { leadStream } from './lead.events';
-import { LeadsProjection } from './leads.projection';
+import { LeadsQueries } from './leads.queries';
 
 /** One reservation stream per campaign and number: the leads that use that number there. */
 export const leadNumberStream = (campaignId: number, e164: string) => `lead_number-${campaignId}_${e164.replace(/^\+/, '')}`;
@@ -20,7 +20,7 @@ export class LeadNumbers {
   constructor(
     private readonly reservations: Reservations,
     private readonly runner: CommandRunner,
-    private readonly leads: LeadsProjection,
+    private readonly leads: LeadsQueries,
   ) {}
 
   /** Takes the number for a lead about to be created: refused (§6's 422) when a live lead holds it, unless allowed. */

@@ -1,4 +1,4 @@
-import { CallingWindow, nextCallingInstant } from '../dialing/calling-window';
+import { CallingWindow, nextCallingInstant } from '../shared/calling-window';
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';

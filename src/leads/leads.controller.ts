@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
@@ -26,7 +26,7 @@ export class LeadsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly read: LeadsProjection,
-    private readonly campaigns: CampaignsProjection,
+    private readonly campaigns: CampaignsQueries,
     private readonly config: AppConfig,
     private readonly idempotent: IdempotentRequests,
   ) {}
@@ -66,7 +66,7 @@ export class LeadsController {
     }
     if (query.campaign_id === undefined) return this.render(await this.read.leads.find(filter, page));
     // One campaign's page: its leads' stored views, each given the campaign.
-    const [views, campaign] = await Promise.all([this.read.leads.findViews(filter, page), this.campaigns.campaigns.get(query.campaign_id)]);
+    const [views, campaign] = await Promise.all([this.read.leads.findViews(filter, page), this.campaigns.get(query.campaign_id)]);
     return JsonText.arrayWithMember(views, 'campaign', campaignOfLead(campaign)).send(reply);
   }
 
@@ -87,7 +87,7 @@ export class LeadsController {
 
   private async render(docs: LeadDocument[]) {
     const ids = [...new Set(docs.map((d) => d.campaign_id))];
-    const campaigns = await this.campaigns.campaigns.getMany(ids);
+    const campaigns = await this.campaigns.byIds(ids);
     const byId = new Map(campaigns.map((c) => [c.id, c]));
     return docs.map((doc) => leadView(doc, byId.get(doc.campaign_id) ?? null));
   }

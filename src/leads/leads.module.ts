@@ -1,4 +1,5 @@
-import { Module, forwardRef } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { CAMPAIGN_LEADS } from '../campaigns/campaign-leads';
 import { CampaignsModule } from '../campaigns/campaigns.module';
 import { CreateLeadHandler } from './commands/create-lead';
 import { DeleteLeadHandler } from './commands/delete-lead';
@@ -9,11 +10,14 @@ import { LeadsController } from './leads.controller';
 import { LeadNumbers } from './lead-numbers';
 import { LeadsMetrics } from './leads.metrics';
 import { LeadsProjection } from './leads.projection';
+import { LeadsQueries } from './leads.queries';
 
+/** Global for the answer it gives campaigns (CAMPAIGN_LEADS): they stand below leads and do not import them. */
+@Global()
 @Module({
-  imports: [forwardRef(() => CampaignsModule)],
+  imports: [CampaignsModule],
   controllers: [LeadsController],
-  providers: [LeadsProjection, LeadsMetrics, LeadNumbers, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
-  exports: [LeadsProjection],
+  providers: [LeadsProjection, LeadsQueries, { provide: CAMPAIGN_LEADS, useExisting: LeadsQueries }, LeadsMetrics, LeadNumbers, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
+  exports: [LeadsQueries, CAMPAIGN_LEADS],
 })
 export class LeadsModule {}

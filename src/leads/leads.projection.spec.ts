@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
 import { queryPlans } from '../testing/sqlite-query-plans';
 import { LeadsProjection, createdLead } from './leads.projection';
+import { LeadsQueries } from './leads.queries';
 
 const dir = mkdtempSync(join(tmpdir(), 'leads-projection-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,10 +45,10 @@ describe.each([
 
   it('checks a number within a campaign from one index, on all four of its equalities', async () => {
     const index = 'INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=? AND doc.campaign_id=?)';
-    const taken = await planOf(file, (p) => p.numberTaken(1, 2, '+12125550100'));
+    const taken = await planOf(file, (p) => new LeadsQueries(p).numberTaken(1, 2, '+12125550100'));
     expect(taken.result).toBe(true);
     expect(taken.plans.filter((plan) => plan.includes('rm_leads'))).toEqual([expect.stringContaining(index)]);
-    const free = await planOf(file, (p) => p.numberTaken(1, 2, '+12125559999'));
+    const free = await planOf(file, (p) => new LeadsQueries(p).numberTaken(1, 2, '+12125559999'));
     expect(free.result).toBe(false);
     expect(free.plans.filter((plan) => plan.includes('rm_leads'))).toEqual([expect.stringContaining(index)]);
   });

@@ -79,24 +79,6 @@ export class LeadsProjection implements ReadModelProjection {
     const at = sqlDateTime(recorded.occurredAt);
     await this.leads.upsert(current.id, withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt))), recorded.position);
   }
-
-  /** Whether the campaign, the user's, has a live lead with the number. */
-  async numberTaken(userId: number, campaignId: number, phoneNumber: string): Promise<boolean> {
-    return (await this.leads.count({ user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId })) > 0;
-  }
-
-  /** The ids of the campaign's live leads with the number (the campaign is the user's). */
-  async liveWithNumber(userId: number, campaignId: number, phoneNumber: string): Promise<number[]> {
-    if (!(await this.numberTaken(userId, campaignId, phoneNumber))) return [];
-    const filter = { user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId };
-    return (await this.leads.find(filter, { sort: [['id', 'asc']] })).map((lead) => lead.id);
-  }
-
-  /** The user's live lead, or null for a missing, deleted or foreign one. */
-  async owned(userId: number, id: number): Promise<LeadDocument | null> {
-    const doc = await this.leads.get(id);
-    return doc && doc.user_id === userId && !doc.deleted ? doc : null;
-  }
 }
 
 /** A new lead's document as its creation, recorded at `occurredAt`, makes it: stored by the projection, answered by lead creation. */

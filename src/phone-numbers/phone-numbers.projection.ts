@@ -36,9 +36,4 @@ export class PhoneNumbersProjection implements ReadModelProjection {
       await this.numbers.delete(event.data.phone_number_id);
     }
   }
-
-  async owned(userId: number, id: number): Promise<PhoneNumberRecord | null> {
-    const record = await this.numbers.get(id);
-    return record && record.user_id === userId ? record : null;
-  }
 }

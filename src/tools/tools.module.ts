@@ -6,10 +6,11 @@ import { ToolRunner } from './tool-runner';
 import { ToolsController } from './tools.controller';
 import { ToolSlots } from './tool-slots';
 import { ToolsProjection } from './tools.projection';
+import { ToolsQueries } from './tools.queries';
 
 @Module({
   controllers: [ToolsController],
-  providers: [ToolsProjection, ToolSlots, ToolRunner, CreateToolHandler, UpdateToolHandler, DeleteToolHandler],
-  exports: [ToolsProjection, ToolRunner],
+  providers: [ToolsProjection, ToolsQueries, ToolSlots, ToolRunner, CreateToolHandler, UpdateToolHandler, DeleteToolHandler],
+  exports: [ToolsQueries, ToolRunner],
 })
 export class ToolsModule {}

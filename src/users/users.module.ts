@@ -6,6 +6,7 @@ import { RevokeAccessTokenHandler } from './commands/revoke-access-token';
 import { UserDirectory } from './user-directory';
 import { MeController } from './me.controller';
 import { UsersProjection } from './users.projection';
+import { UsersQueries } from './users.queries';
 
 /** Global: every feature's controllers need the token verifier behind the bearer guard. */
 @Global()
@@ -13,12 +14,13 @@ import { UsersProjection } from './users.projection';
   controllers: [MeController],
   providers: [
     UsersProjection,
+    UsersQueries,
     RegisterUserHandler,
     IssueAccessTokenHandler,
     RevokeAccessTokenHandler,
     UserDirectory,
     { provide: AccessTokenVerifier, useExisting: UserDirectory },
   ],
-  exports: [AccessTokenVerifier, UsersProjection],
+  exports: [AccessTokenVerifier, UsersQueries],
 })
 export class UsersModule {}

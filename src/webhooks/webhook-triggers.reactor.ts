@@ -1,14 +1,16 @@
 import { Inject, Injectable, forwardRef } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AssistantsProjection } from '../assistants/assistants.projection';
+import { AssistantsQueries } from '../assistants/assistants.queries';
 import { isTerminal } from '../calls/call-status';
 import { CallEvent } from '../calls/call.events';
-import { CallDocument, CallsProjection, callView } from '../calls/calls.projection';
-import { CampaignsProjection } from '../campaigns/campaigns.projection';
+import { CallDocument, callView } from '../calls/calls.projection';
+import { CallsQueries } from '../calls/calls.queries';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
-import { LeadsProjection, leadView } from '../leads/leads.projection';
+import { leadView } from '../leads/leads.projection';
+import { LeadsQueries } from '../leads/leads.queries';
 import { RequestWebhook } from './commands/request-webhook';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
@@ -27,10 +29,10 @@ export class WebhookTriggersReactor implements Reactor {
   constructor(
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
-    private readonly calls: CallsProjection,
-    private readonly assistants: AssistantsProjection,
-    private readonly leads: LeadsProjection,
-    private readonly campaigns: CampaignsProjection,
+    private readonly calls: CallsQueries,
+    private readonly assistants: AssistantsQueries,
+    private readonly leads: LeadsQueries,
+    private readonly campaigns: CampaignsQueries,
     @Inject(forwardRef(() => WebhookDispatcher)) private readonly dispatcher: WebhookDispatcher,
   ) {}
 
@@ -41,8 +43,8 @@ export class WebhookTriggersReactor implements Reactor {
   async react(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as CallEvent;
     await this.projections.settle(recorded.position);
-    const call = await this.calls.calls.get(event.data.call_id);
-    const assistant = call && (await this.assistants.assistants.get(call.assistant_id));
+    const call = await this.calls.get(event.data.call_id);
+    const assistant = call && (await this.assistants.get(call.assistant_id));
     if (!call || !assistant) return;
     const s = assistant.settings;
     if (event.type === 'CallInitiated') {
@@ -58,8 +60,8 @@ export class WebhookTriggersReactor implements Reactor {
 
   private async request(call: CallDocument, kind: 'call.ended' | 'call.started', url: string, includeRecording: boolean) {
     const { recording_url, webhook_response: _response, ...shown } = callView(call);
-    const campaign = call.campaign_id === null ? null : await this.campaigns.campaigns.get(call.campaign_id);
-    const lead = call.lead_id === null ? null : await this.leads.leads.get(call.lead_id);
+    const campaign = call.campaign_id === null ? null : await this.campaigns.get(call.campaign_id);
+    const lead = call.lead_id === null ? null : await this.leads.get(call.lead_id);
     const payload = {
       event: kind,
       call: { ...shown, ...(includeRecording && recording_url ? { recording_url } : {}) },

@@ -1,4 +1,5 @@
 import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { WebhookAnswered } from '../calls/webhook-answers';
 
 /** One notification about one call: `call.ended` (post-call) or `call.started` (inbound). */
 export type WebhookKind = 'call.ended' | 'call.started';
@@ -26,3 +27,6 @@ export type WebhookAttemptFinished = DomainEvent<
 export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished;
 
 export const WEBHOOK_EVENT_TYPES = eventTypes<WebhookEvent>({ WebhookRequested: true, WebhookAttemptStarted: true, WebhookAttemptFinished: true });
+
+/** The calls read this event through a shape of their own: the compiler keeps the two in step. */
+export const asReadByCalls = (event: WebhookAttemptFinished): WebhookAnswered => event;

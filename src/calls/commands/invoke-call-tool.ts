@@ -1,12 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AssistantsProjection } from '../../assistants/assistants.projection';
+import { AssistantsQueries } from '../../assistants/assistants.queries';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { DomainError } from '../../shared/domain-error';
 import { ToolRunResult, ToolRunner } from '../../tools/tool-runner';
-import { ToolsProjection } from '../../tools/tools.projection';
+import { ToolsQueries } from '../../tools/tools.queries';
 import { callDecider } from '../call.decider';
 import { callStream } from '../call.events';
-import { CallsProjection } from '../calls.projection';
+import { CallsQueries } from '../calls.queries';
 
 export class InvokeCallTool {
   constructor(
@@ -21,18 +21,18 @@ export class InvokeCallTool {
 export class InvokeCallToolHandler implements ICommandHandler<InvokeCallTool, ToolRunResult> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly calls: CallsProjection,
-    private readonly assistants: AssistantsProjection,
-    private readonly tools: ToolsProjection,
+    private readonly calls: CallsQueries,
+    private readonly assistants: AssistantsQueries,
+    private readonly tools: ToolsQueries,
     private readonly toolRunner: ToolRunner,
   ) {}
 
   async execute({ callId, toolName, args }: InvokeCallTool): Promise<ToolRunResult> {
-    const call = await this.calls.calls.get(callId);
+    const call = await this.calls.get(callId);
     if (!call) throw DomainError.notFound('Call');
-    const assistant = await this.assistants.assistants.get(call.assistant_id);
+    const assistant = await this.assistants.get(call.assistant_id);
     const toolIds = assistant?.settings.tool_ids ?? [];
-    const [tool] = toolIds.length ? await this.tools.tools.find({ user_id: call.user_id, name: toolName, id: { in: toolIds } }, { limit: 1 }) : [];
+    const tool = await this.tools.named(call.user_id, toolName, toolIds);
     if (!tool) throw DomainError.notFound('Tool');
     const result = await this.toolRunner.run(tool, args);
     const invocation = {

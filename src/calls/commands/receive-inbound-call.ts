@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssistantView } from '../../assistants/assistant-view';
-import { AssistantsProjection } from '../../assistants/assistants.projection';
+import { AssistantsQueries } from '../../assistants/assistants.queries';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { PhoneNumbersProjection } from '../../phone-numbers/phone-numbers.projection';
+import { PhoneNumbersQueries } from '../../phone-numbers/phone-numbers.queries';
 import { DomainError } from '../../shared/domain-error';
 import { toE164 } from '../../shared/phone';
 import { InitiateCall } from './initiate-call';
@@ -23,16 +23,16 @@ export class ReceiveInboundCallHandler implements ICommandHandler<ReceiveInbound
   constructor(
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
-    private readonly numbers: PhoneNumbersProjection,
-    private readonly assistants: AssistantsProjection,
+    private readonly numbers: PhoneNumbersQueries,
+    private readonly assistants: AssistantsQueries,
     private readonly view: AssistantView,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   async execute({ from, to, providerCallId }: ReceiveInboundCall) {
     const dialed = toE164(to)!;
-    for (const number of await this.numbers.numbers.find({ phone_number: dialed }, { sort: [['id', 'asc']] })) {
-      const [assistant] = await this.assistants.assistants.find({ user_id: number.user_id, deleted: false, 'settings.phone_number_id': number.id }, { sort: [['id', 'asc']], limit: 1 });
+    for (const number of await this.numbers.withNumber(dialed)) {
+      const assistant = await this.assistants.answering(number.user_id, number.id);
       if (!assistant) continue;
       const callId = await this.events.nextId('call');
       const { position } = await this.commands.execute(

@@ -1,10 +1,10 @@
-import { Inject, forwardRef } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { LeadsProjection } from '../../leads/leads.projection';
 import { campaignDecider } from '../campaign.decider';
+import { CAMPAIGN_LEADS, CampaignLeads } from '../campaign-leads';
 import { campaignStream, CampaignStatus } from '../campaign.events';
 
 export class ChangeCampaignStatus {
@@ -21,13 +21,13 @@ export class ChangeCampaignStatusHandler implements ICommandHandler<ChangeCampai
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
-    @Inject(forwardRef(() => LeadsProjection)) private readonly leads: LeadsProjection,
+    @Inject(CAMPAIGN_LEADS) private readonly leads: CampaignLeads,
   ) {}
 
   async execute({ user, campaignId, action }: ChangeCampaignStatus): Promise<CampaignStatus> {
     const command =
       action === 'start'
-        ? { type: 'StartCampaign' as const, id: campaignId, userId: user.id, leadsToCall: await this.leads.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' }) }
+        ? { type: 'StartCampaign' as const, id: campaignId, userId: user.id, leadsToCall: await this.leads.toCall(campaignId) }
         : { type: 'StopCampaign' as const, id: campaignId, userId: user.id };
     const { position, state } = await this.runner.run(campaignStream(campaignId), campaignDecider, command, { metadata: { user_id: user.id } });
     await this.projections.settle(position);

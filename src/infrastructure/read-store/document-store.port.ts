@@ -74,10 +74,11 @@ export interface DocumentStore {
   getCheckpoint(name: string): Promise<number>;
   setCheckpoint(name: string, position: number): Promise<void>;
   /**
-   * Runs `work` alone among every process sharing the store. Embedded: inside one write
-   * transaction, so the read-model changes and the checkpoint commit together or not at
-   * all. MongoDB: under a lease named `lock`; when another instance holds it, `work`
-   * does not run and the answer is `{ ran: false }`.
+   * Runs `work` alone among every process sharing the store. Inside it, `get` answers the
+   * documents as the work left them; `find` and `count` may answer what was there before it.
+   * Embedded: its writes and checkpoints commit together in one transaction, or not at all.
+   * MongoDB: under a lease named `lock`; when another instance holds it, `work` does not run
+   * and the answer is `{ ran: false }`.
    */
   exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }>;
   /** Removes every document of a collection; the collection and its indexes stay. */

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { prepared } from '../sqlite/prepared';
 import { Filter } from './document-store.port';
+import { Writes } from './sqlite-batch';
 import { assertFieldName, equalityFieldNames } from './filter-fields';
 import { valueAt } from './sqlite-sql';
 
@@ -56,7 +57,7 @@ export class RunningCounts {
   }
 
   /** Moves the totals from each document as stored to the document written; inside the write's transaction. */
-  move(changes: Array<{ before: object | null; after: object | null }>): void {
+  move(changes: Array<{ before: object | null; after: object | null }>, writes: Writes): void {
     const sets = this.sets();
     if (!sets.length || !changes.length) return;
     const moves = new Map<string, number>();
@@ -70,15 +71,13 @@ export class RunningCounts {
         if (after) add(fields, after, 1);
       }
     }
-    const bump = prepared(
-      this.db(),
-      'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n');
-    for (const [key, n] of moves) if (n !== 0) bump.run(this.collection, key, n);
+    const bump = 'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n';
+    for (const [key, n] of moves) if (n !== 0) writes(bump, [this.collection, key, n]);
   }
 
   /** The collection was emptied: every total is 0. */
-  cleared(): void {
-    prepared(this.db(), 'DELETE FROM counts WHERE collection = ?').run(this.collection);
+  cleared(writes: Writes): void {
+    writes('DELETE FROM counts WHERE collection = ?', [this.collection]);
   }
 
   private sets(): string[][] {

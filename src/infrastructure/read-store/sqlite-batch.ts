@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { Bind } from './sqlite-sql';
 
 /** A document as a batch holds it: read once, changed in memory, written when the batch commits. */
 export interface Held {
@@ -8,6 +9,15 @@ export interface Held {
   pos: number;
   dirty: boolean;
 }
+
+/** A write as its SQL and the values bound to it. */
+export type Statement = [sql: string, args: Bind[]];
+
+/**
+ * Where a batch's writes go: run on the store's connection, answering whether a row changed; or
+ * handed on with the batch (a rebuild's), taken to change one (the batch read what it writes over).
+ */
+export type Writes = (sql: string, args: Bind[]) => boolean;
 
 export const absent: Held = Object.freeze({ doc: null, stored: null, pos: 0, dirty: false });
 
@@ -36,6 +46,11 @@ export class SqliteBatch {
     let docs = this.tables.get(table);
     if (!docs) this.tables.set(table, (docs = new Map()));
     return docs;
+  }
+
+  /** The document the batch holds, without holding one. */
+  peek(table: string, key: string): Held | undefined {
+    return this.tables.get(table)?.get(key);
   }
 
   clear(table: string): void {

@@ -3,7 +3,7 @@ import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
 import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './document-store.port';
 import { RunningCounts } from './running-counts';
-import { Held, SqliteBatch, absent } from './sqlite-batch';
+import { Held, SqliteBatch, Writes, absent } from './sqlite-batch';
 import { Bind, columnValue, fieldColumn, path, where } from './sqlite-sql';
 
 /** What a collection asks of its store. */
@@ -12,19 +12,27 @@ export interface CollectionHost {
   db(): Database.Database;
   /** The batch being made, or null. */
   batch(): SqliteBatch | null;
-  /** Writes what the batch changed so far, for a read of the file inside it. */
-  flush(): void;
+  /**
+   * During a rebuild, the keys written to this table since it was made empty: any other has no
+   * row, and is not looked up. Undefined otherwise.
+   */
+  written(table: string): Set<string> | undefined;
+  /** During a rebuild, the document as a batch handed on and not yet committed left it. */
+  handedOn(table: string, key: string): Held | undefined;
   /** Runs work as a batch of its own. */
   inBatch<R>(work: () => Promise<R>): Promise<R>;
 }
 
 /**
  * A collection of the SQLite read store: a table of JSON documents, each field its indexes name
- * copied into a column of its own. Inside a batch, documents are read once and held; the batch
- * writes each it changed once, when it commits.
+ * copied into a column of its own. Inside a batch, documents are read once and held, and `get`
+ * answers them as the batch left them; the batch writes each it changed once, when it commits.
+ * `find` and `count` read the file: what is committed.
  */
 export class SqliteCollection<T extends object> implements Collection<T> {
   private readonly indexed: Set<string>;
+  /** Stores a document unless the row holds one from the same or a later position. */
+  private readonly upsertSql: string;
   readonly counts: RunningCounts;
 
   constructor(
@@ -38,6 +46,9 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     slowCountMs: number,
   ) {
     this.indexed = new Set(fields);
+    const columns = ['id', 'pos', 'doc', 'view', ...fields.map(fieldColumn)];
+    this.upsertSql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${table}.pos < excluded.pos`;
     this.counts = new RunningCounts(host.db, name, table, slowCountMs);
   }
 
@@ -48,7 +59,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     if (!batch) return this.read(key).doc as T | null;
     const held = batch.held(this.table);
     let doc = held.get(key);
-    if (!doc) held.set(key, (doc = batch.emptied(this.table) ? absent : this.read(key)));
+    if (!doc) held.set(key, (doc = this.lookUp(batch, key)));
     return doc.doc as T | null;
   }
 
@@ -67,7 +78,6 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async count(filter: Filter = {}): Promise<number> {
-    this.flushBatch();
     const kept = this.counts.kept(filter);
     if (kept !== null) return kept;
     const { sql, params } = where(filter, this.expression);
@@ -97,38 +107,39 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     return existed;
   }
 
-  /** Writes the documents the batch changed in this table, and moves the running totals; inside the batch's transaction. */
-  write(batch: SqliteBatch): void {
-    const db = this.host.db();
+  private lookUp(batch: SqliteBatch, key: string): Held {
+    if (batch.emptied(this.table)) return absent;
+    const handed = this.host.handedOn(this.table, key);
+    if (handed) return { ...handed, stored: handed.doc, dirty: false };
+    return this.host.written(this.table)?.has(key) === false ? absent : this.read(key);
+  }
+
+  /** Writes the documents the batch changed in this table, and moves the running totals. */
+  write(batch: SqliteBatch, writes: Writes): void {
     const changes: Array<{ before: object | null; after: object | null }> = [];
+    const written = this.host.written(this.table);
     for (const [key, held] of batch.held(this.table)) {
       if (!held.dirty) continue;
-      if (this.writeRow(db, key, held)) changes.push({ before: held.stored, after: held.doc });
+      written?.add(key);
+      if (this.writeRow(writes, key, held)) changes.push({ before: held.stored, after: held.doc });
       held.stored = held.doc;
       held.dirty = false;
     }
-    this.counts.move(changes);
+    this.counts.move(changes, writes);
   }
 
   /** Whether the write changed the file (an upsert from an earlier position does not). */
-  private writeRow(db: Database.Database, key: string, held: Held): boolean {
-    if (held.doc === null) return held.stored !== null && prepared(db, `DELETE FROM ${this.table} WHERE id = ?`).run(key).changes > 0;
-    const columns = ['id', 'pos', 'doc', 'view', ...this.fields.map(fieldColumn)];
-    const upsert = prepared(
-      db,
-      `INSERT INTO ${this.table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${this.table}.pos < excluded.pos`,
-    );
+  private writeRow(writes: Writes, key: string, held: Held): boolean {
+    if (held.doc === null) return held.stored !== null && writes(`DELETE FROM ${this.table} WHERE id = ?`, [key]);
     const view = this.view ? JSON.stringify(this.view(held.doc as T)) : null;
     const values: Bind[] = this.fields.map((field) => columnValue(held.doc!, field));
-    return upsert.run(key, held.pos, JSON.stringify(held.doc), view, ...values).changes > 0;
+    return writes(this.upsertSql, [key, held.pos, JSON.stringify(held.doc), view, ...values]);
   }
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
 
   /** One column of the rows a filter matches, in order. */
   private column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): string[] {
-    this.flushBatch();
     const { sql, params } = where(filter, this.expression);
     const order = options.sort?.length
       ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
@@ -138,10 +149,6 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     const text = `SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}${options.skip ? ' OFFSET ?' : ''}`;
     const args = options.skip ? [...params, options.skip] : params;
     return prepared(this.host.db(), text).pluck().all(...args) as string[];
-  }
-
-  private flushBatch(): void {
-    if (this.host.batch()) this.host.flush();
   }
 
   private read(key: string): Held {

@@ -205,6 +205,40 @@ describe('embedded SQLite rebuilds', () => {
     await reopened.close();
   });
 
+  it('reads back the documents of earlier batches, committed by its writer or not yet', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'chained.db'));
+    const docs = store.collection<{ id: number; n: number }>('docs');
+    await store.refill(['docs'], async () => {
+      for (let pos = 1; pos <= 20; pos++) {
+        await store.exclusive('p', async () => {
+          const doc = await docs.get(1);
+          await docs.upsert(1, { id: 1, n: (doc?.n ?? 0) + 1 }, pos);
+          await docs.upsert(pos + 1, { id: pos + 1, n: 0 }, pos);
+          await store.setCheckpoint('docs', pos);
+          expect(await store.getCheckpoint('docs')).toBe(pos);
+        });
+        expect(await store.getCheckpoint('docs')).toBe(pos);
+      }
+    });
+    expect(await docs.get(1)).toEqual({ id: 1, n: 20 });
+    expect(await docs.count()).toBe(21);
+    expect(await store.getCheckpoint('docs')).toBe(20);
+    await store.close();
+  });
+
+  it('fails a rebuild whose writer fails (a unique index refusing a document), and leaves the store as it was', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'refused.db'));
+    const docs = store.collection<{ id: number; v: number }>('docs', { indexes: [{ fields: ['v'], unique: true }] });
+    await docs.upsert(1, { id: 1, v: 1 }, 1);
+    const refill = store.refill(['docs'], async () => {
+      for (let id = 1; id <= 6; id++) await docs.upsert(id, { id, v: 7 }, id);
+    });
+    await expect(refill).rejects.toThrow(/UNIQUE constraint failed/);
+    expect(await docs.find({})).toEqual([{ id: 1, v: 1 }]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('refused.db.rebuild'))).toEqual([]);
+    await store.close();
+  });
+
   it('does not swap a rebuild in while another connection holds the store, which stays as it was and usable', async () => {
     const file = join(dir, 'held.db');
     const store = new SqliteDocumentStore(file);

@@ -3,7 +3,8 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
 import { RunningCounts } from './running-counts';
-import { OtherWriterCommitted, SqliteBatch, dataVersion } from './sqlite-batch';
+import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion } from './sqlite-batch';
+import { RebuildWriter } from './sqlite-rebuild-writer';
 import { SqliteCollection } from './sqlite-collection';
 import { copyKeptTables, rebuildFileOf, refuseWhileRebuilt, removeSqliteFile, swapIn } from './sqlite-rebuild-file';
 import { analyze, columnsOf, createIndexes, createTable, keepIndexes, keepViews } from './sqlite-schema';
@@ -11,6 +12,7 @@ import { tableName } from './sqlite-sql';
 
 /** Pages of a new read store: its rows are about a kilobyte, and fewer larger pages write them faster. */
 const PAGE_SIZE = 16_384;
+const CACHE_KB = 32_768;
 
 /**
  * Read models in one SQLite file: a table per collection holding JSON documents, each field
@@ -23,12 +25,18 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, SqliteCollection<any>>();
   private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[] }>();
   private batch: SqliteBatch | null = null;
+  /**
+   * During a rebuild: its writer, the keys written to each refilled table (any other has no
+   * row), and the checkpoints set (the writer may not have committed them yet).
+   */
+  private rebuild: { writer: RebuildWriter; written: Map<string, Set<string>>; checkpoints: Map<string, number> } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
   private readonly host = {
     db: () => this.db,
     batch: () => this.batch,
-    flush: () => this.flush(),
+    written: (table: string) => this.rebuild?.written.get(table),
+    handedOn: (table: string, key: string) => this.rebuild?.writer.held(table, key),
     inBatch: async <R>(work: () => Promise<R>) => (await this.exclusive('', work)).result,
   };
 
@@ -45,6 +53,9 @@ export class SqliteDocumentStore implements DocumentStore {
 
   private open(file: string, durable: boolean): Database.Database {
     const db = openSqlite(file, { pageSize: PAGE_SIZE, durable });
+    // Every request reads a few small documents (its token, user, campaign) between writes of
+    // many others: SQLite's default 2 MB of cached pages would lose them to those writes.
+    db.pragma(`cache_size = -${durable ? CACHE_KB : 8 * CACHE_KB}`);
     // Statistics let the planner pick the most selective of several indexes.
     analyze(db, 'PRAGMA optimize = 0x10002');
     db.exec(`
@@ -76,7 +87,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async getCheckpoint(name: string): Promise<number> {
-    const set = this.batch?.checkpoints.get(name);
+    const set = this.batch?.checkpoints.get(name) ?? this.rebuild?.checkpoints.get(name);
     if (set !== undefined) return set;
     return (prepared(this.db, 'SELECT position FROM checkpoints WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
   }
@@ -97,7 +108,7 @@ export class SqliteDocumentStore implements DocumentStore {
         const batch = (this.batch = new SqliteBatch(dataVersion(this.db)));
         try {
           const result = await work();
-          if (!batch.unchanged) this.commit(batch);
+          if (!batch.unchanged) await this.commit(batch);
           return { ran: true as const, result };
         } catch (error) {
           if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -109,27 +120,31 @@ export class SqliteDocumentStore implements DocumentStore {
     });
   }
 
-  private commit(batch: SqliteBatch): void {
-    this.flush();
-    const set = prepared(this.db, 'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position');
-    for (const [name, position] of batch.checkpoints) set.run(name, position);
+  /**
+   * Writes the batch in one transaction, unless another connection committed since it began;
+   * during a rebuild, hands it to the rebuild's writer.
+   */
+  private async commit(batch: SqliteBatch): Promise<void> {
+    if (this.rebuild) {
+      const statements: Statement[] = [];
+      this.write(batch, (sql, args) => statements.push([sql, args]) > 0);
+      for (const [name, position] of batch.checkpoints) this.rebuild.checkpoints.set(name, position);
+      return this.rebuild.writer.hand(batch, statements);
+    }
+    this.db.exec('BEGIN IMMEDIATE');
+    if (dataVersion(this.db) !== batch.dataVersion) throw new OtherWriterCommitted();
+    this.write(batch, (sql, args) => prepared(this.db, sql).run(...args).changes > 0);
     this.db.exec('COMMIT');
   }
 
-  /** Writes the batch's changes so far inside its transaction, begun at the first write. */
-  private flush(): void {
-    const batch = this.batch!;
-    if (!this.db.inTransaction) {
-      this.db.exec('BEGIN IMMEDIATE');
-      if (dataVersion(this.db) !== batch.dataVersion) throw new OtherWriterCommitted();
-    }
+  private write(batch: SqliteBatch, writes: Writes): void {
     for (const table of batch.cleared) {
-      if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) this.db.exec(`DELETE FROM ${table}`);
-      const collection = [...this.collections.values()].find((c) => c.table === table);
-      collection?.counts.cleared();
+      if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) writes(`DELETE FROM ${table}`, []);
+      [...this.collections.values()].find((c) => c.table === table)?.counts.cleared(writes);
     }
-    batch.cleared.clear();
-    for (const collection of this.collections.values()) collection.write(batch);
+    for (const collection of this.collections.values()) collection.write(batch, writes);
+    const set = 'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
+    for (const [name, position] of batch.checkpoints) writes(set, [name, position]);
   }
 
   /**
@@ -140,10 +155,10 @@ export class SqliteDocumentStore implements DocumentStore {
   async refill<R>(names: string[], work: () => Promise<R>): Promise<R> {
     const live = this.db;
     const freshFile = rebuildFileOf(this.file);
+    const refilled = names.map((name) => ({ name, table: tableName(name), declared: this.declared.get(name) }));
     const fresh = await this.serially(async () => {
       removeSqliteFile(freshFile);
       const fresh = this.open(freshFile, false);
-      const refilled = names.map((name) => ({ name, table: tableName(name), declared: this.declared.get(name) }));
       copyKeptTables(live, fresh, new Set(refilled.map((r) => r.table)));
       for (const { name, table, declared } of refilled) {
         createTable(fresh, table, declared?.fields ?? []);
@@ -151,11 +166,17 @@ export class SqliteDocumentStore implements DocumentStore {
         fresh.prepare('DELETE FROM counts WHERE collection = ?').run(name);
       }
       this.db = fresh;
+      const written = new Map(refilled.map(({ table }) => [table, new Set<string>()]));
+      this.rebuild = { writer: new RebuildWriter(freshFile), written, checkpoints: new Map() };
       return fresh;
     });
+    const writer = this.rebuild!.writer;
     try {
       const result = await work();
       await this.serially(async () => {
+        await writer.drain();
+        await writer.close();
+        this.rebuild = null;
         analyze(fresh, 'PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA analysis_limit = 0');
         swapIn(fresh, freshFile, live, this.file);
         this.db = this.open(this.file, true);
@@ -163,6 +184,8 @@ export class SqliteDocumentStore implements DocumentStore {
       return result;
     } catch (error) {
       await this.serially(async () => {
+        this.rebuild = null;
+        await writer.close();
         if (fresh.open) fresh.close();
         removeSqliteFile(freshFile);
         this.db = live.open ? live : this.open(this.file, true);

@@ -13,7 +13,7 @@ export interface SqliteFileOptions {
    * (SQLite changes it only by rewriting the whole file). SQLite's default is 4,096.
    */
   pageSize?: number;
-  /** False for a file nothing depends on until it is done (a rebuild's): commits are not synced. */
+  /** False for a file thrown away unless it is done (a rebuild's): commits are not synced. */
   durable?: boolean;
 }
 

@@ -1,16 +1,18 @@
 import Database from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 
-const byConnection = new WeakMap<Database.Database, LRUCache<string, Database.Statement>>();
+const byConnection = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
-/**
- * The connection's statement of this text, prepared once while it is among the 500 used last:
- * preparing costs more than running most of the store's statements.
- */
+/** Texts a connection keeps prepared; past them, it starts again (texts vary with filters, sorts and limits). */
+const KEPT = 500;
+
+/** The connection's statement of this text, prepared once: preparing costs more than running most of them. */
 export function prepared(db: Database.Database, sql: string): Database.Statement {
   let statements = byConnection.get(db);
-  if (!statements) byConnection.set(db, (statements = new LRUCache({ max: 500 })));
+  if (!statements) byConnection.set(db, (statements = new Map()));
   let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+  if (!statement) {
+    if (statements.size >= KEPT) statements.clear();
+    statements.set(sql, (statement = db.prepare(sql)));
+  }
   return statement;
 }

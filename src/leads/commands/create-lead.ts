@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CampaignsProjection } from '../../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../../campaigns/campaigns.queries';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
@@ -10,7 +10,8 @@ import { toE164 } from '../../shared/phone';
 import { CreateLeadDto } from '../lead.dto';
 import { creationRefusal, leadDecider } from '../lead.decider';
 import { LeadCreated, leadStream } from '../lead.events';
-import { LeadDocument, LeadsProjection, createdLead } from '../leads.projection';
+import { LeadDocument, createdLead } from '../leads.projection';
+import { LeadsQueries } from '../leads.queries';
 import { LeadNumbers } from '../lead-numbers';
 
 export class CreateLead {
@@ -25,8 +26,8 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
-    private readonly read: LeadsProjection,
-    private readonly campaigns: CampaignsProjection,
+    private readonly read: LeadsQueries,
+    private readonly campaigns: CampaignsQueries,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly numbers: LeadNumbers,
   ) {}

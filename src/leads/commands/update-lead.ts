@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CampaignsProjection } from '../../campaigns/campaigns.projection';
+import { CampaignsQueries } from '../../campaigns/campaigns.queries';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
@@ -8,7 +8,7 @@ import { toE164 } from '../../shared/phone';
 import { UpdateLeadDto } from '../lead.dto';
 import { leadDecider } from '../lead.decider';
 import { leadStream } from '../lead.events';
-import { LeadsProjection } from '../leads.projection';
+import { LeadsQueries } from '../leads.queries';
 import { LeadNumbers } from '../lead-numbers';
 
 export class UpdateLead {
@@ -25,8 +25,8 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
-    private readonly leads: LeadsProjection,
-    private readonly campaigns: CampaignsProjection,
+    private readonly leads: LeadsQueries,
+    private readonly campaigns: CampaignsQueries,
     private readonly numbers: LeadNumbers,
   ) {}
 

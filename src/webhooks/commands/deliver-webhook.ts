@@ -7,7 +7,7 @@ import { OutboundFailure, OutboundHttp } from '../../infrastructure/outbound/out
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { parsedOrText } from '../../shared/parsed-or-text';
 import { sign } from '../../shared/signature';
-import { UsersProjection } from '../../users/users.projection';
+import { UsersQueries } from '../../users/users.queries';
 import { WebhookDeliveriesProjection } from '../webhook-deliveries.projection';
 import { AttemptResult, webhookDecider } from '../webhook.decider';
 import { webhookStream } from '../webhook.events';
@@ -28,7 +28,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
     private readonly deliveries: WebhookDeliveriesProjection,
-    private readonly users: UsersProjection,
+    private readonly users: UsersQueries,
     private readonly http: OutboundHttp,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -41,7 +41,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     if (!started?.state.exists) return false;
     const attempt = started.state.attempts;
     const delivery = (await this.deliveries.deliveries.get(deliveryId))!;
-    const user = await this.users.users.get(delivery.user_id);
+    const user = await this.users.get(delivery.user_id);
     const body = JSON.stringify(delivery.payload);
     const result = await this.send(delivery.url, body, user?.webhook_secret ?? '');
     this.metrics.webhookAttempt(result.status_code === null ? 'unreachable' : result.status_code < 300 ? 'delivered' : `http_${Math.floor(result.status_code / 100)}xx`);

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { CampaignLeads } from '../campaigns/campaign-leads';
+import { LEAD_STATUSES } from './lead.events';
+import { LeadDocument, LeadsProjection } from './leads.projection';
+
+/** What other features read of leads; campaigns' questions among them. */
+@Injectable()
+export class LeadsQueries implements CampaignLeads {
+  constructor(private readonly projection: LeadsProjection) {}
+
+  get(id: number): Promise<LeadDocument | null> {
+    return this.projection.leads.get(id);
+  }
+
+  /** The user's live lead, or null for a missing, deleted or foreign one. */
+  async owned(userId: number, id: number): Promise<LeadDocument | null> {
+    const doc = await this.projection.leads.get(id);
+    return doc && doc.user_id === userId && !doc.deleted ? doc : null;
+  }
+
+  /** Whether the campaign, the user's, has a live lead with the number. */
+  async numberTaken(userId: number, campaignId: number, phoneNumber: string): Promise<boolean> {
+    return (await this.projection.leads.count({ user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId })) > 0;
+  }
+
+  /** The ids of the campaign's live leads with the number (the campaign is the user's). */
+  async liveWithNumber(userId: number, campaignId: number, phoneNumber: string): Promise<number[]> {
+    if (!(await this.numberTaken(userId, campaignId, phoneNumber))) return [];
+    const filter = { user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId };
+    return (await this.projection.leads.find(filter, { sort: [['id', 'asc']] })).map((lead) => lead.id);
+  }
+
+  async byStatus(campaignId: number): Promise<Record<string, number>> {
+    const counts = await Promise.all(LEAD_STATUSES.map((status) => this.projection.leads.count({ campaign_id: campaignId, deleted: false, status })));
+    return Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]]));
+  }
+
+  inFlight(campaignId: number): Promise<number> {
+    return this.projection.leads.count({ campaign_id: campaignId, in_flight: true });
+  }
+
+  toCall(campaignId: number): Promise<number> {
+    return this.projection.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' });
+  }
+
+  /** The campaign's leads due by `now` (epoch ms), the longest waiting first. */
+  due(campaignId: number, now: number, limit: number): Promise<LeadDocument[]> {
+    return this.projection.leads.find({ campaign_id: campaignId, dial_due_at: { lte: now } }, { sort: [['dial_due_at', 'asc'], ['id', 'asc']], limit });
+  }
+}
