@@ -1,14 +1,11 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { deciderSpec } from '../testing/decider-spec';
 import { AssistantCommand, assistantDecider } from './assistant.decider';
 import { AssistantEvent } from './assistant.events';
 import { requiredAssistantSettings } from '../testing/assistant.fixture';
 import { refusalOf } from '../testing/refusal';
 import { ASSISTANT_DEFAULTS } from './assistant.settings';
 
-const now = new Date('2025-01-01T00:00:00Z');
-const given = (events: AssistantEvent[]) => ({
-  when: (c: AssistantCommand) => () => assistantDecider.decide(c, fold(assistantDecider, events), now),
-});
+const { given } = deciderSpec(assistantDecider, new Date('2025-01-01T00:00:00Z'));
 const required = requiredAssistantSettings;
 const refs = { voiceExists: true, phoneNumberOwned: true, toolsOwned: true, webhookUrlPublic: true, inboundWebhookUrlPublic: true };
 const created: AssistantEvent = {
@@ -29,7 +26,7 @@ const errorsOf = (decide: () => unknown) => refusalOf(decide).errors;
 
 describe('assistant decider', () => {
   it('creates an assistant with the defaults for every optional field left out', () => {
-    expect(given([]).when(create())()).toEqual([created]);
+    given([]).when(create()).then([created]);
   });
 
   it('requires a webhook URL when the webhook is active, on create and on update', () => {

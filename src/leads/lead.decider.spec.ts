@@ -1,12 +1,11 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
+import { deciderSpec } from '../testing/decider-spec';
 import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, TOO_MANY_VARIABLES, isDue, leadDecider } from './lead.decider';
 import { refusalOf } from '../testing/refusal';
 import { LeadEvent } from './lead.events';
 
 const NOW = new Date('2025-01-01T00:00:00Z');
-const given = (events: LeadEvent[], now = NOW) => ({
-  when: (c: LeadCommand) => () => leadDecider.decide(c, fold(leadDecider, events), now),
-});
+const { given } = deciderSpec(leadDecider, NOW);
 const ids = { lead_id: 1, user_id: 2, campaign_id: 3 };
 const created: LeadEvent = {
   type: 'LeadCreated',
@@ -40,13 +39,13 @@ describe('lead decider', () => {
   });
 
   it('creates a lead and its secondary contacts, all created', () => {
-    expect(given([]).when(createCommand(false, false))()).toEqual([created]);
+    given([]).when(createCommand(false, false)).then([created]);
     expect(fold(leadDecider, [created])).toMatchObject({ status: 'created', attempts: 0, contacts: [{ id: 10, status: 'created' }] });
   });
 
   it('refuses a duplicate number in the campaign unless duplicates are allowed', () => {
     expect(given([]).when(createCommand(true, false))).toThrow(DUPLICATE_MESSAGE);
-    expect(given([]).when(createCommand(true, true))()).toEqual([created]);
+    given([]).when(createCommand(true, true)).then([created]);
   });
 
   it('refuses a campaign that is not the user\'s, its message on top', () => {
@@ -85,7 +84,7 @@ describe('lead decider', () => {
     const requeued = given([created, ...completed]).when(update({ status: 'created' }))();
     expect(requeued).toEqual([{ type: 'LeadRequeued', data: ids }]);
     expect(fold(leadDecider, [created, ...completed, ...requeued])).toMatchObject({ status: 'created', attempts: 0 });
-    expect(given([created]).when(update({ status: 'created' }))()).toEqual([]);
+    given([created]).when(update({ status: 'created' })).then([]);
   });
 
   it('treats a deleted or foreign lead as not found', () => {
@@ -179,9 +178,9 @@ describe('lead decider', () => {
 
     it('ignores a result for a call that is not the one in flight, and a repeated result', () => {
       const claim = given([twoContacts]).when(start(100))();
-      expect(given([twoContacts, ...claim]).when(finish(999, true))()).toEqual([]);
+      given([twoContacts, ...claim]).when(finish(999, true)).then([]);
       const done = given([twoContacts, ...claim]).when(finish(100, true))();
-      expect(given([twoContacts, ...claim, ...done]).when(finish(100, true))()).toEqual([]);
+      given([twoContacts, ...claim, ...done]).when(finish(100, true)).then([]);
     });
 
     it('records the call of a lead completed by hand or deleted meanwhile, and dials it no more', () => {

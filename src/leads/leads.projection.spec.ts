@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
+import { AT, projectionSpec } from '../testing/projection-spec';
 import { queryPlans } from '../testing/sqlite-query-plans';
 import { LeadsProjection, createdLead } from './leads.projection';
 import { LeadsQueries } from './leads.queries';
@@ -70,4 +71,22 @@ describe.each([
     expect(result.map((l) => l.id)).toEqual([300, 301, 302]);
     expect(plans).toEqual([expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=?)')]);
   });
+});
+
+describe('leads projection', () => {
+  const { given } = projectionSpec((store) => new LeadsProjection(store), (p) => p.leads);
+  const data = { lead_id: 1, user_id: 1, campaign_id: 2, phone_number: '+12015550100', variables: { customer_name: 'Ann' }, secondary_contacts: [] };
+  const created = { type: 'LeadCreated', data };
+  const doc = createdLead(data, AT);
+
+  it('keeps a lead as created, due to dial from its creation', () => given(created).then([{ ...doc, dial_due_at: Date.parse(AT) }]));
+
+  it('takes it off the dialing index while a call is in flight, and back after', async () => {
+    const started = { type: 'LeadCallStarted', data: { lead_id: 1, user_id: 1, campaign_id: 2, call_id: 9 } };
+    await given(created, started).then([{ ...doc, in_flight_call_id: 9, in_flight: true, dial_due_at: null }]);
+    await given(created, started, { type: 'LeadCallFinished', data: { lead_id: 1, user_id: 1, campaign_id: 2, call_id: 9 } }).then([doc]);
+  });
+
+  it('keeps a deleted lead, marked deleted and off the dialing index', () =>
+    given(created, { type: 'LeadDeleted', data: { lead_id: 1, user_id: 1, campaign_id: 2 } }).then([{ ...doc, deleted: true, dial_due_at: null }]));
 });

@@ -1,15 +1,13 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
-import { PhoneNumberCommand, phoneNumberDecider } from './phone-number.decider';
+import { deciderSpec } from '../testing/decider-spec';
+import { phoneNumberDecider } from './phone-number.decider';
 import { PhoneNumberEvent } from './phone-number.events';
 
-const given = (events: PhoneNumberEvent[]) => ({
-  when: (c: PhoneNumberCommand) => () => phoneNumberDecider.decide(c, fold(phoneNumberDecider, events), new Date()),
-});
+const { given } = deciderSpec(phoneNumberDecider);
 const added: PhoneNumberEvent = { type: 'PhoneNumberAdded', data: { phone_number_id: 1, user_id: 2, phone_number: '+12015550123', label: null } };
 
 describe('phone number decider', () => {
   it('adds a number the user does not hold yet', () => {
-    expect(given([]).when({ type: 'AddPhoneNumber', id: 1, userId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: false })()).toEqual([added]);
+    given([]).when({ type: 'AddPhoneNumber', id: 1, userId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: false }).then([added]);
   });
   it('refuses a number the user already holds', () => {
     expect(given([]).when({ type: 'AddPhoneNumber', id: 1, userId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: true })).toThrow(

@@ -1,12 +1,9 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { deciderSpec } from '../testing/decider-spec';
 import { DomainError } from '../shared/domain-error';
-import { UserCommand, userDecider } from './user.decider';
+import { userDecider } from './user.decider';
 import { UserEvent } from './user.events';
 
-const now = new Date('2025-01-01T00:00:00Z');
-const given = (events: UserEvent[]) => ({
-  when: (command: UserCommand) => () => userDecider.decide(command, fold(userDecider, events), now),
-});
+const { given } = deciderSpec(userDecider, new Date('2025-01-01T00:00:00Z'));
 const registered: UserEvent[] = [
   { type: 'UserRegistered', data: { user_id: 1, email: 'a@b.c', tool_limit: 10, webhook_secret: 's' } },
   { type: 'AccessTokenIssued', data: { user_id: 1, token_hash: 'h1' } },
@@ -25,7 +22,7 @@ describe('user decider', () => {
   });
 
   it('issues further tokens to a registered user only', () => {
-    expect(given(registered).when({ type: 'IssueAccessToken', userId: 1, tokenHash: 'h2' })()).toEqual([
+    given(registered).when({ type: 'IssueAccessToken', userId: 1, tokenHash: 'h2' }).then([
       { type: 'AccessTokenIssued', data: { user_id: 1, token_hash: 'h2' } },
     ]);
     expect(given([]).when({ type: 'IssueAccessToken', userId: 1, tokenHash: 'h2' })).toThrow('User not found');
@@ -34,6 +31,6 @@ describe('user decider', () => {
   it('revokes an active token once; revoking again decides nothing', () => {
     const revoked = given(registered).when({ type: 'RevokeAccessToken', userId: 1, tokenHash: 'h1' })();
     expect(revoked).toEqual([{ type: 'AccessTokenRevoked', data: { user_id: 1, token_hash: 'h1' } }]);
-    expect(given([...registered, ...revoked]).when({ type: 'RevokeAccessToken', userId: 1, tokenHash: 'h1' })()).toEqual([]);
+    given([...registered, ...revoked]).when({ type: 'RevokeAccessToken', userId: 1, tokenHash: 'h1' }).then([]);
   });
 });

@@ -1,4 +1,5 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
+import { deciderSpec } from '../testing/decider-spec';
 import { ATTEMPT_LEASE_MS, ATTEMPT_TAKEN, AttemptResult, WebhookCommand, webhookDecider } from './webhook.decider';
 import { WebhookEvent } from './webhook.events';
 
@@ -15,10 +16,12 @@ const finish = (attempt: number, result: Partial<AttemptResult>): WebhookCommand
   retryDelaysSeconds: DELAYS,
 });
 
+const { given } = deciderSpec(webhookDecider, T0);
+
 /** Runs commands in turn at the given instants and returns every event. */
 function run(steps: Array<[WebhookCommand, number]>): WebhookEvent[] {
   let events: WebhookEvent[] = [];
-  for (const [command, ms] of steps) events = [...events, ...webhookDecider.decide(command, fold(webhookDecider, events), at(ms))];
+  for (const [command, ms] of steps) events = [...events, ...given(events).when(command, at(ms)).decided()];
   return events;
 }
 const last = (events: WebhookEvent[]) => events[events.length - 1];
