@@ -81,7 +81,24 @@ async function loadLeads(dataDir, { userId, campaignId, count, prefix = 3 }) {
   for (let i = 0; i < count; i++) {
     const id = store.nextId('lead');
     const contact = store.nextId('secondary_contact');
-    store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data: { lead_id: id, user_id: userId, campaign_id: campaignId, phone_number: phone(i, AREAS[prefix][0]), variables: { customer_name: `Lead ${i}` }, secondary_contacts: [{ id: contact, phone_number: phone(i, AREAS[prefix][1]), variables: {} }] } }], at);
+    store.append(
+      `lead-${id}`,
+      [
+        {
+          type: 'LeadCreated',
+          schemaVersion: 1,
+          data: {
+            lead_id: id,
+            user_id: userId,
+            campaign_id: campaignId,
+            phone_number: phone(i, AREAS[prefix][0]),
+            variables: { customer_name: `Lead ${i}` },
+            secondary_contacts: [{ id: contact, phone_number: phone(i, AREAS[prefix][1]), variables: {} }],
+          },
+        },
+      ],
+      at,
+    );
   }
   store.close();
 }
@@ -95,12 +112,39 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
     const at = new Date(start + Math.floor((i / count) * 30 * 86_400_000)).toISOString();
     const status = TERMINAL[i % TERMINAL.length];
     const type = i % 10 === 0 ? 'inbound' : 'outbound';
-    const spec = { user_id: userId, assistant_id: assistantId, assistant_name: 'Bench', campaign_id: type === 'inbound' ? null : campaignId, campaign_name: type === 'inbound' ? null : 'Bench', lead_id: null, secondary_contact_id: null, type, assistant_phone_number: null, client_phone_number: phone(i), variables: {}, record: true, max_duration_seconds: 600 };
+    const spec = {
+      user_id: userId,
+      assistant_id: assistantId,
+      assistant_name: 'Bench',
+      campaign_id: type === 'inbound' ? null : campaignId,
+      campaign_name: type === 'inbound' ? null : 'Bench',
+      lead_id: null,
+      secondary_contact_id: null,
+      type,
+      assistant_phone_number: null,
+      client_phone_number: phone(i),
+      variables: {},
+      record: true,
+      max_duration_seconds: 600,
+    };
     store.append(
       `call-${id}`,
       [
         { type: 'CallInitiated', schemaVersion: 1, data: { call_id: id, ...spec } },
-        { type: 'CallOutcomeRecorded', schemaVersion: 2, data: { call_id: id, user_id: userId, campaign_id: spec.campaign_id, lead_id: null, from: 'initiated', status, reached: status === 'completed' || status === 'ended_by_customer', details: { answered_by: 'human', duration: 30 } } },
+        {
+          type: 'CallOutcomeRecorded',
+          schemaVersion: 2,
+          data: {
+            call_id: id,
+            user_id: userId,
+            campaign_id: spec.campaign_id,
+            lead_id: null,
+            from: 'initiated',
+            status,
+            reached: status === 'completed' || status === 'ended_by_customer',
+            details: { answered_by: 'human', duration: 30 },
+          },
+        },
       ],
       at,
     );
@@ -110,13 +154,30 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
 
 /** The body of an assistant as the bench creates it through the API. */
 function assistantBody(name) {
-  return { assistant_name: name, voice_id: 1, language: 'English', llm_model: 'gpt-4o', calls_direction: 'make', engine_type: 'pipeline', timezone: 'UTC', initial_message: 'Hi', system_prompt: 'Be brief.' };
+  return {
+    assistant_name: name,
+    voice_id: 1,
+    language: 'English',
+    llm_model: 'gpt-4o',
+    calls_direction: 'make',
+    engine_type: 'pipeline',
+    timezone: 'UTC',
+    initial_message: 'Hi',
+    system_prompt: 'Be brief.',
+  };
 }
 
 /** A campaign's settings for dialing at any hour of any day, 100 calls at a time, retried at once. */
 function dialingSettings(assistantId) {
   const everyDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-  return { assistant_id: assistantId, max_concurrent_calls: 100, max_retries: 2, retry_delay_seconds: 0, calling_hours: { start: '00:00', end: '24:00' }, calling_days: everyDay };
+  return {
+    assistant_id: assistantId,
+    max_concurrent_calls: 100,
+    max_retries: 2,
+    retry_delay_seconds: 0,
+    calling_hours: { start: '00:00', end: '24:00' },
+    calling_days: everyDay,
+  };
 }
 
 module.exports = { loadLeads, loadCalls, phone, assistantBody, dialingSettings };

@@ -20,7 +20,11 @@ const log = (...args) => console.error(`[bench ${new Date().toISOString().slice(
 
 function api(service, token) {
   return async (method, path, body) => {
-    const res = await fetch(`${service.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: body && JSON.stringify(body) });
+    const res = await fetch(`${service.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     const json = await res.json();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -110,7 +114,13 @@ async function adapters() {
     const body = JSON.stringify({ campaign_id: 1, phone_number: '+12125550100', variables: { customer_name: 'Ann' } });
     const constant = (name) => () => load(`${name} adapter: GET /constant`, apps[name].pid, { url: `${apps[name].url}/constant`, connections: 50 });
     const echo = (name) => () =>
-      load(`${name} adapter: POST /echo (JSON body sent back)`, apps[name].pid, { url: `${apps[name].url}/echo`, connections: 50, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      load(`${name} adapter: POST /echo (JSON body sent back)`, apps[name].pid, {
+        url: `${apps[name].url}/echo`,
+        connections: 50,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
     const { baseline: base, figures } = await inRounds(ROUNDS, constant('Fastify'), [constant('Express'), echo('Fastify'), echo('Express')]);
     results.figures.push(base, ...figures);
   } finally {
@@ -140,7 +150,14 @@ async function httpAndReads() {
             method: 'POST',
             headers,
             // Each request gets a number of its own (autocannon reads setupRequest only inside `requests`).
-            requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ campaign_id: writes, phone_number: phone(counter++, 212), variables: { customer_name: 'Ann' } }) }) }],
+            requests: [
+              {
+                setupRequest: (req) => ({
+                  ...req,
+                  body: JSON.stringify({ campaign_id: writes, phone_number: phone(counter++, 212), variables: { customer_name: 'Ann' } }),
+                }),
+              },
+            ],
           }),
       ]);
       results.figures.push(base, ...figures);
@@ -158,13 +175,21 @@ async function httpAndReads() {
     const read = api(service, user.token);
     await until(async () => (await read('GET', '/api/user/calls?per_page=1')).total >= callCount, 'calls projected');
     const catchUp = (Date.now() - catchUpStarted) / 1000;
-    results.figures.push({ name: 'start-up catch-up projection of the loaded events', events: leadCount + 2 * callCount, seconds: catchUp, events_per_second: Math.round((leadCount + 2 * callCount) / catchUp) });
+    results.figures.push({
+      name: 'start-up catch-up projection of the loaded events',
+      events: leadCount + 2 * callCount,
+      seconds: catchUp,
+      events_per_second: Math.round((leadCount + 2 * callCount) / catchUp),
+    });
     log('projected in', catchUp, 's');
     await settled(service.pid);
 
     const pages = [
       [`GET /api/user/leads?campaign_id&per_page=100 (${leadCount} leads)`, `/api/user/leads?campaign_id=${reads}&per_page=100`],
-      [`GET /api/user/leads?campaign_id&status&per_page=100&page=500 (${leadCount} leads)`, `/api/user/leads?campaign_id=${reads}&status=created&per_page=100&page=500`],
+      [
+        `GET /api/user/leads?campaign_id&status&per_page=100&page=500 (${leadCount} leads)`,
+        `/api/user/leads?campaign_id=${reads}&status=created&per_page=100&page=500`,
+      ],
       [`GET /api/user/calls?campaign_id&status (${callCount} calls)`, `/api/user/calls?campaign_id=${writes}&status=completed`],
       [`GET /api/user/calls?status&type (${callCount} calls)`, `/api/user/calls?status=no-answer&type=outbound`],
     ];
@@ -172,7 +197,11 @@ async function httpAndReads() {
     const { baseline: base, figures } = await inRounds(
       ROUNDS,
       () => baseline(service, 50),
-      pages.map(([name, path]) => () => load(name, service.pid, { url: `${service.url}${path}`, connections: 50, headers })),
+      pages.map(
+        ([name, path]) =>
+          () =>
+            load(name, service.pid, { url: `${service.url}${path}`, connections: 50, headers }),
+      ),
     );
     results.figures.push(base, ...figures);
     await service.stop();
@@ -203,7 +232,10 @@ async function httpAndReads() {
 /** The scheduler's own CPU per decision: its passes run alone on the data directory (`scheduler-passes.js`). */
 function schedulerPasses(env, userId, campaign, passes) {
   const script = join(__dirname, 'scheduler-passes.js');
-  const stdout = execFileSync(process.execPath, [script, String(userId), String(campaign), String(passes)], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const stdout = execFileSync(process.execPath, [script, String(userId), String(campaign), String(passes)], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   return JSON.parse(stdout);
 }
 
@@ -230,7 +262,12 @@ async function dial(service, call, campaign, seconds) {
   const cpu = cpuSeconds(service.pid) - cpuBefore;
   await new Promise((r) => setTimeout(r, 1000));
   const attempts = (await countCalls()) - before;
-  return { attempts, attempts_per_second: Math.round(attempts / elapsed), cpu_ms_per_attempt: +((cpu * 1000) / Math.max(1, attempts)).toFixed(3), rss_dialing_mb: Math.round(maxRss) };
+  return {
+    attempts,
+    attempts_per_second: Math.round(attempts / elapsed),
+    cpu_ms_per_attempt: +((cpu * 1000) / Math.max(1, attempts)).toFixed(3),
+    rss_dialing_mb: Math.round(maxRss),
+  };
 }
 
 async function dialingAndMemory() {
@@ -305,7 +342,10 @@ async function dialingAndMemory() {
     service = null;
     writtenOut();
     const passes = schedulerPasses(env, user.id, rest, Math.max(3, n(200)));
-    results.figures.push({ name: `scheduler passes alone, a campaign of ${restCount} leads (${smallCount + bigCount + restCount} stored, max_concurrent_calls 100)`, ...passes });
+    results.figures.push({
+      name: `scheduler passes alone, a campaign of ${restCount} leads (${smallCount + bigCount + restCount} stored, max_concurrent_calls 100)`,
+      ...passes,
+    });
     log('scheduler passes', JSON.stringify(passes));
   } finally {
     await service?.stop();

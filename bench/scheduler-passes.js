@@ -35,7 +35,9 @@ async function main(args) {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error'] });
   try {
-    const [scheduler, commands, projections, events, leads] = [DialScheduler, CommandBus, ProjectionRunner, EVENT_STORE, LeadsProjection].map((t) => app.get(t));
+    const [scheduler, commands, projections, events, leads] = [DialScheduler, CommandBus, ProjectionRunner, EVENT_STORE, LeadsProjection].map((t) =>
+      app.get(t),
+    );
     const user = { id: Number(userId) };
     const campaign = Number(campaignId);
     const settled = async () => projections.settle(await events.headPosition());

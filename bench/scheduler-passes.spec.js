@@ -18,7 +18,11 @@ describe('bench scheduler passes', () => {
     try {
       user = await cli(env, 'users:create', '--email', 'passes@example.com');
       const post = async (path, body) => {
-        const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${service.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         return (await res.json()).data.id;
       };
       const assistant = await post('/api/user/assistant', assistantBody('Passes'));
@@ -28,7 +32,9 @@ describe('bench scheduler passes', () => {
     }
     await loadLeads(dataDir, { userId: user.id, campaignId: campaign, count: 250 });
 
-    const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'scheduler-passes.js'), String(user.id), String(campaign), '10'], { env: { ...process.env, ...env } });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'scheduler-passes.js'), String(user.id), String(campaign), '10'], {
+      env: { ...process.env, ...env },
+    });
     const result = JSON.parse(stdout);
     // 100, 100 and 50 claimed; the fourth pass finds none due (each call ended completed).
     expect(result).toEqual({ passes: 4, decisions: 250, cpu_ms: expect.any(Number), cpu_ms_per_decision: expect.any(Number) });

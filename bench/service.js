@@ -20,15 +20,19 @@ function freePort() {
 }
 
 async function startService(env) {
-  return startListening(() => [join(root, 'dist/main.js')], '/health/live', (port, url) => ({
-    ...process.env,
-    LOG_LEVEL: 'error',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '10000000',
-    PUBLIC_URL: url,
-    ...env,
-    PORT: String(port),
-  }));
+  return startListening(
+    () => [join(root, 'dist/main.js')],
+    '/health/live',
+    (port, url) => ({
+      ...process.env,
+      LOG_LEVEL: 'error',
+      HOST: '127.0.0.1',
+      RATE_LIMIT_PER_MINUTE: '10000000',
+      PUBLIC_URL: url,
+      ...env,
+      PORT: String(port),
+    }),
+  );
 }
 
 /** Starts a node process told a free port (by its arguments or its environment) and waits until `readyPath` answers 200. */
@@ -37,7 +41,7 @@ async function startListening(argsFor, readyPath, envFor = () => process.env) {
   const url = `http://127.0.0.1:${port}`;
   const args = argsFor(port);
   const child = spawn(process.execPath, args, { env: envFor(port, url), stdio: ['ignore', 'ignore', 'inherit'] });
-  for (const deadline = Date.now() + 600_000; ; ) {
+  for (const deadline = Date.now() + 600_000; ;) {
     if (child.exitCode !== null) throw new Error(`${basename(args[0])} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}${readyPath}`)).ok) break;
@@ -61,7 +65,9 @@ function startAdapterApp(adapter) {
 
 /** Resident set size of a process, in MB. */
 function rssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 

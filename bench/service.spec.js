@@ -9,7 +9,7 @@ const SERVICE = require.resolve('./service');
  */
 function spin(seconds) {
   const { cpuSecondsIn } = require(SERVICE);
-  for (const start = cpuSecondsIn('/proc/thread-self/stat'); cpuSecondsIn('/proc/thread-self/stat') - start < seconds; );
+  for (const start = cpuSecondsIn('/proc/thread-self/stat'); cpuSecondsIn('/proc/thread-self/stat') - start < seconds;);
 }
 
 describe('bench CPU readings', () => {

@@ -86,7 +86,7 @@ function build() {
   fs.mkdirSync(builds, { recursive: true });
   try {
     execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: ['ignore', 'inherit', 'inherit'] });
-  } catch (error) {
+  } catch {
     fs.rmSync(next, { recursive: true, force: true });
     throw new Error('the TypeScript compiler refused the sources (see above)');
   }

@@ -32,7 +32,10 @@ describe('assistants, voices and phone numbers API', () => {
   describe('phone numbers', () => {
     it('adds a number in E.164, lists and deletes it, refusing duplicates and bad numbers', async () => {
       const added = await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: '+1 (201) 555-0123', label: 'Main' } });
-      expect(added).toMatchObject({ status: 201, body: { message: 'Phone number created successfully', data: { phone_number: '+12015550123', label: 'Main' } } });
+      expect(added).toMatchObject({
+        status: 201,
+        body: { message: 'Phone number created successfully', data: { phone_number: '+12015550123', label: 'Main' } },
+      });
       expect((await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: '+12015550123' } })).body).toEqual({
         message: 'Validation failed',
         errors: { phone_number: ['The phone number has already been taken.'] },
@@ -42,8 +45,14 @@ describe('assistants, voices and phone numbers API', () => {
       expect((await t.request('POST', '/api/user/phone-numbers', { token: otherToken, body: { phone_number: '+12015550123' } })).status).toBe(201);
       expect((await t.request('GET', '/api/user/phone-numbers', { token })).body).toEqual([added.body.data]);
       const id = added.body.data.id;
-      expect(await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token: otherToken })).toMatchObject({ status: 404, body: { message: 'Phone number not found' } });
-      expect(await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token })).toMatchObject({ status: 200, body: { message: 'Phone number deleted successfully' } });
+      expect(await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token: otherToken })).toMatchObject({
+        status: 404,
+        body: { message: 'Phone number not found' },
+      });
+      expect(await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token })).toMatchObject({
+        status: 200,
+        body: { message: 'Phone number deleted successfully' },
+      });
       expect((await t.request('GET', '/api/user/phone-numbers', { token })).body).toEqual([]);
     });
   });
@@ -150,7 +159,7 @@ describe('assistants, voices and phone numbers API', () => {
       expect((await t.request('GET', '/api/user/assistants/get?per_page=100', { token })).body.total).toBe(before);
     });
 
-    it('refuses another user\'s tool and writes nothing', async () => {
+    it("refuses another user's tool and writes nothing", async () => {
       const foreign = await newTool(otherToken);
       const before = (await t.request('GET', '/api/user/assistants/get?per_page=100', { token })).body.total;
       expect((await create({ ...required, tool_ids: [foreign.id] })).body.errors).toEqual({ tool_ids: ['The selected tool ids is invalid.'] });

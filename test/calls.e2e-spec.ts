@@ -178,7 +178,18 @@ describe('calls API and telephony callbacks', () => {
     });
 
     it('refuses bad filter values with 422', async () => {
-      for (const q of ['?per_page=0', '?per_page=101', '?page=0', '?status=x', '?type=x', '?date_from=2025-13-01', '?date_from=2025-02-30', '?date_to=01-04-2025', '?date_to=2025-04-01T00:00:00Z', '?campaign_id=x']) {
+      for (const q of [
+        '?per_page=0',
+        '?per_page=101',
+        '?page=0',
+        '?status=x',
+        '?type=x',
+        '?date_from=2025-13-01',
+        '?date_from=2025-02-30',
+        '?date_to=01-04-2025',
+        '?date_to=2025-04-01T00:00:00Z',
+        '?campaign_id=x',
+      ]) {
         expect((await list(q)).status).toBe(422);
       }
     });
@@ -194,19 +205,35 @@ describe('calls API and telephony callbacks', () => {
     it('creates an inbound call for the assistant holding the dialed number and answers its configuration', async () => {
       const number = (await t.request('POST', '/api/user/phone-numbers', { token: alice.token, body: { phone_number: '+12015550777' } })).body.data;
       const assistant = (
-        await t.request('POST', '/api/user/assistant', { token: alice.token, body: { ...requiredAssistantSettings, assistant_name: 'Reception', calls_direction: 'receive', phone_number_id: number.id } })
+        await t.request('POST', '/api/user/assistant', {
+          token: alice.token,
+          body: { ...requiredAssistantSettings, assistant_name: 'Reception', calls_direction: 'receive', phone_number_id: number.id },
+        })
       ).body.data;
       const res = await signed('/api/telephony/inbound', { call_id: 'prov-1', from: '+44 20 7946 0958', to: '+12015550777' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ call_id: expect.any(Number), assistant: { id: assistant.id, name: 'Reception', type: 'inbound', system_prompt: 'You are helpful.' } });
+      expect(res.body).toMatchObject({
+        call_id: expect.any(Number),
+        assistant: { id: assistant.id, name: 'Reception', type: 'inbound', system_prompt: 'You are helpful.' },
+      });
       const call = (await t.request('GET', `/api/user/calls/${res.body.call_id}`, { token: alice.token })).body;
-      expect(call).toMatchObject({ type: 'inbound', status: 'initiated', assistant_id: assistant.id, assistant_phone_number: '+12015550777', client_phone_number: '+442079460958', campaign_id: null });
+      expect(call).toMatchObject({
+        type: 'inbound',
+        status: 'initiated',
+        assistant_id: assistant.id,
+        assistant_phone_number: '+12015550777',
+        client_phone_number: '+442079460958',
+        campaign_id: null,
+      });
       expect(call).not.toHaveProperty('campaign_name');
       expect(await event(res.body.call_id, { status: 'in-progress' })).toMatchObject({ status: 200 });
     });
 
     it('answers 404 for a number no assistant holds, and 401 unsigned', async () => {
-      expect(await signed('/api/telephony/inbound', { from: '+12015550123', to: '+12015550999' })).toMatchObject({ status: 404, body: { message: 'Phone number not found' } });
+      expect(await signed('/api/telephony/inbound', { from: '+12015550123', to: '+12015550999' })).toMatchObject({
+        status: 404,
+        body: { message: 'Phone number not found' },
+      });
       expect(await signed('/api/telephony/inbound', { from: '+12015550123', to: '+12015550999' }, 'sha256=bad')).toMatchObject({ status: 401 });
       expect((await signed('/api/telephony/inbound', { from: 'x', to: '+12015550999' })).status).toBe(422);
     });

@@ -68,21 +68,36 @@ describe('campaigns API', () => {
   });
 
   it('accepts the bounds, a window ending at 24:00, and refuses hours that end before they start', async () => {
-    const ok = await create({ name: 'b', assistant_id: assistantId, max_retries: 20, retry_delay_seconds: 0, max_concurrent_calls: 100, calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['sat', 'sun'] });
+    const ok = await create({
+      name: 'b',
+      assistant_id: assistantId,
+      max_retries: 20,
+      retry_delay_seconds: 0,
+      max_concurrent_calls: 100,
+      calling_hours: { start: '00:00', end: '24:00' },
+      calling_days: ['sat', 'sun'],
+    });
     expect(ok.body).toMatchObject({ data: { calling_hours: { end: '24:00' } } });
     const bad = await create({ name: 'b', assistant_id: assistantId, calling_hours: { start: '17:00', end: '09:00' } });
-    expect(bad.body).toEqual({ message: 'Validation failed', errors: { 'calling_hours.end': ['The calling hours.end field must be a time after calling hours.start.'] } });
+    expect(bad.body).toEqual({
+      message: 'Validation failed',
+      errors: { 'calling_hours.end': ['The calling hours.end field must be a time after calling hours.start.'] },
+    });
   });
 
   it('refuses an assistant of another user or one that only receives calls', async () => {
-    const inbound = (await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, calls_direction: 'receive' } })).body.data.id;
+    const inbound = (await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, calls_direction: 'receive' } })).body.data
+      .id;
     for (const id of [inbound, 999999]) {
-      expect((await create({ name: 'x', assistant_id: id })).body).toEqual({ message: 'Validation failed', errors: { assistant_id: ['The selected assistant id is invalid.'] } });
+      expect((await create({ name: 'x', assistant_id: id })).body).toEqual({
+        message: 'Validation failed',
+        errors: { assistant_id: ['The selected assistant id is invalid.'] },
+      });
     }
     expect((await create({ name: 'x', assistant_id: assistantId }, otherToken)).status).toBe(422);
   });
 
-  it('answers every failed rule at once, the assistant\'s too, and writes nothing', async () => {
+  it("answers every failed rule at once, the assistant's too, and writes nothing", async () => {
     const before = (await t.request('GET', '/api/user/campaigns?per_page=100', { token })).body.total;
     const bad = await create({ name: 'x', assistant_id: 999999, calling_days: ['monday'], max_retries: 21 });
     expect(bad.body).toEqual({
@@ -129,7 +144,7 @@ describe('campaigns API', () => {
     expect(await t.request('GET', `/api/user/campaigns/${id}`, { token: otherToken })).toMatchObject({ status: 404, body: { message: 'Campaign not found' } });
   });
 
-  it('lists the user\'s campaigns in a page envelope', async () => {
+  it("lists the user's campaigns in a page envelope", async () => {
     const mine = await t.request('GET', '/api/user/campaigns?per_page=2', { token });
     expect(mine.body).toMatchObject({ current_page: 1, per_page: 2, data: [expect.any(Object), expect.any(Object)] });
     expect(mine.body.total).toBeGreaterThan(2);

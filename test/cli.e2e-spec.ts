@@ -68,7 +68,11 @@ describe('service and CLI as separate processes on one data directory', () => {
   it('rebuilds the read models from the events and the tokens still work afterwards', async () => {
     const rebuilt = await cli(env, 'projections:rebuild');
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.json).toMatchObject({ projections: expect.arrayContaining(['users', 'tools', 'assistants', 'phone_numbers']), events: expect.any(Number), events_per_second: expect.any(Number) });
+    expect(rebuilt.json).toMatchObject({
+      projections: expect.arrayContaining(['users', 'tools', 'assistants', 'phone_numbers']),
+      events: expect.any(Number),
+      events_per_second: expect.any(Number),
+    });
     expect(rebuilt.json.events).toBeGreaterThanOrEqual(6);
     const again = await cli(env, 'projections:rebuild', '--projection', 'users');
     expect(again.json).toMatchObject({ projections: ['users'], events: rebuilt.json.events });
@@ -86,7 +90,12 @@ describe('service and CLI as separate processes on one data directory', () => {
   const checkpoints = () => {
     const db = new Database(join(dataDir, 'read.db'), { readonly: true });
     try {
-      return new Map(db.prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints').all().map((row) => [row.name, row.position]));
+      return new Map(
+        db
+          .prepare<[], { name: string; position: number }>('SELECT name, position FROM checkpoints')
+          .all()
+          .map((row) => [row.name, row.position]),
+      );
     } finally {
       db.close();
     }
@@ -104,7 +113,9 @@ describe('service and CLI as separate processes on one data directory', () => {
     expect(checkpoints()).toEqual(before);
     const service = await startService(env);
     try {
-      const me = await fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${(await cli(env, 'tokens:create', '--user', '1')).json.token}` } });
+      const me = await fetch(`${service.url}/api/user/me`, {
+        headers: { authorization: `Bearer ${(await cli(env, 'tokens:create', '--user', '1')).json.token}` },
+      });
       expect(me.status).toBe(200);
     } finally {
       await service.stop();
@@ -144,9 +155,7 @@ describe('service and CLI as separate processes on one data directory', () => {
   });
 
   it('refuses to start with a bad configuration, naming the variable', async () => {
-    await expect(startService({ ...env, EVENT_STORE: 'postgres' })).rejects.toThrow(
-      'EVENT_STORE must be one of embedded, eventstoredb (got "postgres")',
-    );
+    await expect(startService({ ...env, EVENT_STORE: 'postgres' })).rejects.toThrow('EVENT_STORE must be one of embedded, eventstoredb (got "postgres")');
   });
 
   it('exits 1 with the stack of a start failure it does not name', () => {

@@ -26,10 +26,13 @@ describe('a crash between claiming a lead and dialing it', () => {
     // The process that "crashes": no background work, so nothing it claims gets placed.
     const before = await startTestApp(env, { dataDir, clock, background: false });
     const { token } = await before.createUser();
-    const assistant = (await before.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, max_call_duration: 20 } })).body.data.id;
-    const campaign = (await before.request('POST', '/api/user/campaigns', { token, body: { name: 'R', assistant_id: assistant, retry_delay_seconds: 0 } })).body.data.id;
+    const assistant = (await before.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, max_call_duration: 20 } })).body.data
+      .id;
+    const campaign = (await before.request('POST', '/api/user/campaigns', { token, body: { name: 'R', assistant_id: assistant, retry_delay_seconds: 0 } })).body
+      .data.id;
     const claimedOnly = (await before.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550501' } })).body.data;
-    const openedNotPlaced = (await before.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550502' } })).body.data;
+    const openedNotPlaced = (await before.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550502' } })).body
+      .data;
     await before.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
     const store = before.app.get<EventStore>(EVENT_STORE);
     const bus = before.app.get(CommandBus);
@@ -38,7 +41,15 @@ describe('a crash between claiming a lead and dialing it', () => {
     const secondCall = await store.nextId('call');
     expect((await bus.execute(new StartLeadCall(openedNotPlaced.id, secondCall))).claimed).toBe(true);
     const userId = (await before.request('GET', '/api/user/me', { token })).body.id;
-    const spec = callSpec({ user_id: userId, assistant_id: assistant, campaign_id: campaign, campaign_name: 'R', lead_id: openedNotPlaced.id, client_phone_number: '+12015550502', max_duration_seconds: 20 });
+    const spec = callSpec({
+      user_id: userId,
+      assistant_id: assistant,
+      campaign_id: campaign,
+      campaign_name: 'R',
+      lead_id: openedNotPlaced.id,
+      client_phone_number: '+12015550502',
+      max_duration_seconds: 20,
+    });
     const { created } = await bus.execute(new InitiateCall(secondCall, spec));
     expect(created).toBe(true);
     await before.stop();
@@ -47,7 +58,11 @@ describe('a crash between claiming a lead and dialing it', () => {
     try {
       // The bare claim is placed on restart, once.
       await eventually(() => provider.dials.some((d) => d.request.call_id === firstCall), 10_000, 'the claimed lead to be dialed');
-      await eventually(async () => (await after.request('GET', `/api/user/calls/${firstCall}`, { token })).body.status === 'completed', 10_000, 'first call to end');
+      await eventually(
+        async () => (await after.request('GET', `/api/user/calls/${firstCall}`, { token })).body.status === 'completed',
+        10_000,
+        'first call to end',
+      );
       expect(provider.dials.filter((d) => d.request.call_id === secondCall)).toHaveLength(0);
       expect((await after.request('GET', `/api/user/calls/${secondCall}`, { token })).body.status).toBe('initiated');
 
@@ -57,12 +72,21 @@ describe('a crash between claiming a lead and dialing it', () => {
       expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(0);
       clock.advance(1_000);
       expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(1);
-      await eventually(async () => (await after.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed', 10_000, 'campaign to complete');
+      await eventually(
+        async () => (await after.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed',
+        10_000,
+        'campaign to complete',
+      );
       expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(0);
       const leads = (await after.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body;
       expect(leads.map((l: { status: string }) => l.status)).toEqual(['completed', 'completed']);
       expect((await after.request('GET', `/api/user/calls/${secondCall}`, { token })).body.status).toBe('completed');
-      expect(provider.dials.map((d) => [d.request.call_id, d.request.to])).toEqual(expect.arrayContaining([[firstCall, '+12015550501'], [secondCall, '+12015550502']]));
+      expect(provider.dials.map((d) => [d.request.call_id, d.request.to])).toEqual(
+        expect.arrayContaining([
+          [firstCall, '+12015550501'],
+          [secondCall, '+12015550502'],
+        ]),
+      );
       expect(provider.dials).toHaveLength(2);
       const secondLead = await after.app.get<EventStore>(EVENT_STORE).readStream(`lead-${openedNotPlaced.id}`);
       expect(secondLead.map((e) => e.type)).toEqual(['LeadCreated', 'LeadCallStarted', 'LeadCallFinished', 'LeadReached']);

@@ -18,10 +18,14 @@ interface World {
 
 async function world(now: string, scripts: Record<string, Script[]>, env: Record<string, string> = {}, stepDelayMs = 5): Promise<World> {
   const clock = new ManualClock(new Date(now));
-  const provider = new FakeProvider(SECRET, (to, attempt) => {
-    const script = scripts[to] ?? ['human'];
-    return script[Math.min(attempt, script.length) - 1];
-  }, stepDelayMs);
+  const provider = new FakeProvider(
+    SECRET,
+    (to, attempt) => {
+      const script = scripts[to] ?? ['human'];
+      return script[Math.min(attempt, script.length) - 1];
+    },
+    stepDelayMs,
+  );
   const url = await provider.start();
   const t = await startTestApp({ DIALER: 'http', DIALER_URL: url, TELEPHONY_SECRET: SECRET, DIAL_INTERVAL_MS: '30', ...env }, { clock });
   const { token } = await t.createUser();
@@ -29,18 +33,34 @@ async function world(now: string, scripts: Record<string, Script[]>, env: Record
 }
 
 async function campaign(w: World, settings: object, assistant: object = {}): Promise<number> {
-  const assistantId = (await w.t.request('POST', '/api/user/assistant', { token: w.token, body: { ...requiredAssistantSettings, max_call_duration: 20, ...assistant } })).body.data.id;
+  const assistantId = (
+    await w.t.request('POST', '/api/user/assistant', { token: w.token, body: { ...requiredAssistantSettings, max_call_duration: 20, ...assistant } })
+  ).body.data.id;
   const res = await w.t.request('POST', '/api/user/campaigns', { token: w.token, body: { name: 'Dialing', assistant_id: assistantId, ...settings } });
   expect(res.status).toBe(201);
   return res.body.data.id;
 }
 
 const lead = async (w: World, campaign_id: number, phone_number: string, secondary: string[] = []) =>
-  (await w.t.request('POST', '/api/user/lead', { token: w.token, body: { campaign_id, phone_number, secondary_contacts: secondary.map((p) => ({ phone_number: p })) } })).body.data;
-const setStatus = (w: World, campaign_id: number, action: 'start' | 'stop') => w.t.request('POST', '/api/user/campaigns/update-status', { token: w.token, body: { campaign_id, action } });
+  (
+    await w.t.request('POST', '/api/user/lead', {
+      token: w.token,
+      body: { campaign_id, phone_number, secondary_contacts: secondary.map((p) => ({ phone_number: p })) },
+    })
+  ).body.data;
+const setStatus = (w: World, campaign_id: number, action: 'start' | 'stop') =>
+  w.t.request('POST', '/api/user/campaigns/update-status', { token: w.token, body: { campaign_id, action } });
 const getCampaign = async (w: World, id: number) => (await w.t.request('GET', `/api/user/campaigns/${id}`, { token: w.token })).body;
 const leadsOf = async (w: World, id: number) => (await w.t.request('GET', `/api/user/leads?campaign_id=${id}`, { token: w.token })).body;
-const settled = (w: World) => eventually(async () => (await w.t.app.get(DialScheduler).pass()) === 0 && w.provider.dials.every((d) => d.endedAt || d.script === 'silence') && (await new Promise((r) => setTimeout(r, 60)), true), 15_000, 'dialing to settle');
+const settled = (w: World) =>
+  eventually(
+    async () =>
+      (await w.t.app.get(DialScheduler).pass()) === 0 &&
+      w.provider.dials.every((d) => d.endedAt || d.script === 'silence') &&
+      (await new Promise((r) => setTimeout(r, 60)), true),
+    15_000,
+    'dialing to settle',
+  );
 
 /** Every lead stream alternates LeadCallStarted and LeadCallFinished: never two calls of one lead in flight. */
 async function expectOneCallAtATime(w: World) {
@@ -102,15 +122,32 @@ describe('dialing a whole campaign through the http dialer', () => {
     // Round one: everybody once, the primary first, then the secondary contacts.
     await eventually(() => w.provider.dials.length >= 8, 15_000, 'round one');
     await settled(w);
-    const firstTwo = w.provider.dials.slice(0, 2).map((d) => d.request.lead_id).sort();
+    const firstTwo = w.provider.dials
+      .slice(0, 2)
+      .map((d) => d.request.lead_id)
+      .sort();
     expect(firstTwo).toEqual([l.human.id, l.machine.id].sort());
     expect(w.provider.dials.map((d) => d.request.to)).toEqual(
-      expect.arrayContaining([numbers.human, numbers.machineThenContact, numbers.contactHuman, numbers.busy, numbers.contactNoAnswer, numbers.refused, numbers.silentThenHuman, numbers.failedThenHuman]),
+      expect.arrayContaining([
+        numbers.human,
+        numbers.machineThenContact,
+        numbers.contactHuman,
+        numbers.busy,
+        numbers.contactNoAnswer,
+        numbers.refused,
+        numbers.silentThenHuman,
+        numbers.failedThenHuman,
+      ]),
     );
     const contactDial = w.provider.dials.find((d) => d.request.to === numbers.contactHuman)!;
     const primaryDial = w.provider.dials.find((d) => d.request.to === numbers.machineThenContact)!;
     expect(contactDial.receivedAt).toBeGreaterThanOrEqual(primaryDial.endedAt!);
-    expect(contactDial.request).toMatchObject({ lead_id: l.machine.id, secondary_contact_id: l.machine.secondary_contacts[0].id, campaign_id: id, assistant: { name: 'Ada' } });
+    expect(contactDial.request).toMatchObject({
+      lead_id: l.machine.id,
+      secondary_contact_id: l.machine.secondary_contacts[0].id,
+      campaign_id: id,
+      assistant: { name: 'Ada' },
+    });
     expect(w.provider.dials.length).toBe(8);
     let leads = await leadsOf(w, id);
     const statusOf = (x: { id: number }) => leads.find((y: { id: number }) => y.id === x.id);
@@ -124,7 +161,11 @@ describe('dialing a whole campaign through the http dialer', () => {
     w.clock.advance(141_000);
     await w.t.app.get(StuckCallSweeper).sweepOnce();
     const silentCall = w.provider.dials.find((d) => d.request.to === numbers.silentThenHuman)!.request.call_id;
-    await eventually(async () => (await w.t.request('GET', `/api/user/calls/${silentCall}`, { token: w.token })).body.status === 'failed', 5000, 'stuck call failed');
+    await eventually(
+      async () => (await w.t.request('GET', `/api/user/calls/${silentCall}`, { token: w.token })).body.status === 'failed',
+      5000,
+      'stuck call failed',
+    );
     await settled(w);
     expect(w.provider.dials.length).toBe(8);
 
@@ -175,7 +216,11 @@ describe('the calling window, with a controlled clock', () => {
     expect(w.provider.dials).toHaveLength(0);
     w.clock.set('2025-01-20T21:55:00Z'); // Monday 16:55
     expect(await pass()).toBe(1);
-    await eventually(async () => (await leadsOf(w, id))[0]?.status === 'created' && (await getCampaign(w, id)).stats.calls_in_flight === 0, 5000, 'first attempt over');
+    await eventually(
+      async () => (await leadsOf(w, id))[0]?.status === 'created' && (await getCampaign(w, id)).stats.calls_in_flight === 0,
+      5000,
+      'first attempt over',
+    );
     const failed = (await w.t.app.get<EventStore>(EVENT_STORE).readStream(`lead-${(await leadsOf(w, id))[0].id}`)).find((e) => e.type === 'LeadAttemptFailed');
     // 16:55 + 10 minutes is past 17:00: the retry opens Tuesday 09:00 New York time.
     expect(failed?.data).toMatchObject({ attempts: 1, next_due_at: '2025-01-21T14:00:00.000Z' });
@@ -197,7 +242,7 @@ describe('the calling window, with a controlled clock', () => {
     await setStatus(w, id, 'stop');
   };
 
-  it('follows the assistant\'s timezone across a DST change: Berlin 09:00 is 08:00Z before and 07:00Z after spring-forward', async () => {
+  it("follows the assistant's timezone across a DST change: Berlin 09:00 is 08:00Z before and 07:00Z after spring-forward", async () => {
     const nineToTen = { calling_hours: { start: '09:00', end: '10:00' } };
     // Saturday 08:30 CET, then 09:00 CET.
     await expectOpening(nineToTen, 'Europe/Berlin', '+12015550201', '2025-03-29T07:30:00Z', '2025-03-29T08:00:00Z');
@@ -205,7 +250,7 @@ describe('the calling window, with a controlled clock', () => {
     await expectOpening(nineToTen, 'Europe/Berlin', '+12015550202', '2025-03-30T06:59:00Z', '2025-03-30T07:00:00Z');
   });
 
-  it('dials in Kolkata\'s half-hour offset and up to a window ending at 24:00', async () => {
+  it("dials in Kolkata's half-hour offset and up to a window ending at 24:00", async () => {
     // 19:59 IST, then 23:59:59 IST.
     await expectOpening({ calling_hours: { start: '20:00', end: '24:00' } }, 'Asia/Kolkata', '+12015550301', '2025-04-01T14:29:00Z', '2025-04-01T18:29:59Z');
   });
@@ -228,7 +273,11 @@ describe('stopping a campaign', () => {
     await eventually(() => w.provider.dials.length === 1, 5000, 'first dial');
     expect((await setStatus(w, id, 'stop')).body.data.status).toBe('stopped');
     const first = w.provider.dials[0].request.call_id;
-    await eventually(async () => (await w.t.request('GET', `/api/user/calls/${first}`, { token: w.token })).body.status === 'completed', 5000, 'call in flight recorded');
+    await eventually(
+      async () => (await w.t.request('GET', `/api/user/calls/${first}`, { token: w.token })).body.status === 'completed',
+      5000,
+      'call in flight recorded',
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(w.provider.dials).toHaveLength(1);
     expect((await getCampaign(w, id)).stats).toEqual({ leads: { created: 2, completed: 1, 'reached-max-retries': 0 }, calls_in_flight: 0 });

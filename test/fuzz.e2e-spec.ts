@@ -41,7 +41,8 @@ function checkAnswer(sent: Sent, status: number, text: string, writtenOnRefusal:
   }
   if (typeof body?.message !== 'string' || !body.message) throw new Error(`${status} without a message for ${where}: ${text.slice(0, 200)}`);
   if ('errors' in body) {
-    const valid = body.errors && typeof body.errors === 'object' && Object.values(body.errors).every((m) => Array.isArray(m) && m.every((s) => typeof s === 'string'));
+    const valid =
+      body.errors && typeof body.errors === 'object' && Object.values(body.errors).every((m) => Array.isArray(m) && m.every((s) => typeof s === 'string'));
     if (!valid) throw new Error(`errors not {field: [messages]} for ${where}: ${text.slice(0, 200)}`);
   }
   if (writtenOnRefusal) throw new Error(`${status} for ${where}, yet the store was written`);
@@ -88,10 +89,24 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['PUT', 'lead update', (id) => `/api/user/leads/${id}`, { status: 'completed', variables: { b: 'x' } }, LEAD_FIELDS, 'lead'],
     ['POST', 'assistant create', () => '/api/user/assistant', { ...requiredAssistantSettings }, ASSISTANT_FIELDS, null],
     ['PUT', 'assistant update', (id) => `/api/user/assistant/${id}`, { speech_speed: 1 }, ASSISTANT_FIELDS, 'assistant'],
-    ['POST', 'campaign create', () => '/api/user/campaigns', { name: 'C', assistant_id: 1, calling_hours: { start: '09:00', end: '17:00' } }, CAMPAIGN_FIELDS, null],
+    [
+      'POST',
+      'campaign create',
+      () => '/api/user/campaigns',
+      { name: 'C', assistant_id: 1, calling_hours: { start: '09:00', end: '17:00' } },
+      CAMPAIGN_FIELDS,
+      null,
+    ],
     ['PUT', 'campaign update', (id) => `/api/user/campaigns/${id}`, { max_retries: 2 }, CAMPAIGN_FIELDS, 'campaign'],
     ['POST', 'campaign status', () => '/api/user/campaigns/update-status', { campaign_id: 1, action: 'stop' }, ['campaign_id', 'action'], null],
-    ['POST', 'tool create', () => '/api/user/tools', { name: 'find_it', description: 'd', endpoint: 'https://example.com/t', method: 'GET' }, TOOL_FIELDS, null],
+    [
+      'POST',
+      'tool create',
+      () => '/api/user/tools',
+      { name: 'find_it', description: 'd', endpoint: 'https://example.com/t', method: 'GET' },
+      TOOL_FIELDS,
+      null,
+    ],
     ['PUT', 'tool update', (id) => `/api/user/tools/${id}`, { timeout: 5 }, TOOL_FIELDS, 'tool'],
     ['POST', 'tool test', (id) => `/api/user/tools/${id}/test`, { arguments: {} }, ['arguments'], 'tool'],
     ['POST', 'phone number create', () => '/api/user/phone-numbers', { phone_number: '+12015550150', label: 'x' }, ['phone_number', 'label'], null],
@@ -147,7 +162,9 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['number', (id: string) => `/api/user/phone-numbers/${id}`],
   ] as const)('DELETE %s: never a 5xx, always the error shape, nothing written when refused', async (kind, path) => {
     await fc.assert(
-      fc.asyncProperty(pathId([999_999]), fc.option(bodyText({}, []), { nil: undefined }), async (id, body) => send({ method: 'DELETE', path: path(id), body })),
+      fc.asyncProperty(pathId([999_999]), fc.option(bodyText({}, []), { nil: undefined }), async (id, body) =>
+        send({ method: 'DELETE', path: path(id), body }),
+      ),
       { numRuns: Math.ceil(RUNS / 4) },
     );
     expect(ids[kind].length).toBeGreaterThan(0);

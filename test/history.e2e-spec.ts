@@ -45,12 +45,16 @@ describe('campaign history and replay', () => {
    */
   const quiet = async () => {
     let calm = 0;
-    await eventually(async () => {
-      const idle = (await t.app.get(DialScheduler).pass()) === 0;
-      await t.app.get(ProjectionRunner).settle(await t.app.get<EventStore>(EVENT_STORE).headPosition());
-      calm = idle && (await get(`/api/user/campaigns/${campaign}`)).stats.calls_in_flight === 0 ? calm + 1 : 0;
-      return calm >= 3;
-    }, 15_000, 'dialing to go quiet');
+    await eventually(
+      async () => {
+        const idle = (await t.app.get(DialScheduler).pass()) === 0;
+        await t.app.get(ProjectionRunner).settle(await t.app.get<EventStore>(EVENT_STORE).headPosition());
+        calm = idle && (await get(`/api/user/campaigns/${campaign}`)).stats.calls_in_flight === 0 ? calm + 1 : 0;
+        return calm >= 3;
+      },
+      15_000,
+      'dialing to go quiet',
+    );
   };
 
   beforeAll(async () => {
@@ -58,7 +62,12 @@ describe('campaign history and replay', () => {
     token = (await t.createUser()).token;
     otherToken = (await t.createUser()).token;
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
-    campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Audit', assistant_id: assistant, max_retries: 1, retry_delay_seconds: 600, max_concurrent_calls: 2 } })).body.data.id;
+    campaign = (
+      await t.request('POST', '/api/user/campaigns', {
+        token,
+        body: { name: 'Audit', assistant_id: assistant, max_retries: 1, retry_delay_seconds: 600, max_concurrent_calls: 2 },
+      })
+    ).body.data.id;
     for (let i = 0; i < 6; i++) await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${3000 + i}` } });
     snapshots.push({ at: at(30_000), state: await live() });
 
@@ -99,8 +108,24 @@ describe('campaign history and replay', () => {
     const kinds = new Set(whole.data.map((e: { stream: string }) => e.stream.split('-')[0]));
     expect(kinds).toEqual(new Set(['campaign', 'lead', 'call']));
     const types = new Set(whole.data.map((e: { type: string }) => e.type));
-    for (const type of ['CampaignCreated', 'CampaignStarted', 'LeadCreated', 'LeadCallStarted', 'CallInitiated', 'CallOutcomeRecorded', 'LeadAttemptFailed', 'CampaignCompleted']) expect(types).toContain(type);
-    expect(whole.data[0]).toEqual({ position: expect.any(Number), type: 'CampaignCreated', stream: `campaign-${campaign}`, occurred_at: T0.toISOString(), data: expect.objectContaining({ campaign_id: campaign }) });
+    for (const type of [
+      'CampaignCreated',
+      'CampaignStarted',
+      'LeadCreated',
+      'LeadCallStarted',
+      'CallInitiated',
+      'CallOutcomeRecorded',
+      'LeadAttemptFailed',
+      'CampaignCompleted',
+    ])
+      expect(types).toContain(type);
+    expect(whole.data[0]).toEqual({
+      position: expect.any(Number),
+      type: 'CampaignCreated',
+      stream: `campaign-${campaign}`,
+      occurred_at: T0.toISOString(),
+      data: expect.objectContaining({ campaign_id: campaign }),
+    });
 
     const paged: unknown[] = [];
     let cursor: string | null = '0';
@@ -113,18 +138,23 @@ describe('campaign history and replay', () => {
     expect(paged).toEqual(whole.data);
   });
 
-  it('refuses bad paging and instants, and another user\'s campaign', async () => {
+  it("refuses bad paging and instants, and another user's campaign", async () => {
     for (const q of ['limit=0', 'limit=1001', 'after=-1', 'as_of=yesterday', 'as_of=2025-13-45', 'as_of=2025-02-30T10:00:00Z']) {
       expect((await t.request('GET', `/api/user/campaigns/${campaign}/history?${q}`, { token })).status).toBe(422);
     }
-    expect(await t.request('GET', `/api/user/campaigns/${campaign}/history`, { token: otherToken })).toMatchObject({ status: 404, body: { message: 'Campaign not found' } });
+    expect(await t.request('GET', `/api/user/campaigns/${campaign}/history`, { token: otherToken })).toMatchObject({
+      status: 404,
+      body: { message: 'Campaign not found' },
+    });
   });
 
   it('rebuilds every read model identical to the live one, with the command line, the service stopped', async () => {
     const collections = ['users', 'access_tokens', 'tools', 'assistants', 'phone_numbers', 'campaigns', 'leads', 'calls', 'webhook_deliveries'];
     const snapshot = async () => {
       const store = t.app.get<DocumentStore>(READ_STORE);
-      return Object.fromEntries(await Promise.all(collections.map(async (c) => [c, await store.collection<{ id: string }>(c).find({}, { sort: [['id', 'asc']] })])));
+      return Object.fromEntries(
+        await Promise.all(collections.map(async (c) => [c, await store.collection<{ id: string }>(c).find({}, { sort: [['id', 'asc']] })])),
+      );
     };
     const before = await snapshot();
     expect(before.leads).toHaveLength(6);
@@ -163,16 +193,47 @@ describe('an event stored in an older shape', () => {
       const callId = await store.nextId('call');
       const bus = t.app.get(CommandBus);
       await bus.execute(new StartLeadCall(lead.id, callId));
-      await bus.execute(new InitiateCall(callId, callSpec({ user_id: userId, assistant_id: assistant, campaign_id: campaign, campaign_name: 'Old', lead_id: lead.id, client_phone_number: '+12015554000' })));
+      await bus.execute(
+        new InitiateCall(
+          callId,
+          callSpec({
+            user_id: userId,
+            assistant_id: assistant,
+            campaign_id: campaign,
+            campaign_name: 'Old',
+            lead_id: lead.id,
+            client_phone_number: '+12015554000',
+          }),
+        ),
+      );
       // A v1 outcome, as the service wrote them before `reached` existed.
       const [, ...rest] = await store.readStream(`call-${callId}`);
       await store.append(
         `call-${callId}`,
-        [{ type: 'CallOutcomeRecorded', schemaVersion: 1, data: { call_id: callId, user_id: userId, campaign_id: campaign, lead_id: lead.id, from: 'initiated', status: 'completed', details: { answered_by: 'human' } }, metadata: { occurred_at: T0.toISOString(), $correlationId: `campaign-${campaign}` } }],
+        [
+          {
+            type: 'CallOutcomeRecorded',
+            schemaVersion: 1,
+            data: {
+              call_id: callId,
+              user_id: userId,
+              campaign_id: campaign,
+              lead_id: lead.id,
+              from: 'initiated',
+              status: 'completed',
+              details: { answered_by: 'human' },
+            },
+            metadata: { occurred_at: T0.toISOString(), $correlationId: `campaign-${campaign}` },
+          },
+        ],
         rest.length,
       );
       // The lead-results reactor reads `reached` from the lifted event and completes the lead.
-      await eventually(async () => (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body[0].status === 'completed', 10_000, 'lead completed');
+      await eventually(
+        async () => (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body[0].status === 'completed',
+        10_000,
+        'lead completed',
+      );
       const trail = (await t.request('GET', `/api/user/campaigns/${campaign}/history?limit=1000`, { token })).body.data;
       const outcome = trail.find((e: { type: string }) => e.type === 'CallOutcomeRecorded');
       expect(outcome.data).toMatchObject({ status: 'completed', reached: true });

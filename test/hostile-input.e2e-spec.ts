@@ -7,11 +7,14 @@ describe('hostile and careless input (contract §12)', () => {
   let t: TestApp;
   let token: string;
   let campaign: number;
-  const raw = (method: string, path: string, body: string) =>
-    t.request(method, path, { token, body, headers: { 'content-type': 'application/json' } });
+  const raw = (method: string, path: string, body: string) => t.request(method, path, { token, body, headers: { 'content-type': 'application/json' } });
   const lead = async (variables: object | string) => {
     const body = typeof variables === 'string' ? variables : JSON.stringify(variables);
-    return raw('POST', '/api/user/lead', `{"campaign_id":${campaign},"phone_number":"+1201555${String(6000 + Math.floor(Math.random() * 3999))}","variables":${body}}`);
+    return raw(
+      'POST',
+      '/api/user/lead',
+      `{"campaign_id":${campaign},"phone_number":"+1201555${String(6000 + Math.floor(Math.random() * 3999))}","variables":${body}}`,
+    );
   };
 
   beforeAll(async () => {
@@ -24,12 +27,21 @@ describe('hostile and careless input (contract §12)', () => {
 
   it('refuses null for fields the interface does not mark nullable, on create and update', async () => {
     const created = (await lead({ a: 1 })).body.data.id;
-    expect(await raw('PUT', `/api/user/leads/${created}`, '{"variables":null}')).toMatchObject({ status: 422, body: { message: 'Validation failed', errors: { variables: expect.any(Array) } } });
-    const tool = (await t.request('POST', '/api/user/tools', { token, body: { name: 'x', description: 'd', endpoint: 'https://example.com/x', method: 'GET' } })).body.data.id;
+    expect(await raw('PUT', `/api/user/leads/${created}`, '{"variables":null}')).toMatchObject({
+      status: 422,
+      body: { message: 'Validation failed', errors: { variables: expect.any(Array) } },
+    });
+    const tool = (
+      await t.request('POST', '/api/user/tools', { token, body: { name: 'x', description: 'd', endpoint: 'https://example.com/x', method: 'GET' } })
+    ).body.data.id;
     const nulls = await raw('PUT', `/api/user/tools/${tool}`, '{"name":null,"endpoint":null,"method":null,"description":null}');
     expect(nulls.status).toBe(422);
     expect(Object.keys(nulls.body.errors).sort()).toEqual(['description', 'endpoint', 'method', 'name']);
-    const campaignNulls = await raw('PUT', `/api/user/campaigns/${campaign}`, '{"name":null,"max_retries":null,"calling_hours":null,"calling_days":null,"max_concurrent_calls":null}');
+    const campaignNulls = await raw(
+      'PUT',
+      `/api/user/campaigns/${campaign}`,
+      '{"name":null,"max_retries":null,"calling_hours":null,"calling_days":null,"max_concurrent_calls":null}',
+    );
     expect(campaignNulls.status).toBe(422);
     expect(Object.keys(campaignNulls.body.errors).sort()).toEqual(['calling_days', 'calling_hours', 'max_concurrent_calls', 'max_retries', 'name']);
     expect((await t.request('GET', `/api/user/campaigns/${campaign}`, { token })).body).toMatchObject({ name: 'Hostile', max_retries: 3 });
@@ -41,9 +53,18 @@ describe('hostile and careless input (contract §12)', () => {
 
   it('refuses a body that is not a JSON object, and reads __proto__ at the top as an unknown field', async () => {
     const created = (await lead({})).body.data.id;
-    expect(await raw('PUT', `/api/user/leads/${created}`, 'null')).toMatchObject({ status: 422, body: { errors: { body: ['The request body must be a JSON object.'] } } });
-    expect(await raw('PUT', `/api/user/leads/${created}`, '{"__proto__":{"status":"completed"}}')).toMatchObject({ status: 422, body: { message: 'Invalid fields: __proto__' } });
-    expect(await raw('POST', '/api/user/campaigns', '{"__proto__":{"name":"x","assistant_id":1}}')).toMatchObject({ status: 422, body: { errors: { name: expect.any(Array) } } });
+    expect(await raw('PUT', `/api/user/leads/${created}`, 'null')).toMatchObject({
+      status: 422,
+      body: { errors: { body: ['The request body must be a JSON object.'] } },
+    });
+    expect(await raw('PUT', `/api/user/leads/${created}`, '{"__proto__":{"status":"completed"}}')).toMatchObject({
+      status: 422,
+      body: { message: 'Invalid fields: __proto__' },
+    });
+    expect(await raw('POST', '/api/user/campaigns', '{"__proto__":{"name":"x","assistant_id":1}}')).toMatchObject({
+      status: 422,
+      body: { errors: { name: expect.any(Array) } },
+    });
     const [stored] = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body.filter((l: { id: number }) => l.id === created);
     expect(stored.status).toBe('created');
   });
@@ -56,9 +77,14 @@ describe('hostile and careless input (contract §12)', () => {
     const updated = await raw('PUT', `/api/user/leads/${created.body.data.id}`, '{"variables":{"constructor":{"x":1}}}');
     expect(updated.status).toBe(422);
     expect(await raw('PUT', `/api/user/leads/${created.body.data.id}`, '{"variables":{"constructor":"d","isPrototypeOf":"e"}}')).toMatchObject({ status: 200 });
-    const [stored] = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body.filter((l: { id: number }) => l.id === created.body.data.id);
+    const [stored] = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body.filter(
+      (l: { id: number }) => l.id === created.body.data.id,
+    );
     expect(stored.variables).toEqual({ ...variables, constructor: 'd', isPrototypeOf: 'e' });
-    expect(await lead('{"__proto__":{"a":1}}')).toMatchObject({ status: 422, body: { errors: { variables: ['The variables field must not contain the key __proto__.'] } } });
+    expect(await lead('{"__proto__":{"a":1}}')).toMatchObject({
+      status: 422,
+      body: { errors: { variables: ['The variables field must not contain the key __proto__.'] } },
+    });
     expect(await lead('{"a":{"constructor":{}}}')).toMatchObject({ status: 422 });
   });
 
@@ -79,10 +105,13 @@ describe('hostile and careless input (contract §12)', () => {
       status: 422,
       body: { message: 'Validation failed', errors: { variables: ['The variables field must not be nested deeper than 32 levels.'] } },
     });
-    expect((await raw('POST', '/api/user/lead', deep(100000))).body).toEqual({ message: 'Validation failed', errors: { body: ['The body field must not be nested deeper than 32 levels.'] } });
+    expect((await raw('POST', '/api/user/lead', deep(100000))).body).toEqual({
+      message: 'Validation failed',
+      errors: { body: ['The body field must not be nested deeper than 32 levels.'] },
+    });
   });
 
-  it('answers the HTTP layer\'s own errors in the contract\'s shape', async () => {
+  it("answers the HTTP layer's own errors in the contract's shape", async () => {
     expect(await t.request('GET', `/api/user/leads/${'9'.repeat(400)}`, { token })).toMatchObject({ status: 404 });
     expect((await t.request('PUT', `/api/user/leads/${'9'.repeat(400)}`, { token, body: {} })).body).toEqual({ message: 'Lead not found' });
     const big = await t.request('GET', '/api/user/me', { token, headers: { 'x-big': 'a'.repeat(20_000) } });
@@ -97,7 +126,9 @@ describe('hostile and careless input (contract §12)', () => {
       socket.on('data', (d) => (received += d));
       socket.on('close', () => resolve(received));
       socket.on('error', (e) => (received ? resolve(received) : reject(e)));
-      socket.write(`POST /api/user/lead HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`);
+      socket.write(
+        `POST /api/user/lead HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`,
+      );
       const chunk = Buffer.alloc(64 * 1024, 'a');
       let sent = 0;
       const more = () => {

@@ -55,7 +55,11 @@ describe('idempotency keys', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => post(t.url, token, '/api/user/lead', body, 'parallel-1')));
     const done = answers.filter((a) => a.status === 200);
     // The others arrived while the first was still running.
-    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 409 && JSON.parse(a.text).message === 'A request with this idempotency key is in progress.')).toBe(true);
+    expect(
+      answers
+        .filter((a) => a.status !== 200)
+        .every((a) => a.status === 409 && JSON.parse(a.text).message === 'A request with this idempotency key is in progress.'),
+    ).toBe(true);
     expect(new Set(done.map((a) => a.text)).size).toBe(1);
     const settled = await post(t.url, token, '/api/user/lead', body, 'parallel-1');
     expect(settled).toEqual({ status: 200, replayed: 'true', text: done[0].text });
@@ -93,7 +97,9 @@ describe('idempotency keys across processes and restarts', () => {
     const [a, b] = await Promise.all([startService(env), startService(env)]);
     let first: Answer;
     try {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? a.url : b.url, token, '/api/user/phone-numbers', { phone_number: '+12015557300' }, 'two-processes')));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => post(i % 2 ? a.url : b.url, token, '/api/user/phone-numbers', { phone_number: '+12015557300' }, 'two-processes')),
+      );
       const done = answers.filter((x) => x.status === 201);
       expect(new Set(done.map((x) => x.text)).size).toBe(1);
       expect(answers.every((x) => x.status === 201 || x.status === 409)).toBe(true);
@@ -103,8 +109,14 @@ describe('idempotency keys across processes and restarts', () => {
     }
     const again = await startService(env);
     try {
-      expect(await post(again.url, token, '/api/user/phone-numbers', { phone_number: '+12015557300' }, 'two-processes')).toEqual({ ...first, status: 201, replayed: 'true' });
-      const listed = await fetch(`${again.url}/api/user/phone-numbers`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }).then((r) => r.json() as Promise<any>);
+      expect(await post(again.url, token, '/api/user/phone-numbers', { phone_number: '+12015557300' }, 'two-processes')).toEqual({
+        ...first,
+        status: 201,
+        replayed: 'true',
+      });
+      const listed = await fetch(`${again.url}/api/user/phone-numbers`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }).then(
+        (r) => r.json() as Promise<any>,
+      );
       expect((Array.isArray(listed) ? listed : listed.data).filter((n: { phone_number: string }) => n.phone_number === '+12015557300')).toHaveLength(1);
     } finally {
       await again.stop();

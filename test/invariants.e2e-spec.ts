@@ -58,7 +58,9 @@ describe('invariants under concurrency (contract §12)', () => {
   it('stores one of many simultaneous adds of one phone number by one user', async () => {
     const answers = await Promise.all(Array.from({ length: 30 }, () => post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015554500' })));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.status === 422).map((a) => a.body.errors.phone_number[0])).toEqual(Array(29).fill('The phone number has already been taken.'));
+    expect(answers.filter((a) => a.status === 422).map((a) => a.body.errors.phone_number[0])).toEqual(
+      Array(29).fill('The phone number has already been taken.'),
+    );
     const id = answers.find((a) => a.status === 201)!.body.data.id;
     expect((await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token })).status).toBe(200);
     expect((await post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015554500' })).status).toBe(201);
@@ -92,7 +94,9 @@ describe('invariants across two service processes on one data directory', () => 
       const campaign = await campaignOf(a.url, token);
       for (const round of [0, 1]) {
         const phone_number = `+1201555${5000 + round}`;
-        const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i % 2 ? a.url : b.url, token, '/api/user/lead', { campaign_id: campaign, phone_number })));
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => post(i % 2 ? a.url : b.url, token, '/api/user/lead', { campaign_id: campaign, phone_number })),
+        );
         expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
         expect(answers.filter((r) => r.status === 422)).toHaveLength(39);
         const listed = await fetch(`${b.url}/api/user/leads?campaign_id=${campaign}`, { headers: json(token) }).then((r) => r.json() as Promise<any[]>);

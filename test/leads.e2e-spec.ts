@@ -56,8 +56,22 @@ describe('leads API', () => {
           updated_at: expect.stringMatching(SQL_TIME),
           campaign: { id: campaignId, name: 'Spring' },
           secondary_contacts: [
-            { id: expect.any(Number), phone_number: '+442079460958', variables: { role: 'office' }, status: 'created', created_at: expect.stringMatching(SQL_TIME), updated_at: expect.stringMatching(SQL_TIME) },
-            { id: expect.any(Number), phone_number: '+12015550124', variables: {}, status: 'created', created_at: expect.stringMatching(SQL_TIME), updated_at: expect.stringMatching(SQL_TIME) },
+            {
+              id: expect.any(Number),
+              phone_number: '+442079460958',
+              variables: { role: 'office' },
+              status: 'created',
+              created_at: expect.stringMatching(SQL_TIME),
+              updated_at: expect.stringMatching(SQL_TIME),
+            },
+            {
+              id: expect.any(Number),
+              phone_number: '+12015550124',
+              variables: {},
+              status: 'created',
+              created_at: expect.stringMatching(SQL_TIME),
+              updated_at: expect.stringMatching(SQL_TIME),
+            },
           ],
         },
       });
@@ -73,7 +87,10 @@ describe('leads API', () => {
       expect((await create({ phone_number: number, campaign_id: campaignId })).status).toBe(200);
       expect(await create({ phone_number: number, campaign_id: campaignId })).toMatchObject({
         status: 422,
-        body: { message: 'The phone number has already been taken for this campaign.', errors: { phone_number: ['The phone number has already been taken for this campaign.'] } },
+        body: {
+          message: 'The phone number has already been taken for this campaign.',
+          errors: { phone_number: ['The phone number has already been taken for this campaign.'] },
+        },
       });
       expect(await create({ phone_number: number, campaign_id: campaignId, allow_dupplicate: false })).toMatchObject({ status: 422 });
       expect(await create({ phone_number: number, campaign_id: campaignId, allow_dupplicate: true })).toMatchObject({ status: 200 });
@@ -89,9 +106,17 @@ describe('leads API', () => {
       [{ campaign_id: 'x' }, 'campaign_id', 'The campaign id field must be an integer.'],
       [{ variables: 'x' }, 'variables', 'The variables field must be an array.'],
       [{ variables: { nested: { a: 1 } } }, 'variables', 'The variables field values must be strings, numbers, booleans or null.'],
-      [{ variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, 'variables', 'The variables field must not have more than 100 items.'],
+      [
+        { variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) },
+        'variables',
+        'The variables field must not have more than 100 items.',
+      ],
       [{ allow_dupplicate: 'yes' }, 'allow_dupplicate', 'The allow dupplicate field must be true or false.'],
-      [{ secondary_contacts: [{ phone_number: 'nope' }] }, 'secondary_contacts.0.phone_number', 'The secondary contacts.0.phone number field must be a valid phone number in E.164 format.'],
+      [
+        { secondary_contacts: [{ phone_number: 'nope' }] },
+        'secondary_contacts.0.phone_number',
+        'The secondary contacts.0.phone number field must be a valid phone number in E.164 format.',
+      ],
       [{ secondary_contacts: [{}] }, 'secondary_contacts.0.phone_number', 'The secondary contacts.0.phone number field is required.'],
       [{ secondary_contacts: 'x' }, 'secondary_contacts', 'The secondary contacts field must be an array.'],
       [{ secondary_contacts: [1] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an array.'],
@@ -102,7 +127,7 @@ describe('leads API', () => {
       expect(res.body.errors[field]).toEqual([message]);
     });
 
-    it('accepts 100 variables, and refuses a campaign that is not the user\'s', async () => {
+    it("accepts 100 variables, and refuses a campaign that is not the user's", async () => {
       const variables = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i % 2 ? `v${i}` : i]));
       expect((await create({ phone_number: nextPhone(), campaign_id: campaignId, variables })).status).toBe(200);
       for (const id of [foreignCampaignId, 999999]) {
@@ -147,7 +172,14 @@ describe('leads API', () => {
   describe('update', () => {
     let id: number;
     beforeEach(async () => {
-      id = (await create({ phone_number: nextPhone(), campaign_id: campaignId, variables: { customer_name: 'Ann', email: 'a@x.io' }, secondary_contacts: [{ phone_number: nextPhone() }] })).body.data.id;
+      id = (
+        await create({
+          phone_number: nextPhone(),
+          campaign_id: campaignId,
+          variables: { customer_name: 'Ann', email: 'a@x.io' },
+          secondary_contacts: [{ phone_number: nextPhone() }],
+        })
+      ).body.data.id;
     });
     const lead = async (leadId = id) => (await list(`?per_page=1000`)).body.find((l: { id: number }) => l.id === leadId);
 
@@ -164,9 +196,15 @@ describe('leads API', () => {
 
     it('refuses the status the dialer alone assigns, and statuses that do not exist', async () => {
       const reserved = await update(id, { status: 'reached-max-retries' });
-      expect(reserved).toMatchObject({ status: 422, body: { message: 'Validation failed', errors: { status: [expect.stringContaining('reached-max-retries')] } } });
+      expect(reserved).toMatchObject({
+        status: 422,
+        body: { message: 'Validation failed', errors: { status: [expect.stringContaining('reached-max-retries')] } },
+      });
       expect((await update(id, { status: 'paused' })).body).toEqual({ message: 'Validation failed', errors: { status: ['The selected status is invalid.'] } });
-      expect((await update(id, { variables: 'x' })).body).toEqual({ message: 'Validation failed', errors: { variables: ['The variables field must be an array.'] } });
+      expect((await update(id, { variables: 'x' })).body).toEqual({
+        message: 'Validation failed',
+        errors: { variables: ['The variables field must be an array.'] },
+      });
     });
 
     it('completes a lead by hand and re-queues it with created', async () => {
@@ -182,7 +220,7 @@ describe('leads API', () => {
       expect(await update(id, { phone_number: '12345' })).toMatchObject({ status: 422, body: { message: 'Invalid phone number' } });
     });
 
-    it('moves the lead to another campaign of the user, never to another user\'s', async () => {
+    it("moves the lead to another campaign of the user, never to another user's", async () => {
       await update(id, { campaign_id: secondCampaignId });
       expect(await lead()).toMatchObject({ campaign_id: secondCampaignId, campaign: { id: secondCampaignId, name: 'Summer' } });
       expect(await update(id, { campaign_id: foreignCampaignId })).toMatchObject({ status: 404, body: { message: 'Campaign not found' } });
@@ -210,7 +248,7 @@ describe('leads API', () => {
   });
 
   describe('list', () => {
-    it('is a plain array of the user\'s leads, oldest first, filtered by campaign, status and number', async () => {
+    it("is a plain array of the user's leads, oldest first, filtered by campaign, status and number", async () => {
       const mine = await list();
       expect(Array.isArray(mine.body)).toBe(true);
       const ids = mine.body.map((l: { id: number }) => l.id);
@@ -230,7 +268,9 @@ describe('leads API', () => {
 
     it("shows a campaign's page (sent from stored views) as the list across campaigns shows the same leads, after changes and a rename", async () => {
       const campaign = await newCampaign(token, 'Autumn');
-      const first = (await create({ phone_number: nextPhone(), campaign_id: campaign, variables: { a: '1' }, secondary_contacts: [{ phone_number: nextPhone() }] })).body.data;
+      const first = (
+        await create({ phone_number: nextPhone(), campaign_id: campaign, variables: { a: '1' }, secondary_contacts: [{ phone_number: nextPhone() }] })
+      ).body.data;
       const second = (await create({ phone_number: nextPhone(), campaign_id: campaign })).body.data;
       await update(first.id, { variables: { b: '2' }, status: 'completed' });
       await update(second.id, { phone_number: nextPhone() });
@@ -253,7 +293,16 @@ describe('leads API', () => {
       const userId = (await t.app.get(LeadsProjection).leads.get(user.id))!.user_id;
       for (let i = 0; i < 10_000; i++) {
         const id = await store.nextId('lead');
-        await store.append(`lead-${id}`, [{ type: 'LeadCreated', data: { lead_id: id, user_id: userId, campaign_id: campaign, phone_number: `+1201${5000000 + i}`, variables: {}, secondary_contacts: [] } }], 'no_stream');
+        await store.append(
+          `lead-${id}`,
+          [
+            {
+              type: 'LeadCreated',
+              data: { lead_id: id, user_id: userId, campaign_id: campaign, phone_number: `+1201${5000000 + i}`, variables: {}, secondary_contacts: [] },
+            },
+          ],
+          'no_stream',
+        );
       }
       await t.app.get(ProjectionRunner).catchUp();
       const find = jest.spyOn(t.app.get(LeadsProjection).leads, 'findViews');

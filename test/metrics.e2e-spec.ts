@@ -17,19 +17,39 @@ describe('metrics', () => {
     const t = await startTestApp({ METRICS_TOKEN: 'scrape-me', DIAL_INTERVAL_MS: '20', SIMULATED_CALL_STEP_SECONDS: '0', SIMULATED_DIALER_ODDS: 'human:1' });
     try {
       const { token } = await t.createUser();
-      const assistant = (await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${hooks}/hook` } })).body.data.id;
-      const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'M', assistant_id: assistant, calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] } })).body.data.id;
+      const assistant = (
+        await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${hooks}/hook` } })
+      ).body.data.id;
+      const campaign = (
+        await t.request('POST', '/api/user/campaigns', {
+          token,
+          body: {
+            name: 'M',
+            assistant_id: assistant,
+            calling_hours: { start: '00:00', end: '24:00' },
+            calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          },
+        })
+      ).body.data.id;
       for (let i = 0; i < 3; i++) await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${7000 + i}` } });
       await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
-      await eventually(async () => (await t.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed', 15_000, 'the campaign to complete');
+      await eventually(
+        async () => (await t.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed',
+        15_000,
+        'the campaign to complete',
+      );
       await eventually(() => receiver.received.length >= 3, 10_000, 'the webhooks');
 
       expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
       expect(await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).json()).toEqual({ message: 'Unauthenticated.' });
-      const text = await eventually(async () => {
-        const scraped = await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer scrape-me' } })).text();
-        return sample(scraped, 'webhook_attempts_total{result="delivered"}') === 3 && sample(scraped, 'projection_lag_events') === 0 ? scraped : undefined;
-      }, 10_000, 'the webhooks counted and the projections settled');
+      const text = await eventually(
+        async () => {
+          const scraped = await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer scrape-me' } })).text();
+          return sample(scraped, 'webhook_attempts_total{result="delivered"}') === 3 && sample(scraped, 'projection_lag_events') === 0 ? scraped : undefined;
+        },
+        10_000,
+        'the webhooks counted and the projections settled',
+      );
       expect(sample(text, 'http_request_duration_seconds_count{route="/api/user/lead",method="POST",status="200"}')).toBe(3);
       expect(sample(text, 'events_appended_total{type="LeadCreated"}')).toBe(3);
       expect(sample(text, 'calls_placed_total{result="accepted"}')).toBe(3);

@@ -16,11 +16,14 @@ describe('shutdown', () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
     // A route of the same Fastify instance that answers when the test says so.
-    app.getHttpAdapter().getInstance().get('/test/slow', async () => {
-      started();
-      await released;
-      return { ok: true };
-    });
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .get('/test/slow', async () => {
+        started();
+        await released;
+        return { ok: true };
+      });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     const agent = new Agent({ keepAlive: true });

@@ -19,7 +19,8 @@ describe('npm start and the CLI', () => {
     const { stdout } = await run(npm, ['run', 'cli', '--', 'users:create', '--email', 'piped@example.com'], { cwd: root, env });
     expect(stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(stdout)).toMatchObject({ email: 'piped@example.com', token: expect.any(String) });
-    const help = (...args: string[]) => spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir } });
+    const help = (...args: string[]) =>
+      spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir } });
     for (const command of ['users:create', 'tokens:create', 'tokens:revoke', 'campaigns:history', 'projections:rebuild']) {
       const asked = help(command, '--help');
       expect({ status: asked.status, stderr: asked.stderr }).toEqual({ status: 0, stderr: '' });
@@ -33,9 +34,13 @@ describe('npm start and the CLI', () => {
 
   it('stops the service when npm start gets SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(npm, ['start'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' }, stdio: 'ignore' });
+    const child = spawn(npm, ['start'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+      stdio: 'ignore',
+    });
     const url = `http://127.0.0.1:${port}/health/live`;
-    for (const deadline = Date.now() + 20_000; ; ) {
+    for (const deadline = Date.now() + 20_000; ;) {
       if ((await fetch(url).catch(() => null))?.ok) break;
       if (Date.now() > deadline) throw new Error('npm start did not serve');
       await new Promise((r) => setTimeout(r, 100));
@@ -51,7 +56,9 @@ describe('npm start and the CLI', () => {
     try {
       const refused = await cli({ DATA_DIR: dataDir }, 'projections:rebuild');
       expect(refused.code).toBe(1);
-      expect(refused.json.message).toMatch(/^A service is running on this store \(process \d+ on .+\): stop every service before rebuilding the read models\.$/);
+      expect(refused.json.message).toMatch(
+        /^A service is running on this store \(process \d+ on .+\): stop every service before rebuilding the read models\.$/,
+      );
     } finally {
       await service.stop();
     }
@@ -73,7 +80,8 @@ describe('npm start and the CLI', () => {
 describe('the build', () => {
   const copy = mkdtempSync(join(tmpdir(), 'voice-build-'));
   beforeAll(() => {
-    for (const entry of ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json']) cpSync(join(root, entry), join(copy, entry), { recursive: true });
+    for (const entry of ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])
+      cpSync(join(root, entry), join(copy, entry), { recursive: true });
     symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));

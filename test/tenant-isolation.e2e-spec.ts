@@ -19,9 +19,12 @@ describe('one tenant cannot stop another', () => {
       const poisonedUser = await t.createUser();
       const campaignOf = async (token: string, name: string) => {
         const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
-        const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name, assistant_id: assistant, max_retries: 0, ...ALL_DAY } })).body.data.id;
+        const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name, assistant_id: assistant, max_retries: 0, ...ALL_DAY } })).body
+          .data.id;
         for (let i = 0; i < 3; i++) {
-          expect((await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${2000 + campaign * 10 + i}` } })).status).toBe(200);
+          expect(
+            (await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${2000 + campaign * 10 + i}` } })).status,
+          ).toBe(200);
         }
         return campaign as number;
       };
@@ -30,16 +33,31 @@ describe('one tenant cannot stop another', () => {
       const healthy = await campaignOf(healthyUser.token, 'Healthy');
       // Written straight into the store, as data from an older build or a bad migration would be.
       const store = t.app.get<EventStore>(EVENT_STORE);
-      await store.append(`campaign-${poisoned}`, [{ type: 'CampaignUpdated', data: { campaign_id: poisoned, user_id: poisonedUser.id, changes: poison } }], 'any');
+      await store.append(
+        `campaign-${poisoned}`,
+        [{ type: 'CampaignUpdated', data: { campaign_id: poisoned, user_id: poisonedUser.id, changes: poison } }],
+        'any',
+      );
       await t.app.get(ProjectionRunner).catchUp();
-      for (const [token, campaign] of [[poisonedUser.token, poisoned], [healthyUser.token, healthy]] as const) {
+      for (const [token, campaign] of [
+        [poisonedUser.token, poisoned],
+        [healthyUser.token, healthy],
+      ] as const) {
         expect((await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } })).status).toBe(200);
       }
-      await eventually(async () => (await t.request('GET', `/api/user/campaigns/${healthy}`, { token: healthyUser.token })).body.status === 'completed', 20_000, 'the healthy campaign to complete');
-      const stuck = await eventually(async () => {
-        const record = (await t.request('GET', `/api/user/campaigns/${poisoned}`, { token: poisonedUser.token })).body;
-        return record.last_error ? record : undefined;
-      }, 10_000, 'the poisoned campaign to show its error');
+      await eventually(
+        async () => (await t.request('GET', `/api/user/campaigns/${healthy}`, { token: healthyUser.token })).body.status === 'completed',
+        20_000,
+        'the healthy campaign to complete',
+      );
+      const stuck = await eventually(
+        async () => {
+          const record = (await t.request('GET', `/api/user/campaigns/${poisoned}`, { token: poisonedUser.token })).body;
+          return record.last_error ? record : undefined;
+        },
+        10_000,
+        'the poisoned campaign to show its error',
+      );
       expect(stuck.status).toBe('in-progress');
       expect(stuck.last_error.message).toMatch(/^Campaign settings cannot be dialed: /);
       expect(Number.isNaN(Date.parse(stuck.last_error.at))).toBe(false);
@@ -50,15 +68,21 @@ describe('one tenant cannot stop another', () => {
     }
   });
 
-  it('goes on applying a healthy campaign\'s call results while a poisoned campaign\'s are parked, and applies those once it is healed', async () => {
+  it("goes on applying a healthy campaign's call results while a poisoned campaign's are parked, and applies those once it is healed", async () => {
     const t = await startTestApp({ DIAL_INTERVAL_MS: '20', SIMULATED_CALL_STEP_SECONDS: '1', SIMULATED_DIALER_ODDS: 'no-answer:1' });
     try {
       const users = [await t.createUser(), await t.createUser()];
       const campaigns: number[] = [];
       for (const [i, { token }] of users.entries()) {
         const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
-        const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: `C${i}`, assistant_id: assistant, max_retries: 1, retry_delay_seconds: 0, ...ALL_DAY } })).body.data.id;
-        for (let n = 0; n < 2; n++) await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${3000 + i * 10 + n}` } });
+        const campaign = (
+          await t.request('POST', '/api/user/campaigns', {
+            token,
+            body: { name: `C${i}`, assistant_id: assistant, max_retries: 1, retry_delay_seconds: 0, ...ALL_DAY },
+          })
+        ).body.data.id;
+        for (let n = 0; n < 2; n++)
+          await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: `+1201555${3000 + i * 10 + n}` } });
         await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
         campaigns.push(campaign);
       }
@@ -67,7 +91,8 @@ describe('one tenant cannot stop another', () => {
       await eventually(async () => (await get(0)).stats.calls_in_flight > 0, 10_000, 'calls in flight');
       // Poisoned while its calls are in flight: their results cannot be applied (no next window can be found).
       const store = t.app.get<EventStore>(EVENT_STORE);
-      const rewrite = (changes: object) => store.append(`campaign-${poisoned}`, [{ type: 'CampaignUpdated', data: { campaign_id: poisoned, user_id: users[0].id, changes } }], 'any');
+      const rewrite = (changes: object) =>
+        store.append(`campaign-${poisoned}`, [{ type: 'CampaignUpdated', data: { campaign_id: poisoned, user_id: users[0].id, changes } }], 'any');
       await rewrite({ calling_hours: [] });
       await eventually(async () => (await get(1)).status === 'completed', 25_000, 'the healthy campaign to complete');
       const stuck = await eventually(async () => ((await get(0)).last_error ? get(0) : undefined), 10_000, 'the poisoned campaign to show its error');

@@ -23,7 +23,9 @@ describe('running mid-call tools', () => {
   ];
 
   beforeAll(async () => {
-    receiver = await new Receiver((req) => (req.path.startsWith('/slow') ? { status: 200, body: { late: true }, delayMs: 1500 } : { status: 201, body: { ok: true, method: req.method } })).start();
+    receiver = await new Receiver((req) =>
+      req.path.startsWith('/slow') ? { status: 200, body: { late: true }, delayMs: 1500 } : { status: 201, body: { ok: true, method: req.method } },
+    ).start();
     t = await startTestApp({ TELEPHONY_SECRET: SECRET });
     owner = await t.createUser(undefined, 50);
     stranger = await t.createUser();
@@ -34,10 +36,20 @@ describe('running mid-call tools', () => {
   });
 
   const newTool = async (method: string, path = '/book', extra: object = {}) =>
-    (await t.request('POST', '/api/user/tools', {
-      token: owner.token,
-      body: { name: 'book_room', description: 'Books a room', endpoint: `${receiver.url}${path}?source=voice`, method, schema, headers: [{ name: 'X-Api-Key', value: 'k-123' }], ...extra },
-    })).body.data;
+    (
+      await t.request('POST', '/api/user/tools', {
+        token: owner.token,
+        body: {
+          name: 'book_room',
+          description: 'Books a room',
+          endpoint: `${receiver.url}${path}?source=voice`,
+          method,
+          schema,
+          headers: [{ name: 'X-Api-Key', value: 'k-123' }],
+          ...extra,
+        },
+      })
+    ).body.data;
   const testRun = (id: number, args: unknown, token = owner.token) => t.request('POST', `/api/user/tools/${id}/test`, { token, body: { arguments: args } });
   const args = { city: 'Lisbon', nights: 2, breakfast: true };
 
@@ -84,7 +96,7 @@ describe('running mid-call tools', () => {
     expect(receiver.received.length).toBe(before);
   });
 
-  it('answers 404 for another user\'s tool', async () => {
+  it("answers 404 for another user's tool", async () => {
     const tool = await newTool('GET');
     expect(await testRun(tool.id, args, stranger.token)).toMatchObject({ status: 404, body: { message: 'Tool not found' } });
   });
@@ -97,13 +109,22 @@ describe('running mid-call tools', () => {
     const user = await permissive.createUser();
     const saved: number[] = [];
     for (const [i, endpoint] of endpoints.entries()) {
-      saved.push((await permissive.request('POST', '/api/user/tools', { token: user.token, body: { name: `probe_${'abcde'[i]}`, description: 'd', endpoint, method: 'GET' } })).body.data.id);
+      saved.push(
+        (
+          await permissive.request('POST', '/api/user/tools', {
+            token: user.token,
+            body: { name: `probe_${'abcde'[i]}`, description: 'd', endpoint, method: 'GET' },
+          })
+        ).body.data.id,
+      );
     }
     await permissive.stop();
     const strict = await startTestApp({ ALLOW_PRIVATE_TARGETS: 'false' }, { dataDir });
     try {
       for (const endpoint of endpoints) {
-        expect(await strict.request('POST', '/api/user/tools', { token: user.token, body: { name: 'probe', description: 'd', endpoint, method: 'GET' } })).toMatchObject({
+        expect(
+          await strict.request('POST', '/api/user/tools', { token: user.token, body: { name: 'probe', description: 'd', endpoint, method: 'GET' } }),
+        ).toMatchObject({
           status: 422,
           body: { message: 'The endpoint field must point to a public address.', errors: { endpoint: ['The endpoint field must point to a public address.'] } },
         });
@@ -125,7 +146,8 @@ describe('running mid-call tools', () => {
     beforeAll(async () => {
       const tool = await newTool('POST', '/book', { name: 'reserve' });
       toolName = tool.name;
-      const assistant = (await t.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, tool_ids: [tool.id] } })).body.data.id;
+      const assistant = (await t.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, tool_ids: [tool.id] } }))
+        .body.data.id;
       callId = await openCall(t.app, { user_id: owner.id, assistant_id: assistant });
     });
     const invoke = (name: string, body: object, signature?: string, call = callId) => {
@@ -133,11 +155,14 @@ describe('running mid-call tools', () => {
       return t.request('POST', `/api/telephony/calls/${call}/tools/${name}`, { body: raw, headers: { 'x-signature': signature ?? sign(raw, SECRET) } });
     };
 
-    it('runs the assistant\'s tool and records the run on the call', async () => {
+    it("runs the assistant's tool and records the run on the call", async () => {
       const res = await invoke(toolName, { arguments: args });
       expect(res).toMatchObject({ status: 200, body: { status_code: 201, body: { ok: true, method: 'POST' } } });
       const events = await t.app.get<EventStore>(EVENT_STORE).readStream(`call-${callId}`);
-      expect(events.at(-1)).toMatchObject({ type: 'CallToolInvoked', data: { call_id: callId, tool_name: 'reserve', arguments: args, status_code: 201, error: null } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'CallToolInvoked',
+        data: { call_id: callId, tool_name: 'reserve', arguments: args, status_code: 201, error: null },
+      });
     });
 
     it('refuses an unsigned request, a tool the assistant does not have, an unknown call and bad arguments', async () => {

@@ -36,7 +36,11 @@ describe('mid call tools API', () => {
   });
 
   it('gets a tool unwrapped, only with JSON Accept and Content-Type', async () => {
-    const { body } = await create({ ...valid, headers: [{ name: 'X-Key', value: 'k' }], schema: [{ name: 'order_id', type: 'string', description: 'The order' }] });
+    const { body } = await create({
+      ...valid,
+      headers: [{ name: 'X-Key', value: 'k' }],
+      schema: [{ name: 'order_id', type: 'string', description: 'The order' }],
+    });
     const id = body.data.id;
     const got = await t.request('GET', `/api/user/tools/${id}`, { token, headers: { ...json, 'content-type': 'application/json; charset=utf-8' } });
     expect(got).toMatchObject({ status: 200, body: body.data });
@@ -50,7 +54,7 @@ describe('mid call tools API', () => {
     });
   });
 
-  it('answers Tool not found for a missing id, a non-numeric id and another user\'s tool', async () => {
+  it("answers Tool not found for a missing id, a non-numeric id and another user's tool", async () => {
     const id = (await create(valid)).body.data.id;
     for (const [path, as] of [
       [`/api/user/tools/999999`, token],
@@ -81,13 +85,43 @@ describe('mid call tools API', () => {
       ['headers not a list', { headers: { a: 1 } }, 'headers', 'The headers field must be an array.'],
       ['header without value', { headers: [{ name: 'X' }] }, 'headers.0.value', 'The headers.0.value field is required.'],
       ['header without name', { headers: [{ value: 'v' }] }, 'headers.0.name', 'The headers.0.name field is required.'],
-      ['schema name of 1', { schema: [{ name: 'a', type: 'string', description: 'abc' }] }, 'schema.0.name', 'The schema.0.name field must be between 2 and 32 characters.'],
-      ['schema name of 33', { schema: [{ name: 'a'.repeat(33), type: 'string', description: 'abc' }] }, 'schema.0.name', 'The schema.0.name field must be between 2 and 32 characters.'],
-      ['schema name with digit', { schema: [{ name: 'a1', type: 'string', description: 'abc' }] }, 'schema.0.name', 'The schema.0.name field format is invalid.'],
-      ['schema name starting with _', { schema: [{ name: '_ab', type: 'string', description: 'abc' }] }, 'schema.0.name', 'The schema.0.name field format is invalid.'],
+      [
+        'schema name of 1',
+        { schema: [{ name: 'a', type: 'string', description: 'abc' }] },
+        'schema.0.name',
+        'The schema.0.name field must be between 2 and 32 characters.',
+      ],
+      [
+        'schema name of 33',
+        { schema: [{ name: 'a'.repeat(33), type: 'string', description: 'abc' }] },
+        'schema.0.name',
+        'The schema.0.name field must be between 2 and 32 characters.',
+      ],
+      [
+        'schema name with digit',
+        { schema: [{ name: 'a1', type: 'string', description: 'abc' }] },
+        'schema.0.name',
+        'The schema.0.name field format is invalid.',
+      ],
+      [
+        'schema name starting with _',
+        { schema: [{ name: '_ab', type: 'string', description: 'abc' }] },
+        'schema.0.name',
+        'The schema.0.name field format is invalid.',
+      ],
       ['schema type unknown', { schema: [{ name: 'ab', type: 'date', description: 'abc' }] }, 'schema.0.type', 'The selected schema.0.type is invalid.'],
-      ['schema description of 2', { schema: [{ name: 'ab', type: 'string', description: 'ab' }] }, 'schema.0.description', 'The schema.0.description field must be between 3 and 255 characters.'],
-      ['schema description of 256', { schema: [{ name: 'ab', type: 'string', description: 'd'.repeat(256) }] }, 'schema.0.description', 'The schema.0.description field must be between 3 and 255 characters.'],
+      [
+        'schema description of 2',
+        { schema: [{ name: 'ab', type: 'string', description: 'ab' }] },
+        'schema.0.description',
+        'The schema.0.description field must be between 3 and 255 characters.',
+      ],
+      [
+        'schema description of 256',
+        { schema: [{ name: 'ab', type: 'string', description: 'd'.repeat(256) }] },
+        'schema.0.description',
+        'The schema.0.description field must be between 3 and 255 characters.',
+      ],
     ];
     it.each(cases)('refuses %s', async (_, change, field, message) => {
       const res = await create({ ...valid, ...change });
@@ -122,7 +156,10 @@ describe('mid call tools API', () => {
     it('changes only the given fields and replaces headers and schema whole', async () => {
       const { body } = await create({
         ...valid,
-        headers: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }],
+        headers: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
         schema: [{ name: 'ab', type: 'string', description: 'abc' }],
       });
       const res = await t.request('PUT', `/api/user/tools/${body.data.id}`, { token, body: { timeout: 20, headers: [{ name: 'C', value: '3' }] } });
@@ -140,12 +177,15 @@ describe('mid call tools API', () => {
       const res = await t.request('PUT', `/api/user/tools/${id}`, { token, body: { timeout: 0, name: 'Bad' } });
       expect(res).toMatchObject({
         status: 422,
-        body: { message: 'Validation failed', errors: { timeout: ['The timeout field must be between 1 and 30.'], name: ['The name field format is invalid.'] } },
+        body: {
+          message: 'Validation failed',
+          errors: { timeout: ['The timeout field must be between 1 and 30.'], name: ['The name field format is invalid.'] },
+        },
       });
     });
   });
 
-  it('lists the user\'s own tools as an array and deletes them', async () => {
+  it("lists the user's own tools as an array and deletes them", async () => {
     const mine = await t.request('GET', '/api/user/tools', { token });
     expect(Array.isArray(mine.body)).toBe(true);
     expect((await t.request('GET', '/api/user/tools', { token: other })).body).toEqual([]);

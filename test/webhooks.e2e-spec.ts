@@ -45,19 +45,33 @@ describe('post-call webhooks', () => {
   };
   const call = async (id: number) => (await t.request('GET', `/api/user/calls/${id}`, { token: user.token })).body;
   const settledResponse = (id: number, attempts: number) =>
-    eventually(async () => {
-      const c = await call(id);
-      return c.webhook_response?.attempts === attempts && c.webhook_response;
-    }, 10_000, `webhook_response after ${attempts} attempts`);
+    eventually(
+      async () => {
+        const c = await call(id);
+        return c.webhook_response?.attempts === attempts && c.webhook_response;
+      },
+      10_000,
+      `webhook_response after ${attempts} attempts`,
+    );
 
   it('posts a signed call.ended payload with the call, its lead and campaign, and stores the answer on the call', async () => {
     const a = await assistant({ is_webhook_active: true, webhook_url: `${receiver.url}/ok` });
     const campaign = (await t.request('POST', '/api/user/campaigns', { token: user.token, body: { name: 'Hooks', assistant_id: a } })).body.data;
-    const lead = (await t.request('POST', '/api/user/lead', { token: user.token, body: { campaign_id: campaign.id, phone_number: '+12015550123', variables: { customer_name: 'Ann' } } })).body.data;
+    const lead = (
+      await t.request('POST', '/api/user/lead', {
+        token: user.token,
+        body: { campaign_id: campaign.id, phone_number: '+12015550123', variables: { customer_name: 'Ann' } },
+      })
+    ).body.data;
     const id = await callFor(a, { campaign_id: campaign.id, campaign_name: 'Hooks', lead_id: lead.id });
     await report(id, { status: 'completed', answered_by: 'human', duration: 12, recording_url: 'https://rec.example.com/x.mp3' });
     const response = await settledResponse(id, 1);
-    expect(response).toEqual({ status_code: 200, body: { received: true }, attempts: 1, delivered_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+    expect(response).toEqual({
+      status_code: 200,
+      body: { received: true },
+      attempts: 1,
+      delivered_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+    });
     const [hook] = receiver.to('/ok').filter((r) => r.body.call.id === id);
     expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
     expect(hasValidSignature(hook.raw, 'another-secret', hook.headers['x-webhook-signature'] as string)).toBe(false);
@@ -127,24 +141,40 @@ describe('post-call webhooks', () => {
     // Saved while private targets were allowed: the call-time check still guards it.
     const permissive = await startTestApp(env, { dataDir, background: false });
     const owner = await permissive.createUser();
-    const a = (await permissive.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/ok` } })).body.data.id;
+    const a = (
+      await permissive.request('POST', '/api/user/assistant', {
+        token: owner.token,
+        body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/ok` },
+      })
+    ).body.data.id;
     await permissive.stop();
     const strict = await startTestApp({ ...env, ALLOW_PRIVATE_TARGETS: 'false' }, { dataDir });
     try {
       for (const webhook_url of [`${receiver.url}/ok`, 'http://10.0.0.1/hook', 'http://localhost/hook']) {
-        expect(await strict.request('POST', '/api/user/assistant', { token: owner.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url } })).toMatchObject({
+        expect(
+          await strict.request('POST', '/api/user/assistant', {
+            token: owner.token,
+            body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url },
+          }),
+        ).toMatchObject({
           status: 422,
           body: { errors: { webhook_url: ['The webhook url field must point to a public address.'] } },
         });
       }
-      expect((await strict.request('PUT', `/api/user/assistant/${a}`, { token: owner.token, body: { inbound_webhook_url: 'http://[::1]/in' } })).body.errors).toEqual({
+      expect(
+        (await strict.request('PUT', `/api/user/assistant/${a}`, { token: owner.token, body: { inbound_webhook_url: 'http://[::1]/in' } })).body.errors,
+      ).toEqual({
         inbound_webhook_url: ['The inbound webhook url field must point to a public address.'],
       });
       const id = await openCall(strict.app, { user_id: owner.id, assistant_id: a });
       const before = receiver.received.length;
       const raw = JSON.stringify({ status: 'completed' });
       await strict.request('POST', `/api/telephony/calls/${id}/events`, { body: raw, headers: { 'x-signature': sign(raw, SECRET) } });
-      const response = await eventually(async () => (await strict.request('GET', `/api/user/calls/${id}`, { token: owner.token })).body.webhook_response, 10_000, 'refusal recorded');
+      const response = await eventually(
+        async () => (await strict.request('GET', `/api/user/calls/${id}`, { token: owner.token })).body.webhook_response,
+        10_000,
+        'refusal recorded',
+      );
       expect(response).toMatchObject({ status_code: null, attempts: 1, error: expect.stringContaining('not a public address') });
       expect(receiver.received.length).toBe(before);
     } finally {
@@ -159,14 +189,24 @@ describe('post-call webhooks', () => {
     const raw = JSON.stringify({ from: '+12015550199', to: '+12015550888' });
     const res = await t.request('POST', '/api/telephony/inbound', { body: raw, headers: { 'x-signature': sign(raw, SECRET) } });
     const hook = await eventually(() => receiver.to('/inbound')[0], 10_000, 'inbound notification');
-    expect(hook.body).toMatchObject({ event: 'call.started', call: { id: res.body.call_id, type: 'inbound', status: 'initiated', client_phone_number: '+12015550199' }, lead: null, campaign: null });
+    expect(hook.body).toMatchObject({
+      event: 'call.started',
+      call: { id: res.body.call_id, type: 'inbound', status: 'initiated', client_phone_number: '+12015550199' },
+      lead: null,
+      campaign: null,
+    });
     expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
   });
 
   it('resumes a pending delivery after a restart', async () => {
     await t.stop();
     const slow = await startTestApp({ ...env, WEBHOOK_RETRY_DELAYS: '1,1,1,1' }, { dataDir });
-    const a = (await slow.request('POST', '/api/user/assistant', { token: user.token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/later` } })).body.data.id;
+    const a = (
+      await slow.request('POST', '/api/user/assistant', {
+        token: user.token,
+        body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/later` },
+      })
+    ).body.data.id;
     const id = await openCall(slow.app, { user_id: user.id, assistant_id: a });
     const raw = JSON.stringify({ status: 'completed' });
     await slow.request('POST', `/api/telephony/calls/${id}/events`, { body: raw, headers: { 'x-signature': sign(raw, SECRET) } });

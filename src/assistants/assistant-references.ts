@@ -16,7 +16,13 @@ export class AssistantReferences {
 
   async check(
     userId: number,
-    fields: { voice_id?: number | null; phone_number_id?: number | null; tool_ids?: number[] | null; webhook_url?: string | null; inbound_webhook_url?: string | null },
+    fields: {
+      voice_id?: number | null;
+      phone_number_id?: number | null;
+      tool_ids?: number[] | null;
+      webhook_url?: string | null;
+      inbound_webhook_url?: string | null;
+    },
   ): Promise<References> {
     const toolIds = [...new Set(fields.tool_ids ?? [])];
     const isPublic = (url: string | null | undefined) => (typeof url === 'string' ? this.targets.accepts(url) : true);

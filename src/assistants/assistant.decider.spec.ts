@@ -37,11 +37,13 @@ describe('assistant decider', () => {
     expect(given([created]).when(update({ is_webhook_active: true, webhook_url: 'https://h.io' }))()).toHaveLength(1);
   });
 
-  it('answers the request\'s own field errors with those it finds, a field keeping its own', () => {
+  it("answers the request's own field errors with those it finds, a field keeping its own", () => {
     const speed = ['The speech speed field must be between 0.7 and 1.2.'];
     const url = ['The webhook url field must be a valid URL.'];
     const refused = (c: AssistantCommand) => errorsOf(given([]).when(c));
-    expect(refused({ ...create({ is_webhook_active: true }, { ...refs, voiceExists: false }), inputErrors: { speech_speed: speed } } as AssistantCommand)).toEqual({
+    expect(
+      refused({ ...create({ is_webhook_active: true }, { ...refs, voiceExists: false }), inputErrors: { speech_speed: speed } } as AssistantCommand),
+    ).toEqual({
       speech_speed: speed,
       voice_id: ['The selected voice id is invalid.'],
       webhook_url: ['The webhook url field is required when is webhook active is true.'],
@@ -75,7 +77,7 @@ describe('assistant decider', () => {
     expect(errorsOf(given([created]).when(update({ assistant_name: null })))).toEqual({ assistant_name: ['The assistant name field is required.'] });
   });
 
-  it('updates only the owner\'s live assistant', () => {
+  it("updates only the owner's live assistant", () => {
     expect(given([created]).when({ ...update({}), userId: 6 } as AssistantCommand)).toThrow('Assistant not found');
     const deleted = given([created]).when({ type: 'DeleteAssistant', id: 1, userId: 5 })();
     expect(given([created, ...deleted]).when(update({ speech_speed: 1 }))).toThrow('Assistant not found');
@@ -89,7 +91,9 @@ describe('assistant decider: webhook targets (contract §12)', () => {
       webhook_url: ['The webhook url field must point to a public address.'],
       inbound_webhook_url: ['The inbound webhook url field must point to a public address.'],
     });
-    expect(errorsOf(given([created]).when(update({ webhook_url: 'http://10.0.0.1/h' }, notPublic)))).toEqual({ webhook_url: ['The webhook url field must point to a public address.'] });
+    expect(errorsOf(given([created]).when(update({ webhook_url: 'http://10.0.0.1/h' }, notPublic)))).toEqual({
+      webhook_url: ['The webhook url field must point to a public address.'],
+    });
     expect(given([created]).when(update({ webhook_url: null }, notPublic))()).toHaveLength(1);
   });
 });

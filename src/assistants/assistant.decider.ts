@@ -17,8 +17,23 @@ export interface References {
 
 export type AssistantCommand =
   /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
-  | { type: 'CreateAssistant'; id: number; userId: number; uuid: string; settings: RequiredSettings & Partial<AssistantSettings>; references: References; inputErrors: FieldErrors }
-  | { type: 'UpdateAssistant'; id: number; userId: number; changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null }; references: References; inputErrors: FieldErrors }
+  | {
+      type: 'CreateAssistant';
+      id: number;
+      userId: number;
+      uuid: string;
+      settings: RequiredSettings & Partial<AssistantSettings>;
+      references: References;
+      inputErrors: FieldErrors;
+    }
+  | {
+      type: 'UpdateAssistant';
+      id: number;
+      userId: number;
+      changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null };
+      references: References;
+      inputErrors: FieldErrors;
+    }
   | { type: 'DeleteAssistant'; id: number; userId: number };
 
 export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;

@@ -51,7 +51,11 @@ export class AssistantsController {
 
   @Post('assistant')
   @HttpCode(201)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>, @Exchange() exchange: HttpExchange) {
+  create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>,
+    @Exchange() exchange: HttpExchange,
+  ) {
     return this.idempotent.answer(exchange, 201, () =>
       orFail('Assistant creation failed', async () => {
         const id: number = await this.commands.execute(new CreateAssistant(user, body));
@@ -61,7 +65,11 @@ export class AssistantsController {
   }
 
   @Put('assistant/:id')
-  update(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number, @Body(new CheckedBodyPipe(UpdateAssistantDto)) body: CheckedBody<UpdateAssistantDto>) {
+  update(
+    @CurrentUser() user: AuthenticatedUser,
+    @IdParam('Assistant') id: number,
+    @Body(new CheckedBodyPipe(UpdateAssistantDto)) body: CheckedBody<UpdateAssistantDto>,
+  ) {
     return orFail('Assistant update failed', async () => {
       await this.commands.execute(new UpdateAssistant(user, id, body));
       return { message: 'Assistant updated successfully', data: summary((await this.read.assistants.get(id))!) };

@@ -13,7 +13,15 @@ import { UpdateAssistantHandler } from './commands/update-assistant';
 @Module({
   imports: [ToolsModule, PhoneNumbersModule],
   controllers: [AssistantsController],
-  providers: [AssistantsProjection, AssistantsQueries, AssistantView, AssistantReferences, CreateAssistantHandler, UpdateAssistantHandler, DeleteAssistantHandler],
+  providers: [
+    AssistantsProjection,
+    AssistantsQueries,
+    AssistantView,
+    AssistantReferences,
+    CreateAssistantHandler,
+    UpdateAssistantHandler,
+    DeleteAssistantHandler,
+  ],
   exports: [AssistantsQueries, AssistantView],
 })
 export class AssistantsModule {}

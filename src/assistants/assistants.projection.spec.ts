@@ -10,7 +10,10 @@ const later = '2025-03-01T11:00:00.000Z';
 const doc = { id: 3, user_id: 1, uuid: 'u-3', created_at: isoMicros(AT), updated_at: isoMicros(AT), deleted_at: null, deleted: false, settings };
 
 describe('assistants projection', () => {
-  const { given } = projectionSpec((store) => new AssistantsProjection(store), (p) => p.assistants);
+  const { given } = projectionSpec(
+    (store) => new AssistantsProjection(store),
+    (p) => p.assistants,
+  );
 
   it('keeps an assistant as created', () => given(created).then([doc]));
 

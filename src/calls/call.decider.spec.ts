@@ -63,7 +63,10 @@ describe('call state machine', () => {
   });
 
   it('decides reached with an answering machine reported by an earlier event', () => {
-    const machine: CallEvent = { ...moved('initiated', 'in-progress'), data: { ...moved('initiated', 'in-progress').data, details: { answered_by: 'machine' } } } as CallEvent;
+    const machine: CallEvent = {
+      ...moved('initiated', 'in-progress'),
+      data: { ...moved('initiated', 'in-progress').data, details: { answered_by: 'machine' } },
+    } as CallEvent;
     expect(decide([initiated, machine], record('completed'))()[0].data).toMatchObject({ status: 'completed', reached: false });
   });
 
@@ -102,13 +105,21 @@ describe('call decider: dials never confirmed', () => {
   });
 
   it('claims a resend of a dial never confirmed, counting them', () => {
-    given([initiated]).when({ type: 'ClaimDialResend', id: 1 }).then([resent(1)]);
-    given([initiated, resent(1)]).when({ type: 'ClaimDialResend', id: 1 }).then([resent(2)]);
+    given([initiated])
+      .when({ type: 'ClaimDialResend', id: 1 })
+      .then([resent(1)]);
+    given([initiated, resent(1)])
+      .when({ type: 'ClaimDialResend', id: 1 })
+      .then([resent(2)]);
   });
 
   it('refuses a resend once the dial was confirmed or the provider reported on the call', () => {
     given([initiated, sent]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
-    given([initiated, moved('initiated', 'ringing')]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
-    given([initiated, moved('initiated', 'failed')]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
+    given([initiated, moved('initiated', 'ringing')])
+      .when({ type: 'ClaimDialResend', id: 1 })
+      .thenThrows(isConflict);
+    given([initiated, moved('initiated', 'failed')])
+      .when({ type: 'ClaimDialResend', id: 1 })
+      .thenThrows(isConflict);
   });
 });

@@ -3,17 +3,19 @@ import { DomainEvent } from '../infrastructure/event-sourcing/decider';
 export const callStream = (id: number) => `call-${id}`;
 
 export type CallStatus =
-  | 'initiated'
-  | 'ringing'
-  | 'busy'
-  | 'in-progress'
-  | 'ended'
-  | 'completed'
-  | 'ended_by_customer'
-  | 'ended_by_assistant'
-  | 'no-answer'
-  | 'failed';
-export const CALL_STATUSES: readonly CallStatus[] = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
+  'initiated' | 'ringing' | 'busy' | 'in-progress' | 'ended' | 'completed' | 'ended_by_customer' | 'ended_by_assistant' | 'no-answer' | 'failed';
+export const CALL_STATUSES: readonly CallStatus[] = [
+  'initiated',
+  'ringing',
+  'busy',
+  'in-progress',
+  'ended',
+  'completed',
+  'ended_by_customer',
+  'ended_by_assistant',
+  'no-answer',
+  'failed',
+];
 export type CallType = 'inbound' | 'outbound' | 'web';
 export const CALL_TYPES: readonly CallType[] = ['inbound', 'outbound', 'web'];
 export type AnsweredBy = 'human' | 'machine' | 'unknown';

@@ -30,7 +30,10 @@ export class CallsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const createdAt = query.date_from || query.date_to ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` } : undefined;
+    const createdAt =
+      query.date_from || query.date_to
+        ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` }
+        : undefined;
     const filter = {
       user_id: user.id,
       status: query.status,

@@ -17,7 +17,18 @@ import { TelephonyController } from './telephony.controller';
 @Module({
   imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
   controllers: [CallsController, TelephonyController],
-  providers: [CallUpcasters, CallsProjection, CallsQueries, InitiateCallHandler, ConfirmDialSentHandler, ClaimDialResendHandler, InvokeCallToolHandler, RecordCallOutcomeHandler, ReceiveInboundCallHandler, TelephonySignatureGuard],
+  providers: [
+    CallUpcasters,
+    CallsProjection,
+    CallsQueries,
+    InitiateCallHandler,
+    ConfirmDialSentHandler,
+    ClaimDialResendHandler,
+    InvokeCallToolHandler,
+    RecordCallOutcomeHandler,
+    ReceiveInboundCallHandler,
+    TelephonySignatureGuard,
+  ],
   exports: [CallsQueries],
 })
 export class CallsModule {}

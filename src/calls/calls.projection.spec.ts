@@ -6,7 +6,20 @@ import { CallsProjection, STUCK_CALL_GRACE_SECONDS } from './calls.projection';
 const spec = callSpec({ user_id: 1, assistant_id: 2 });
 const initiated = { type: 'CallInitiated', data: { call_id: 7, ...spec } };
 const later = '2025-03-01T10:05:00.000Z';
-const outcome = { type: 'CallOutcomeRecorded', data: { call_id: 7, user_id: 1, campaign_id: null, lead_id: null, from: 'initiated', status: 'completed', reached: true, details: { duration: 42, answered_by: 'human', variables: { topic: 'billing' } } }, occurredAt: later };
+const outcome = {
+  type: 'CallOutcomeRecorded',
+  data: {
+    call_id: 7,
+    user_id: 1,
+    campaign_id: null,
+    lead_id: null,
+    from: 'initiated',
+    status: 'completed',
+    reached: true,
+    details: { duration: 42, answered_by: 'human', variables: { topic: 'billing' } },
+  },
+  occurredAt: later,
+};
 const atMs = Date.parse(AT);
 const initial = {
   id: 7,
@@ -27,7 +40,10 @@ const initial = {
 };
 
 describe('calls projection', () => {
-  const { given } = projectionSpec((store) => new CallsProjection(store), (p) => p.calls);
+  const { given } = projectionSpec(
+    (store) => new CallsProjection(store),
+    (p) => p.calls,
+  );
 
   it('keeps a call as initiated, due to be resent until its dial is confirmed sent', async () => {
     await given(initiated).then([initial]);
@@ -36,13 +52,34 @@ describe('calls projection', () => {
 
   it('takes an outcome: its status and details, variables merged, no deadline once terminal', () =>
     given(initiated, outcome).then([
-      { ...initial, status: 'completed', duration: 42, answered_by: 'human', variables: { topic: 'billing' }, deadline_at: null, resend_from: null, updated_at: sqlDateTime(later) },
+      {
+        ...initial,
+        status: 'completed',
+        duration: 42,
+        answered_by: 'human',
+        variables: { topic: 'billing' },
+        deadline_at: null,
+        resend_from: null,
+        updated_at: sqlDateTime(later),
+      },
     ]));
 
   it("keeps the post-call webhook's last answer on the call", () =>
     given(initiated, {
       type: 'WebhookAttemptFinished',
-      data: { delivery_id: '7-ended', call_id: 7, user_id: 1, campaign_id: null, event: 'call.ended', attempt: 2, status_code: 200, body: { ok: true }, error: null, outcome: 'delivered', next_attempt_at: null },
+      data: {
+        delivery_id: '7-ended',
+        call_id: 7,
+        user_id: 1,
+        campaign_id: null,
+        event: 'call.ended',
+        attempt: 2,
+        status_code: 200,
+        body: { ok: true },
+        error: null,
+        outcome: 'delivered',
+        next_attempt_at: null,
+      },
       occurredAt: later,
     }).then([{ ...initial, webhook_response: { status_code: 200, body: { ok: true }, attempts: 2, delivered_at: sqlDateTime(later) } }]));
 });

@@ -35,7 +35,13 @@ export interface CallDocument extends CallSpec {
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
   readonly collections = ['calls'];
-  readonly eventTypes: readonly (CallEvent | WebhookAnswered)['type'][] = ['CallInitiated', 'CallOutcomeRecorded', 'CallDialSent', 'CallDialResent', 'WebhookAttemptFinished'];
+  readonly eventTypes: readonly (CallEvent | WebhookAnswered)['type'][] = [
+    'CallInitiated',
+    'CallOutcomeRecorded',
+    'CallDialSent',
+    'CallDialResent',
+    'WebhookAttemptFinished',
+  ];
   /** 2: `resend_from`. */
   readonly version = 2;
   readonly calls: Collection<CallDocument>;

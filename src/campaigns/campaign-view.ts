@@ -13,22 +13,24 @@ export class CampaignView {
 
   async render(docs: CampaignDocument[]) {
     const timezones = await this.assistants.timezones(docs.map((d) => d.assistant_id));
-    return Promise.all(docs.map(async (doc) => ({
-      id: doc.id,
-      name: doc.name,
-      assistant_id: doc.assistant_id,
-      status: doc.status,
-      max_retries: doc.max_retries,
-      retry_delay_seconds: doc.retry_delay_seconds,
-      calling_hours: doc.calling_hours,
-      calling_days: doc.calling_days,
-      max_concurrent_calls: doc.max_concurrent_calls,
-      timezone: timezones.get(doc.assistant_id) ?? null,
-      stats: await this.stats(doc.id),
-      last_error: doc.last_error ?? null,
-      created_at: doc.created_at,
-      updated_at: doc.updated_at,
-    })));
+    return Promise.all(
+      docs.map(async (doc) => ({
+        id: doc.id,
+        name: doc.name,
+        assistant_id: doc.assistant_id,
+        status: doc.status,
+        max_retries: doc.max_retries,
+        retry_delay_seconds: doc.retry_delay_seconds,
+        calling_hours: doc.calling_hours,
+        calling_days: doc.calling_days,
+        max_concurrent_calls: doc.max_concurrent_calls,
+        timezone: timezones.get(doc.assistant_id) ?? null,
+        stats: await this.stats(doc.id),
+        last_error: doc.last_error ?? null,
+        created_at: doc.created_at,
+        updated_at: doc.updated_at,
+      })),
+    );
   }
 
   private async stats(campaignId: number) {

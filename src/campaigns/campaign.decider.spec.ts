@@ -16,26 +16,60 @@ const stop: CampaignCommand = { type: 'StopCampaign', id: 1, userId: 2 };
 
 describe('campaign decider', () => {
   it('creates a draft with the default scheduling settings', () => {
-    const events = given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'Spring', assistant_id: 3 }, assistantCanCall: true, inputErrors: {} })();
+    const events = given([]).when({
+      type: 'CreateCampaign',
+      id: 1,
+      userId: 2,
+      settings: { name: 'Spring', assistant_id: 3 },
+      assistantCanCall: true,
+      inputErrors: {},
+    })();
     expect(events).toEqual([created]);
     expect(fold(campaignDecider, events)).toMatchObject({ status: 'draft' });
   });
 
   it('refuses an assistant that cannot make calls and calling hours that end before they start', () => {
-    expect(given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: {} })).toThrow('Validation failed');
     expect(
-      given([created]).when({ type: 'UpdateCampaign', id: 1, userId: 2, changes: { calling_hours: { start: '18:00', end: '09:00' } }, assistantCanCall: true, inputErrors: {} }),
+      given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: {} }),
+    ).toThrow('Validation failed');
+    expect(
+      given([created]).when({
+        type: 'UpdateCampaign',
+        id: 1,
+        userId: 2,
+        changes: { calling_hours: { start: '18:00', end: '09:00' } },
+        assistantCanCall: true,
+        inputErrors: {},
+      }),
     ).toThrow('Validation failed');
   });
 
-  it('answers the request\'s own field errors with those it finds', () => {
+  it("answers the request's own field errors with those it finds", () => {
     const days = ['The selected calling days is invalid.'];
     const refusal = (c: CampaignCommand) => refusalOf(given([]).when(c)).errors;
-    expect(refusal({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: { calling_days: days } })).toEqual({
+    expect(
+      refusal({
+        type: 'CreateCampaign',
+        id: 1,
+        userId: 2,
+        settings: { name: 'S', assistant_id: 3 },
+        assistantCanCall: false,
+        inputErrors: { calling_days: days },
+      }),
+    ).toEqual({
       calling_days: days,
       assistant_id: ['The selected assistant id is invalid.'],
     });
-    expect(refusal({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: true, inputErrors: { calling_days: days } })).toEqual({
+    expect(
+      refusal({
+        type: 'CreateCampaign',
+        id: 1,
+        userId: 2,
+        settings: { name: 'S', assistant_id: 3 },
+        assistantCanCall: true,
+        inputErrors: { calling_days: days },
+      }),
+    ).toEqual({
       calling_days: days,
     });
   });
@@ -56,7 +90,7 @@ describe('campaign decider', () => {
     expect(fold(campaignDecider, [created, started, stopped, started])).toMatchObject({ status: 'in-progress' });
   });
 
-  it('answers another user\'s campaign as not found', () => {
+  it("answers another user's campaign as not found", () => {
     expect(given([created]).when({ ...stop, userId: 9 })).toThrow('Campaign not found');
     expect(given([created]).when({ ...start(), userId: 9 })).toThrow('Campaign not found');
   });
@@ -74,13 +108,14 @@ describe('campaign decider', () => {
   });
 });
 
-describe('campaign decider: the dialer\'s failures', () => {
+describe("campaign decider: the dialer's failures", () => {
   const spec = deciderSpec(campaignDecider);
   const retryAt = new Date('2025-01-01T00:00:01Z');
   const failed: CampaignEvent = { type: 'CampaignDialingFailed', data: { ...ids, message: 'bad hours', retry_at: retryAt.toISOString() } };
   const recovered: CampaignEvent = { type: 'CampaignDialingRecovered', data: ids };
 
-  it('records a failure with when it is tried again', () => spec.given([created, started]).when({ type: 'RecordDialingFailure', id: 1, message: 'bad hours', retryAt }).then([failed]));
+  it('records a failure with when it is tried again', () =>
+    spec.given([created, started]).when({ type: 'RecordDialingFailure', id: 1, message: 'bad hours', retryAt }).then([failed]));
   it('records a recovery only after a failure', () => {
     spec.given([created, started, failed]).when({ type: 'RecordDialingRecovery', id: 1 }).then([recovered]);
     spec.given([created, started, failed, recovered]).when({ type: 'RecordDialingRecovery', id: 1 }).then([]);

@@ -5,7 +5,14 @@ import { CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } fr
 
 export type CampaignCommand =
   /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
-  | { type: 'CreateCampaign'; id: number; userId: number; settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors: FieldErrors }
+  | {
+      type: 'CreateCampaign';
+      id: number;
+      userId: number;
+      settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>;
+      assistantCanCall: boolean;
+      inputErrors: FieldErrors;
+    }
   | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors: FieldErrors }
   | { type: 'StartCampaign'; id: number; userId: number; leadsToCall: number }
   | { type: 'StopCampaign'; id: number; userId: number }
@@ -42,7 +49,12 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
     }
     if (command.type === 'RecordDialingFailure') {
       if (!state.exists) return [];
-      return [{ type: 'CampaignDialingFailed', data: { campaign_id: command.id, user_id: state.userId, message: command.message, retry_at: command.retryAt.toISOString() } }];
+      return [
+        {
+          type: 'CampaignDialingFailed',
+          data: { campaign_id: command.id, user_id: state.userId, message: command.message, retry_at: command.retryAt.toISOString() },
+        },
+      ];
     }
     if (command.type === 'RecordDialingRecovery') {
       return state.exists && state.failing ? [{ type: 'CampaignDialingRecovered', data: { campaign_id: command.id, user_id: state.userId } }] : [];

@@ -33,6 +33,15 @@ export type CampaignCompleted = DomainEvent<'CampaignCompleted', Ids>;
 export type CampaignDialingFailed = DomainEvent<'CampaignDialingFailed', Ids & { message: string; retry_at: string }>;
 /** The dialer dialed the campaign again after a failure. */
 export type CampaignDialingRecovered = DomainEvent<'CampaignDialingRecovered', Ids>;
-export type CampaignEvent = CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted | CampaignDialingFailed | CampaignDialingRecovered;
+export type CampaignEvent =
+  CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted | CampaignDialingFailed | CampaignDialingRecovered;
 
-export const CAMPAIGN_EVENT_TYPES = eventTypes<CampaignEvent>({ CampaignCreated: true, CampaignUpdated: true, CampaignStarted: true, CampaignStopped: true, CampaignCompleted: true, CampaignDialingFailed: true, CampaignDialingRecovered: true });
+export const CAMPAIGN_EVENT_TYPES = eventTypes<CampaignEvent>({
+  CampaignCreated: true,
+  CampaignUpdated: true,
+  CampaignStarted: true,
+  CampaignStopped: true,
+  CampaignCompleted: true,
+  CampaignDialingFailed: true,
+  CampaignDialingRecovered: true,
+});

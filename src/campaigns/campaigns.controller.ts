@@ -33,7 +33,11 @@ export class CampaignsController {
 
   @Post('campaigns')
   @HttpCode(201)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>, @Exchange() exchange: HttpExchange) {
+  create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>,
+    @Exchange() exchange: HttpExchange,
+  ) {
     return this.idempotent.answer(exchange, 201, async () => {
       const id: number = await this.commands.execute(new CreateCampaign(user, body));
       return { message: 'Campaign created successfully', data: await this.one(user, id) };
@@ -75,7 +79,11 @@ export class CampaignsController {
   }
 
   @Put('campaigns/:id')
-  async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Body(new CheckedBodyPipe(UpdateCampaignDto)) body: CheckedBody<UpdateCampaignDto>) {
+  async update(
+    @CurrentUser() user: AuthenticatedUser,
+    @IdParam('Campaign') id: number,
+    @Body(new CheckedBodyPipe(UpdateCampaignDto)) body: CheckedBody<UpdateCampaignDto>,
+  ) {
     await this.commands.execute(new UpdateCampaign(user, id, body));
     return { message: 'Campaign updated successfully', data: await this.one(user, id) };
   }

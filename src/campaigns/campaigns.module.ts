@@ -14,7 +14,18 @@ import { UpdateCampaignHandler } from './commands/update-campaign';
 @Module({
   imports: [AssistantsModule],
   controllers: [CampaignsController],
-  providers: [CampaignsProjection, CampaignsQueries, CampaignAssistants, CampaignView, CreateCampaignHandler, UpdateCampaignHandler, ChangeCampaignStatusHandler, CompleteCampaignHandler, RecordDialingFailureHandler, RecordDialingRecoveryHandler],
+  providers: [
+    CampaignsProjection,
+    CampaignsQueries,
+    CampaignAssistants,
+    CampaignView,
+    CreateCampaignHandler,
+    UpdateCampaignHandler,
+    ChangeCampaignStatusHandler,
+    CompleteCampaignHandler,
+    RecordDialingFailureHandler,
+    RecordDialingRecoveryHandler,
+  ],
   exports: [CampaignsQueries, CampaignAssistants],
 })
 export class CampaignsModule {}

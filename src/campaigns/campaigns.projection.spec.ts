@@ -9,20 +9,23 @@ const later = '2025-03-01T11:00:00.000Z';
 const base = { id: 1, user_id: 1, ...CAMPAIGN_DEFAULTS, name: 'Spring', assistant_id: 4, created_at: isoMicros(AT) };
 
 describe('campaigns projection', () => {
-  const { given } = projectionSpec((store) => new CampaignsProjection(store), (p) => p.campaigns);
+  const { given } = projectionSpec(
+    (store) => new CampaignsProjection(store),
+    (p) => p.campaigns,
+  );
 
   it('keeps a campaign as created, a draft', () => given(created).then([{ ...base, status: 'draft', updated_at: isoMicros(AT) }]));
 
   it('follows its settings and status', () =>
-    given(
-      created,
-      { type: 'CampaignUpdated', data: { ...ids, changes: { max_retries: 1 } } },
-      { type: 'CampaignStarted', data: ids, occurredAt: later },
-    ).then([{ ...base, max_retries: 1, status: 'in-progress', updated_at: isoMicros(later) }]));
+    given(created, { type: 'CampaignUpdated', data: { ...ids, changes: { max_retries: 1 } } }, { type: 'CampaignStarted', data: ids, occurredAt: later }).then([
+      { ...base, max_retries: 1, status: 'in-progress', updated_at: isoMicros(later) },
+    ]));
 
   it('shows the last dialing failure until the dialer recovers', async () => {
     const failed = { type: 'CampaignDialingFailed', data: { ...ids, message: 'bad window', retry_at: later } };
     await given(created, failed).then([{ ...base, status: 'draft', updated_at: isoMicros(AT), last_error: { message: 'bad window', at: isoMicros(AT) } }]);
-    await given(created, failed, { type: 'CampaignDialingRecovered', data: ids }).then([{ ...base, status: 'draft', updated_at: isoMicros(AT), last_error: null }]);
+    await given(created, failed, { type: 'CampaignDialingRecovered', data: ids }).then([
+      { ...base, status: 'draft', updated_at: isoMicros(AT), last_error: null },
+    ]);
   });
 });

@@ -35,4 +35,5 @@ export const LANGUAGES: readonly Language[] = [
 ];
 
 export const voiceById = (id: number) => VOICES.find((v) => v.id === id);
-export const languageByName = (name: string) => LANGUAGES.find((l) => l.name.toLowerCase() === name.trim().toLowerCase() || l.code === name.trim().toLowerCase());
+export const languageByName = (name: string) =>
+  LANGUAGES.find((l) => l.name.toLowerCase() === name.trim().toLowerCase() || l.code === name.trim().toLowerCase());

@@ -8,7 +8,7 @@ export async function campaignTrail(app: INestApplicationContext, campaignId: nu
   if (!(await app.get(CampaignsQueries).get(campaignId))) throw DomainError.notFound('Campaign');
   const history = app.get(CampaignHistory);
   const data: TrailEntry[] = [];
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await history.page(campaignId, after, 1000);
     data.push(...page.data);
     if (page.next_cursor === null) break;

@@ -14,7 +14,10 @@ export async function rebuildProjections(app: INestApplicationContext, only?: st
   const chosen = only ? [only] : names;
   const [running] = await app.get(ServiceInstances).running();
   if (running) {
-    throw new DomainError('conflict', `A service is running on this store (process ${running.pid} on ${running.host}): stop every service before rebuilding the read models.`);
+    throw new DomainError(
+      'conflict',
+      `A service is running on this store (process ${running.pid} on ${running.host}): stop every service before rebuilding the read models.`,
+    );
   }
   const head = await app.get<EventStore>(EVENT_STORE).headPosition();
   const bar = new SingleBar({

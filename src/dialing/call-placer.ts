@@ -53,6 +53,8 @@ export class CallPlacer {
       return;
     }
     // Unrecorded, the dial is sent again later under the same id, which providers deduplicate on.
-    await this.commands.execute(new ConfirmDialSent(callId)).catch((error: Error) => this.logger.warn(`call ${callId}: its dial could not be confirmed: ${error.message}`));
+    await this.commands
+      .execute(new ConfirmDialSent(callId))
+      .catch((error: Error) => this.logger.warn(`call ${callId}: its dial could not be confirmed: ${error.message}`));
   }
 }

@@ -92,7 +92,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       const retryAt = this.backoff.failed(campaign.id, now);
       this.metrics.dialDecision('campaign_failed');
       this.logger.error(`campaign ${campaign.id} could not be dialed, next try at ${retryAt.toISOString()}: ${message}`);
-      await this.commands.execute(new RecordDialingFailure(campaign.id, message, retryAt)).catch((e: Error) => this.logger.error(`campaign ${campaign.id}: its failure could not be recorded: ${e.message}`));
+      await this.commands
+        .execute(new RecordDialingFailure(campaign.id, message, retryAt))
+        .catch((e: Error) => this.logger.error(`campaign ${campaign.id}: its failure could not be recorded: ${e.message}`));
       return 0;
     }
   }

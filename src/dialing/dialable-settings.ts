@@ -24,7 +24,8 @@ export function undialableBecause(settings: StoredDialingSettings): string | nul
   }
   if (hours.start >= hours.end) return 'calling_hours must start before they end';
   const days = settings.calling_days;
-  if (!Array.isArray(days) || !days.length || !days.every((d) => (WEEKDAYS as readonly unknown[]).includes(d))) return 'calling_days must be a list of weekdays';
+  if (!Array.isArray(days) || !days.length || !days.every((d) => (WEEKDAYS as readonly unknown[]).includes(d)))
+    return 'calling_days must be a list of weekdays';
   if (!isInt(settings.max_concurrent_calls, 1)) return 'max_concurrent_calls must be a positive integer';
   if (!isInt(settings.max_retries, 0)) return 'max_retries must be an integer from 0';
   if (!isInt(settings.retry_delay_seconds, 0)) return 'retry_delay_seconds must be an integer from 0';

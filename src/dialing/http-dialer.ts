@@ -27,7 +27,11 @@ export class HttpDialer extends Dialer {
       await response.arrayBuffer();
     } catch (error) {
       const name = (error as Error).name;
-      throw new DialRefused(name === 'TimeoutError' ? `the provider did not answer within ${this.timeoutMs / 1000} s` : `the provider could not be reached (${(error as Error).message})`);
+      throw new DialRefused(
+        name === 'TimeoutError'
+          ? `the provider did not answer within ${this.timeoutMs / 1000} s`
+          : `the provider could not be reached (${(error as Error).message})`,
+      );
     }
     if (!response.ok) throw new DialRefused(`the provider answered ${response.status}`);
   }

@@ -10,8 +10,19 @@ type Step = [CallStatus, CallDetails?];
 
 /** The statuses each simulated outcome moves through; `silence` never ends and is left to the stuck-call sweep. */
 const SCRIPTS: Record<SimulatedOutcome, (seconds: number) => Step[]> = {
-  human: (s) => [['ringing'], ['in-progress', { answered_by: 'human' }], ['completed', { answered_by: 'human', duration: s, transcript: 'AI: Hello!\nCustomer: Hi, thanks for calling.', carrier_cost: 0.002 * s, total_cost: 0.01 * s }]],
-  machine: (s) => [['ringing'], ['in-progress', { answered_by: 'machine' }], ['completed', { answered_by: 'machine', duration: s, carrier_cost: 0.002 * s, total_cost: 0.01 * s }]],
+  human: (s) => [
+    ['ringing'],
+    ['in-progress', { answered_by: 'human' }],
+    [
+      'completed',
+      { answered_by: 'human', duration: s, transcript: 'AI: Hello!\nCustomer: Hi, thanks for calling.', carrier_cost: 0.002 * s, total_cost: 0.01 * s },
+    ],
+  ],
+  machine: (s) => [
+    ['ringing'],
+    ['in-progress', { answered_by: 'machine' }],
+    ['completed', { answered_by: 'machine', duration: s, carrier_cost: 0.002 * s, total_cost: 0.01 * s }],
+  ],
   busy: () => [['ringing'], ['busy']],
   'no-answer': () => [['ringing'], ['no-answer']],
   failed: () => [['failed']],

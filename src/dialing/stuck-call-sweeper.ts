@@ -37,7 +37,9 @@ export class StuckCallSweeper extends Sweep {
     let last: number | null = null;
     for (const call of stuck) {
       const reason = `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`;
-      const { position } = await this.commands.execute<RecordCallOutcome, { position: number | null }>(new RecordCallOutcome(call.id, 'failed', {}, { reason }));
+      const { position } = await this.commands.execute<RecordCallOutcome, { position: number | null }>(
+        new RecordCallOutcome(call.id, 'failed', {}, { reason }),
+      );
       last = position ?? last;
     }
     // The next page is read from the calls read model: it must no longer hold these.

@@ -22,7 +22,11 @@ export class HealthController {
 
   @Get(['', 'ready'])
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const check = (work: Promise<void>) => within(2000, work).then(() => 'up' as const, () => 'down' as const);
+    const check = (work: Promise<void>) =>
+      within(2000, work).then(
+        () => 'up' as const,
+        () => 'down' as const,
+      );
     const [eventStore, readStore] = await Promise.all([check(this.events.ping()), check(this.reads.ping())]);
     const ok = eventStore === 'up' && readStore === 'up';
     reply.status(ok ? 200 : 503);

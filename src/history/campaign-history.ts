@@ -32,7 +32,7 @@ export class CampaignHistory {
   async stateAt(campaignId: number, asOf: Date): Promise<CampaignStateAt | null> {
     const events: RecordedEvent[] = [];
     const leadsSeen = new Set<string>();
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await this.read(campaignId, after, PAGE);
       for (const event of page) {
         // A lead moved in from another campaign: its earlier events are correlated there.

@@ -76,7 +76,8 @@ describe('checkpoints of the embedded files', () => {
       // About 250 pages, where the log is checkpointed on the writing connection at 8,000.
       await app.get<EventStore>(EVENT_STORE).append('bulk-1', [{ type: 'Bulk', data: { text: 'x'.repeat(1_000_000) } }], 'no_stream');
       let size = before;
-      for (const deadline = Date.now() + 10_000; size < before + 1_000_000 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) size = statSync(file).size;
+      for (const deadline = Date.now() + 10_000; size < before + 1_000_000 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 20)))
+        size = statSync(file).size;
       expect(size).toBeGreaterThan(before + 1_000_000);
     } finally {
       await app.close();

@@ -116,7 +116,23 @@ export class InfrastructureModule {
         Metrics,
         RunnerLagMetrics,
       ],
-      exports: [AppConfig, Clock, EVENT_STORE, READ_STORE, BACKGROUND_WORK, Upcasters, CommandRunner, Reservations, IdempotentRequests, ProjectionRunner, ReactorRunner, OutboundHttp, PublicTargets, ServiceInstances, Metrics],
+      exports: [
+        AppConfig,
+        Clock,
+        EVENT_STORE,
+        READ_STORE,
+        BACKGROUND_WORK,
+        Upcasters,
+        CommandRunner,
+        Reservations,
+        IdempotentRequests,
+        ProjectionRunner,
+        ReactorRunner,
+        OutboundHttp,
+        PublicTargets,
+        ServiceInstances,
+        Metrics,
+      ],
     };
   }
 }

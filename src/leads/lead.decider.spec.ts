@@ -9,7 +9,12 @@ const { given } = deciderSpec(leadDecider, NOW);
 const ids = { lead_id: 1, user_id: 2, campaign_id: 3 };
 const created: LeadEvent = {
   type: 'LeadCreated',
-  data: { ...ids, phone_number: '+12015550123', variables: { customer_name: 'Ann' }, secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {} }] },
+  data: {
+    ...ids,
+    phone_number: '+12015550123',
+    variables: { customer_name: 'Ann' },
+    secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {} }],
+  },
 };
 const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object = {}): LeadCommand => ({
   type: 'CreateLead',
@@ -32,7 +37,10 @@ describe('lead decider', () => {
     const fifty = (from: number) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${from + i}`, i]));
     const merged: LeadEvent = { type: 'LeadVariablesMerged', data: { ...ids, variables: fifty(0) } };
     // Created with customer_name, merged 50: 51 names; 49 more reach 100, 50 more pass it.
-    expect(refusalOf(given([created, merged]).when(update({ variables: fifty(50) })))).toEqual({ message: 'Validation failed', errors: { variables: [TOO_MANY_VARIABLES] } });
+    expect(refusalOf(given([created, merged]).when(update({ variables: fifty(50) })))).toEqual({
+      message: 'Validation failed',
+      errors: { variables: [TOO_MANY_VARIABLES] },
+    });
     const upTo100 = { ...fifty(50), k0: 'again' };
     delete (upTo100 as Record<string, unknown>).k99;
     expect(given([created, merged]).when(update({ variables: upTo100 }))()).toHaveLength(1);
@@ -48,14 +56,14 @@ describe('lead decider', () => {
     given([]).when(createCommand(true, true)).then([created]);
   });
 
-  it('refuses a campaign that is not the user\'s, its message on top', () => {
+  it("refuses a campaign that is not the user's, its message on top", () => {
     expect(refusalOf(given([]).when(createCommand(false, false, { campaignOwned: false })))).toEqual({
       message: INVALID_CAMPAIGN,
       errors: { campaign_id: [INVALID_CAMPAIGN] },
     });
   });
 
-  it('answers the request\'s own field errors with those it finds, the first message on top', () => {
+  it("answers the request's own field errors with those it finds, the first message on top", () => {
     const variables = ['The variables field must be an array.'];
     const refusal = refusalOf(given([]).when(createCommand(true, false, { campaignOwned: true, inputErrors: { variables } })));
     expect(refusal).toEqual({ message: variables[0], errors: { variables, phone_number: [DUPLICATE_MESSAGE] } });
@@ -84,7 +92,9 @@ describe('lead decider', () => {
     const requeued = given([created, ...completed]).when(update({ status: 'created' }))();
     expect(requeued).toEqual([{ type: 'LeadRequeued', data: ids }]);
     expect(fold(leadDecider, [created, ...completed, ...requeued])).toMatchObject({ status: 'created', attempts: 0 });
-    given([created]).when(update({ status: 'created' })).then([]);
+    given([created])
+      .when(update({ status: 'created' }))
+      .then([]);
   });
 
   it('treats a deleted or foreign lead as not found', () => {
@@ -114,7 +124,14 @@ describe('lead decider', () => {
       },
     };
     const start = (callId: number): LeadCommand => ({ type: 'StartLeadCall', id: 1, callId });
-    const finish = (callId: number, reached: boolean, p = policy): LeadCommand => ({ type: 'FinishLeadCall', id: 1, callId, callStatus: reached ? 'completed' : 'no-answer', reached, policy: p });
+    const finish = (callId: number, reached: boolean, p = policy): LeadCommand => ({
+      type: 'FinishLeadCall',
+      id: 1,
+      callId,
+      callStatus: reached ? 'completed' : 'no-answer',
+      reached,
+      policy: p,
+    });
     /** Plays a whole exchange: each call is claimed then finished, the events piling up. */
     const play = (history: LeadEvent[], outcomes: boolean[], p = policy, now = NOW) => {
       let events = [...history];
@@ -146,7 +163,14 @@ describe('lead decider', () => {
         [null, '+12015550123', 1],
         [10, '+12015550124', 1],
       ]);
-      expect(fold(leadDecider, events)).toMatchObject({ status: 'completed', attempts: 0, contacts: [{ id: 10, status: 'completed' }, { id: 11, status: 'created' }] });
+      expect(fold(leadDecider, events)).toMatchObject({
+        status: 'completed',
+        attempts: 0,
+        contacts: [
+          { id: 10, status: 'completed' },
+          { id: 11, status: 'created' },
+        ],
+      });
     });
 
     it('counts a round with nobody reached as one attempt and makes the next round due after the delay', () => {
@@ -178,15 +202,23 @@ describe('lead decider', () => {
 
     it('ignores a result for a call that is not the one in flight, and a repeated result', () => {
       const claim = given([twoContacts]).when(start(100))();
-      given([twoContacts, ...claim]).when(finish(999, true)).then([]);
+      given([twoContacts, ...claim])
+        .when(finish(999, true))
+        .then([]);
       const done = given([twoContacts, ...claim]).when(finish(100, true))();
-      given([twoContacts, ...claim, ...done]).when(finish(100, true)).then([]);
+      given([twoContacts, ...claim, ...done])
+        .when(finish(100, true))
+        .then([]);
     });
 
     it('records the call of a lead completed by hand or deleted meanwhile, and dials it no more', () => {
       const claim = given([twoContacts]).when(start(100))();
       const closed: LeadEvent = { type: 'LeadStatusChanged', data: { ...ids, from: 'created', to: 'completed' } };
-      expect(given([twoContacts, ...claim, closed]).when(finish(100, false))().map((e) => e.type)).toEqual(['LeadCallFinished']);
+      expect(
+        given([twoContacts, ...claim, closed])
+          .when(finish(100, false))()
+          .map((e) => e.type),
+      ).toEqual(['LeadCallFinished']);
       const deleted: LeadEvent = { type: 'LeadDeleted', data: ids };
       const events = [twoContacts, ...claim, deleted, ...given([twoContacts, ...claim, deleted]).when(finish(100, false))()];
       expect(events.at(-1)?.type).toBe('LeadCallFinished');

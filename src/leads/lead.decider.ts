@@ -241,7 +241,10 @@ function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall' }>, s
   const contactId = state.inFlight.contactId;
   const ids = { lead_id: command.id, user_id: state.userId, campaign_id: state.campaignId };
   const events: LeadEvent[] = [
-    { type: 'LeadCallFinished', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId, call_status: command.callStatus, reached: command.reached } },
+    {
+      type: 'LeadCallFinished',
+      data: { ...ids, call_id: command.callId, secondary_contact_id: contactId, call_status: command.callStatus, reached: command.reached },
+    },
   ];
   // A deleted, completed or manually closed lead keeps the record of the call and nothing more.
   if (state.deleted || state.status !== 'created') return events;

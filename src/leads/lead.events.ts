@@ -58,4 +58,18 @@ export type LeadEvent =
   | LeadAttemptFailed
   | LeadReachedMaxRetries;
 
-export const LEAD_EVENT_TYPES = eventTypes<LeadEvent>({ LeadCreated: true, LeadVariablesMerged: true, LeadPhoneNumberChanged: true, LeadMovedToCampaign: true, LeadStatusChanged: true, LeadRequeued: true, LeadDeleted: true, LeadCallStarted: true, LeadCallFinished: true, LeadReached: true, LeadNextContactDue: true, LeadAttemptFailed: true, LeadReachedMaxRetries: true });
+export const LEAD_EVENT_TYPES = eventTypes<LeadEvent>({
+  LeadCreated: true,
+  LeadVariablesMerged: true,
+  LeadPhoneNumberChanged: true,
+  LeadMovedToCampaign: true,
+  LeadStatusChanged: true,
+  LeadRequeued: true,
+  LeadDeleted: true,
+  LeadCallStarted: true,
+  LeadCallFinished: true,
+  LeadReached: true,
+  LeadNextContactDue: true,
+  LeadAttemptFailed: true,
+  LeadReachedMaxRetries: true,
+});

@@ -34,7 +34,11 @@ export class LeadsController {
   /** interface.md labels the success 200. */
   @Post('lead')
   @HttpCode(200)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>, @Exchange() exchange: HttpExchange) {
+  create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>,
+    @Exchange() exchange: HttpExchange,
+  ) {
     return this.idempotent.answer(exchange, 200, async () => {
       const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
       return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
@@ -72,7 +76,8 @@ export class LeadsController {
 
   @Put('leads/:id')
   async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Lead') id: number, @Body() raw: unknown) {
-    const invalid = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw).filter((k) => !(UPDATABLE_LEAD_FIELDS as readonly string[]).includes(k)) : [];
+    const invalid =
+      raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw).filter((k) => !(UPDATABLE_LEAD_FIELDS as readonly string[]).includes(k)) : [];
     if (invalid.length) throw new DomainError('validation', `Invalid fields: ${invalid.join(', ')}`);
     const body = (await updatePipe.transform(raw, { type: 'body', metatype: UpdateLeadDto })) as UpdateLeadDto;
     await this.commands.execute(new UpdateLead(user, id, body));

@@ -17,7 +17,18 @@ import { LeadsQueries } from './leads.queries';
 @Module({
   imports: [CampaignsModule],
   controllers: [LeadsController],
-  providers: [LeadsProjection, LeadsQueries, { provide: CAMPAIGN_LEADS, useExisting: LeadsQueries }, LeadsMetrics, LeadNumbers, CreateLeadHandler, UpdateLeadHandler, DeleteLeadHandler, StartLeadCallHandler, FinishLeadCallHandler],
+  providers: [
+    LeadsProjection,
+    LeadsQueries,
+    { provide: CAMPAIGN_LEADS, useExisting: LeadsQueries },
+    LeadsMetrics,
+    LeadNumbers,
+    CreateLeadHandler,
+    UpdateLeadHandler,
+    DeleteLeadHandler,
+    StartLeadCallHandler,
+    FinishLeadCallHandler,
+  ],
   exports: [LeadsQueries, CAMPAIGN_LEADS],
 })
 export class LeadsModule {}

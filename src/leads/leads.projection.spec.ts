@@ -45,7 +45,8 @@ describe.each([
   beforeAll(() => filled(file, statistics));
 
   it('checks a number within a campaign from one index, on all four of its equalities', async () => {
-    const index = 'INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=? AND doc.campaign_id=?)';
+    const index =
+      'INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=? AND doc.campaign_id=?)';
     const taken = await planOf(file, (p) => new LeadsQueries(p).numberTaken(1, 2, '+12125550100'));
     expect(taken.result).toBe(true);
     expect(taken.plans.filter((plan) => plan.includes('rm_leads'))).toEqual([expect.stringContaining(index)]);
@@ -60,21 +61,30 @@ describe.each([
     ['a status', { status: 'created' }, 'rm_leads__user_id__deleted__status__id'],
     ['every campaign', {}, 'rm_leads__user_id__deleted__id'],
   ])('reads a page of %s from its index in id order, without sorting', async (_, filter, index) => {
-    const { plans, result } = await planOf(file, (p) => p.leads.find({ user_id: 1, deleted: false, ...filter }, { sort: [['id', 'asc']], skip: 100, limit: 10 }));
+    const { plans, result } = await planOf(file, (p) =>
+      p.leads.find({ user_id: 1, deleted: false, ...filter }, { sort: [['id', 'asc']], skip: 100, limit: 10 }),
+    );
     expect(result).toHaveLength(10);
     expect(plans).toEqual([expect.stringContaining(`INDEX ${index} `)]);
     expect(plans[0]).not.toContain('TEMP B-TREE');
   });
 
   it("reads a number's leads from the number's index", async () => {
-    const { plans, result } = await planOf(file, (p) => p.leads.find({ user_id: 1, deleted: false, phone_number: '+12125550100' }, { sort: [['id', 'asc']], limit: 10 }));
+    const { plans, result } = await planOf(file, (p) =>
+      p.leads.find({ user_id: 1, deleted: false, phone_number: '+12125550100' }, { sort: [['id', 'asc']], limit: 10 }),
+    );
     expect(result.map((l) => l.id)).toEqual([300, 301, 302]);
-    expect(plans).toEqual([expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=?)')]);
+    expect(plans).toEqual([
+      expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=?)'),
+    ]);
   });
 });
 
 describe('leads projection', () => {
-  const { given } = projectionSpec((store) => new LeadsProjection(store), (p) => p.leads);
+  const { given } = projectionSpec(
+    (store) => new LeadsProjection(store),
+    (p) => p.leads,
+  );
   const data = { lead_id: 1, user_id: 1, campaign_id: 2, phone_number: '+12015550100', variables: { customer_name: 'Ann' }, secondary_contacts: [] };
   const created = { type: 'LeadCreated', data };
   const doc = createdLead(data, AT);

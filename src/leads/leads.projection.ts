@@ -37,7 +37,7 @@ export interface LeadDocument {
 
 /** The fields derived from the others: what the dialer's index and counts read. */
 const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument =>
-({
+  ({
     ...doc,
     in_flight: doc.in_flight_call_id !== null,
     dial_due_at: doc.status === 'created' && !doc.deleted && doc.in_flight_call_id === null ? doc.next_due_at : null,
@@ -106,42 +106,44 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
   const contacts = (change: (c: SecondaryContactDocument) => LeadStatus) =>
     doc.secondary_contacts.map((c) => {
       const status = change(c);
-      return status === c.status ? c : ({ ...c,  status, updated_at: at });
+      return status === c.status ? c : { ...c, status, updated_at: at };
     });
   switch (event.type) {
     case 'LeadVariablesMerged':
-      return ({ ...doc,  variables: { ...doc.variables, ...event.data.variables }, updated_at: at });
+      return { ...doc, variables: { ...doc.variables, ...event.data.variables }, updated_at: at };
     case 'LeadPhoneNumberChanged':
-      return ({ ...doc,  phone_number: event.data.phone_number, updated_at: at });
+      return { ...doc, phone_number: event.data.phone_number, updated_at: at };
     case 'LeadMovedToCampaign':
-      return ({ ...doc,  campaign_id: event.data.campaign_id, updated_at: at });
+      return { ...doc, campaign_id: event.data.campaign_id, updated_at: at };
     case 'LeadStatusChanged':
-      return ({ ...doc,  status: event.data.to, updated_at: at });
+      return { ...doc, status: event.data.to, updated_at: at };
     case 'LeadRequeued':
-      return ({ ...doc,  status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at });
+      return { ...doc, status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at };
     case 'LeadDeleted':
-      return ({ ...doc,  deleted: true, updated_at: at });
+      return { ...doc, deleted: true, updated_at: at };
     case 'LeadCallStarted':
-      return ({ ...doc,  in_flight_call_id: event.data.call_id });
+      return { ...doc, in_flight_call_id: event.data.call_id };
     case 'LeadCallFinished':
-      return ({ ...doc,  in_flight_call_id: null });
+      return { ...doc, in_flight_call_id: null };
     case 'LeadReached':
-      return ({ ...doc, 
+      return {
+        ...doc,
         status: 'completed',
         secondary_contacts: contacts((c) => (c.id === event.data.secondary_contact_id ? 'completed' : c.status)),
         updated_at: at,
-      });
+      };
     case 'LeadNextContactDue':
-      return ({ ...doc,  next_due_at: Date.parse(event.data.due_at) });
+      return { ...doc, next_due_at: Date.parse(event.data.due_at) };
     case 'LeadAttemptFailed':
-      return ({ ...doc,  attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at });
+      return { ...doc, attempts: event.data.attempts, next_due_at: Date.parse(event.data.next_due_at), updated_at: at };
     case 'LeadReachedMaxRetries':
-      return ({ ...doc, 
+      return {
+        ...doc,
         status: 'reached-max-retries',
         attempts: event.data.attempts,
         secondary_contacts: contacts((c) => (c.status === 'created' ? 'reached-max-retries' : c.status)),
         updated_at: at,
-      });
+      };
     default:
       return doc;
   }

@@ -45,6 +45,15 @@ export class LeadsQueries implements CampaignLeads {
 
   /** The campaign's leads due by `now` (epoch ms), the longest waiting first. */
   due(campaignId: number, now: number, limit: number): Promise<LeadDocument[]> {
-    return this.projection.leads.find({ campaign_id: campaignId, dial_due_at: { lte: now } }, { sort: [['dial_due_at', 'asc'], ['id', 'asc']], limit });
+    return this.projection.leads.find(
+      { campaign_id: campaignId, dial_due_at: { lte: now } },
+      {
+        sort: [
+          ['dial_due_at', 'asc'],
+          ['id', 'asc'],
+        ],
+        limit,
+      },
+    );
   }
 }

@@ -14,7 +14,7 @@ describe('phone number decider', () => {
       'Validation failed',
     );
   });
-  it('removes only the owner\'s number, once', () => {
+  it("removes only the owner's number, once", () => {
     expect(given([added]).when({ type: 'RemovePhoneNumber', id: 1, userId: 3 })).toThrow('Phone number not found');
     const removed = given([added]).when({ type: 'RemovePhoneNumber', id: 1, userId: 2 })();
     expect(given([added, ...removed]).when({ type: 'RemovePhoneNumber', id: 1, userId: 2 })).toThrow('Phone number not found');

@@ -1,5 +1,5 @@
 /** The state shape of a user's resource that can be created, changed and (soft-)deleted. */
-export type OwnedResource<T> = { exists: false } | { exists: true; userId: number; deleted: boolean } & T;
+export type OwnedResource<T> = { exists: false } | ({ exists: true; userId: number; deleted: boolean } & T);
 
 /** True when the resource exists, is not deleted, and belongs to the user: otherwise it is "not found". */
 export function ownedLive<T>(state: OwnedResource<T>, userId: number): state is Extract<OwnedResource<T>, { exists: true }> {

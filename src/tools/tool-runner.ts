@@ -32,7 +32,13 @@ export class ToolRunner {
     const headers: Record<string, string> = Object.fromEntries(tool.headers.map((h) => [h.name, h.value]));
     if (!inQuery) headers['content-type'] ??= 'application/json';
     try {
-      const response = await this.http.send({ url: url.toString(), method: tool.method, headers, body: inQuery ? undefined : JSON.stringify(values), timeoutMs: tool.timeout * 1000 });
+      const response = await this.http.send({
+        url: url.toString(),
+        method: tool.method,
+        headers,
+        body: inQuery ? undefined : JSON.stringify(values),
+        timeoutMs: tool.timeout * 1000,
+      });
       return { status_code: response.status, body: parsedOrText(response.body), duration_ms: response.durationMs };
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error;

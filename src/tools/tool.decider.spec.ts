@@ -34,10 +34,17 @@ describe('tool decider', () => {
 
 describe('tool decider: endpoints (contract §12)', () => {
   const { given: on } = deciderSpec(toolDecider);
-  const notPublic = (error: unknown) => refusalOf(() => { throw error; }).errors?.endpoint?.[0] === 'The endpoint field must point to a public address.';
+  const notPublic = (error: unknown) =>
+    refusalOf(() => {
+      throw error;
+    }).errors?.endpoint?.[0] === 'The endpoint field must point to a public address.';
   it('refuses an endpoint the handler found not public, on create and on an update that changes it', () => {
     on([]).when({ type: 'CreateTool', toolId: 1, userId: 7, tool: spec, endpointPublic: false }).thenThrows(notPublic);
-    on([created]).when({ type: 'UpdateTool', toolId: 1, userId: 7, changes: { endpoint: 'http://10.0.0.1/' }, endpointPublic: false }).thenThrows(notPublic);
-    on([created]).when({ type: 'UpdateTool', toolId: 1, userId: 7, changes: { timeout: 3 }, endpointPublic: false }).then([{ type: 'ToolUpdated', data: { tool_id: 1, user_id: 7, changes: { timeout: 3 } } }]);
+    on([created])
+      .when({ type: 'UpdateTool', toolId: 1, userId: 7, changes: { endpoint: 'http://10.0.0.1/' }, endpointPublic: false })
+      .thenThrows(notPublic);
+    on([created])
+      .when({ type: 'UpdateTool', toolId: 1, userId: 7, changes: { timeout: 3 }, endpointPublic: false })
+      .then([{ type: 'ToolUpdated', data: { tool_id: 1, user_id: 7, changes: { timeout: 3 } } }]);
   });
 });

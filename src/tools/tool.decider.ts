@@ -14,8 +14,7 @@ export type ToolState = OwnedResource<{ tool: ToolSpec }>;
 
 export const DEFAULT_TOOL_TIMEOUT = 10;
 
-export const planLimitMessage = (limit: number) =>
-  `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to add more.`;
+export const planLimitMessage = (limit: number) => `You have reached your plan limit of ${limit} mid call tools. Please upgrade your plan to add more.`;
 
 const endpointNotPublic = () => DomainError.validation('endpoint', NOT_PUBLIC('endpoint'), NOT_PUBLIC('endpoint'));
 

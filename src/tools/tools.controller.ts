@@ -26,7 +26,11 @@ export class ToolsController {
 
   @Post('tools')
   @HttpCode(201)
-  create(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto, @Exchange() exchange: HttpExchange) {
+  create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto,
+    @Exchange() exchange: HttpExchange,
+  ) {
     return this.idempotent.answer(exchange, 201, async () => {
       const tool = await this.commands.execute(new CreateTool(user, body));
       return { message: 'Tool created successfully', data: toolView(tool) };

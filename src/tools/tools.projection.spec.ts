@@ -7,7 +7,10 @@ const created = (id: number) => ({ type: 'ToolCreated', data: { tool_id: id, use
 const later = '2025-03-01T11:00:00.000Z';
 
 describe('tools projection', () => {
-  const { given } = projectionSpec((store) => new ToolsProjection(store), (p) => p.tools);
+  const { given } = projectionSpec(
+    (store) => new ToolsProjection(store),
+    (p) => p.tools,
+  );
 
   it('keeps each tool as created, then as changed, until deleted', () =>
     given(

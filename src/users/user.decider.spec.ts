@@ -16,21 +16,21 @@ describe('user decider', () => {
   });
 
   it('refuses to register the same user twice', () => {
-    expect(given(registered).when({ type: 'RegisterUser', userId: 1, email: 'x', toolLimit: 1, webhookSecret: 's', tokenHash: 'h' })).toThrow(
-      DomainError,
-    );
+    expect(given(registered).when({ type: 'RegisterUser', userId: 1, email: 'x', toolLimit: 1, webhookSecret: 's', tokenHash: 'h' })).toThrow(DomainError);
   });
 
   it('issues further tokens to a registered user only', () => {
-    given(registered).when({ type: 'IssueAccessToken', userId: 1, tokenHash: 'h2' }).then([
-      { type: 'AccessTokenIssued', data: { user_id: 1, token_hash: 'h2' } },
-    ]);
+    given(registered)
+      .when({ type: 'IssueAccessToken', userId: 1, tokenHash: 'h2' })
+      .then([{ type: 'AccessTokenIssued', data: { user_id: 1, token_hash: 'h2' } }]);
     expect(given([]).when({ type: 'IssueAccessToken', userId: 1, tokenHash: 'h2' })).toThrow('User not found');
   });
 
   it('revokes an active token once; revoking again decides nothing', () => {
     const revoked = given(registered).when({ type: 'RevokeAccessToken', userId: 1, tokenHash: 'h1' })();
     expect(revoked).toEqual([{ type: 'AccessTokenRevoked', data: { user_id: 1, token_hash: 'h1' } }]);
-    given([...registered, ...revoked]).when({ type: 'RevokeAccessToken', userId: 1, tokenHash: 'h1' }).then([]);
+    given([...registered, ...revoked])
+      .when({ type: 'RevokeAccessToken', userId: 1, tokenHash: 'h1' })
+      .then([]);
   });
 });

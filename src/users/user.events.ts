@@ -2,10 +2,7 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
 
 export const userStream = (userId: number) => `user-${userId}`;
 
-export type UserRegistered = DomainEvent<
-  'UserRegistered',
-  { user_id: number; email: string; tool_limit: number; webhook_secret: string }
->;
+export type UserRegistered = DomainEvent<'UserRegistered', { user_id: number; email: string; tool_limit: number; webhook_secret: string }>;
 /** Tokens are never stored, only their SHA-256. */
 export type AccessTokenIssued = DomainEvent<'AccessTokenIssued', { user_id: number; token_hash: string }>;
 export type AccessTokenRevoked = DomainEvent<'AccessTokenRevoked', { user_id: number; token_hash: string }>;

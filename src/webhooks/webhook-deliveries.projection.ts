@@ -35,7 +35,17 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
     const event = recorded as unknown as WebhookEvent;
     if (event.type === 'WebhookRequested') {
       const { delivery_id: id, call_id, user_id, event: kind, url, payload } = event.data;
-      const doc: WebhookDeliveryDocument = { id, call_id, user_id, event: kind, url, payload, attempts: 0, status: 'pending', next_attempt_at: Date.parse(recorded.occurredAt) };
+      const doc: WebhookDeliveryDocument = {
+        id,
+        call_id,
+        user_id,
+        event: kind,
+        url,
+        payload,
+        attempts: 0,
+        status: 'pending',
+        next_attempt_at: Date.parse(recorded.occurredAt),
+      };
       await this.deliveries.upsert(id, doc, recorded.position);
       return;
     }

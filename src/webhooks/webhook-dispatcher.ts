@@ -43,7 +43,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   /** Sends what is due; answers whether anything was sent (then more may be due). */
   private async sendDue(): Promise<boolean> {
-    const due = await this.deliveries.deliveries.find({ next_attempt_at: { lte: this.clock.now().getTime() } }, { sort: [['next_attempt_at', 'asc']], limit: PARALLEL });
+    const due = await this.deliveries.deliveries.find(
+      { next_attempt_at: { lte: this.clock.now().getTime() } },
+      { sort: [['next_attempt_at', 'asc']], limit: PARALLEL },
+    );
     const sent = await Promise.all(due.map((d) => this.commands.execute(new DeliverWebhook(d.id))));
     return sent.some(Boolean);
   }

@@ -6,7 +6,16 @@ import { WebhookEvent } from './webhook.events';
 const T0 = new Date('2025-01-01T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const DELAYS = [1, 5, 30, 120];
-const request: WebhookCommand = { type: 'RequestWebhook', id: '7-ended', callId: 7, userId: 2, campaignId: 3, event: 'call.ended', url: 'https://hooks.example.com', payload: { event: 'call.ended' } };
+const request: WebhookCommand = {
+  type: 'RequestWebhook',
+  id: '7-ended',
+  callId: 7,
+  userId: 2,
+  campaignId: 3,
+  event: 'call.ended',
+  url: 'https://hooks.example.com',
+  payload: { event: 'call.ended' },
+};
 const start: WebhookCommand = { type: 'StartWebhookAttempt', id: '7-ended' };
 const finish = (attempt: number, result: Partial<AttemptResult>): WebhookCommand => ({
   type: 'FinishWebhookAttempt',
@@ -28,14 +37,28 @@ const last = (events: WebhookEvent[]) => events[events.length - 1];
 
 describe('webhook delivery decider', () => {
   it('requests once: a second request for the same call and kind changes nothing', () => {
-    const events = run([[request, 0], [request, 0]]);
+    const events = run([
+      [request, 0],
+      [request, 0],
+    ]);
     expect(events.map((e) => e.type)).toEqual(['WebhookRequested']);
   });
 
   it('delivers on a 2xx answer and is done', () => {
-    const events = run([[request, 0], [start, 0], [finish(1, { status_code: 204 }), 10]]);
+    const events = run([
+      [request, 0],
+      [start, 0],
+      [finish(1, { status_code: 204 }), 10],
+    ]);
     expect(last(events).data).toMatchObject({ attempt: 1, outcome: 'delivered', status_code: 204, next_attempt_at: null });
-    expect(() => run([[request, 0], [start, 0], [finish(1, { status_code: 204 }), 10], [start, 99_999]])).toThrow(ATTEMPT_TAKEN);
+    expect(() =>
+      run([
+        [request, 0],
+        [start, 0],
+        [finish(1, { status_code: 204 }), 10],
+        [start, 99_999],
+      ]),
+    ).toThrow(ATTEMPT_TAKEN);
   });
 
   it('retries network errors, timeouts and 5xx after the configured delays, and gives up after 5 attempts', () => {
@@ -46,7 +69,9 @@ describe('webhook delivery decider', () => {
       now += (DELAYS[attempt - 1] ?? 0) * 1000;
     }
     const finished = run(steps).filter((e) => e.type === 'WebhookAttemptFinished');
-    expect(finished.map((e) => [e.data.attempt, (e.data as { outcome: string }).outcome, (e.data as { next_attempt_at: string | null }).next_attempt_at])).toEqual([
+    expect(
+      finished.map((e) => [e.data.attempt, (e.data as { outcome: string }).outcome, (e.data as { next_attempt_at: string | null }).next_attempt_at]),
+    ).toEqual([
       [1, 'retrying', at(1_000).toISOString()],
       [2, 'retrying', at(1_000 + 5_000).toISOString()],
       [3, 'retrying', at(6_000 + 30_000).toISOString()],
@@ -56,11 +81,23 @@ describe('webhook delivery decider', () => {
   });
 
   it('does not retry an answer that is not worth it (a 404, a refused target)', () => {
-    expect(last(run([[request, 0], [start, 0], [finish(1, { status_code: 404, retryable: false }), 0]])).data).toMatchObject({ outcome: 'failed', next_attempt_at: null });
+    expect(
+      last(
+        run([
+          [request, 0],
+          [start, 0],
+          [finish(1, { status_code: 404, retryable: false }), 0],
+        ]),
+      ).data,
+    ).toMatchObject({ outcome: 'failed', next_attempt_at: null });
   });
 
-  it('refuses an attempt before it is due or while another sender holds it, and gives a dead sender\'s attempt back after the lease', () => {
-    const retrying = [[request, 0], [start, 0], [finish(1, { error: 'ECONNREFUSED', retryable: true }), 0]] as Array<[WebhookCommand, number]>;
+  it("refuses an attempt before it is due or while another sender holds it, and gives a dead sender's attempt back after the lease", () => {
+    const retrying = [
+      [request, 0],
+      [start, 0],
+      [finish(1, { error: 'ECONNREFUSED', retryable: true }), 0],
+    ] as Array<[WebhookCommand, number]>;
     expect(() => run([...retrying, [start, 999]])).toThrow(ATTEMPT_TAKEN);
     expect(() => run([...retrying, [start, 1_000], [start, 1_000]])).toThrow(ATTEMPT_TAKEN);
     const taken = run([...retrying, [start, 1_000], [start, 1_000 + ATTEMPT_LEASE_MS]]);
@@ -68,7 +105,11 @@ describe('webhook delivery decider', () => {
   });
 
   it('ignores a finish for an attempt that is not the current one', () => {
-    const events = run([[request, 0], [start, 0], [start, ATTEMPT_LEASE_MS]]);
+    const events = run([
+      [request, 0],
+      [start, 0],
+      [start, ATTEMPT_LEASE_MS],
+    ]);
     expect(webhookDecider.decide(finish(1, { status_code: 200 }), fold(webhookDecider, events), at(ATTEMPT_LEASE_MS))).toEqual([]);
   });
 });

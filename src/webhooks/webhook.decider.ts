@@ -16,7 +16,16 @@ export interface AttemptResult {
 }
 
 export type WebhookCommand =
-  | { type: 'RequestWebhook'; id: string; callId: number; userId: number; campaignId: number | null; event: WebhookKind; url: string; payload: Record<string, unknown> }
+  | {
+      type: 'RequestWebhook';
+      id: string;
+      callId: number;
+      userId: number;
+      campaignId: number | null;
+      event: WebhookKind;
+      url: string;
+      payload: Record<string, unknown>;
+    }
   | { type: 'StartWebhookAttempt'; id: string }
   | { type: 'FinishWebhookAttempt'; id: string; attempt: number; result: AttemptResult; retryDelaysSeconds: number[] };
 

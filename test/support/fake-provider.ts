@@ -91,7 +91,11 @@ export class FakeProvider {
       const isLast = ends && step === steps[steps.length - 1];
       if (isLast) this.close(dial);
       const raw = JSON.stringify(step);
-      await fetch(dial.request.callback_url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': sign(raw, this.secret) }, body: raw }).catch(() => undefined);
+      await fetch(dial.request.callback_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': sign(raw, this.secret) },
+        body: raw,
+      }).catch(() => undefined);
     }
   }
 

@@ -50,9 +50,12 @@ export async function startTestApp(
   });
   const app = await createApp(config, options.clock, options.background);
   const routes: Array<{ method: string; url: string }> = [];
-  app.getHttpAdapter().getInstance().addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
-  });
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
   await app.listen(port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
 

@@ -17,7 +17,12 @@ export class CompleteCampaignHandler implements ICommandHandler<CompleteCampaign
   constructor(private readonly runner: CommandRunner) {}
 
   async execute({ campaignId, leadsToCall, callsInFlight }: CompleteCampaign) {
-    const { position } = await this.runner.run(campaignStream(campaignId), campaignDecider, { type: 'CompleteCampaign', id: campaignId, leadsToCall, callsInFlight });
+    const { position } = await this.runner.run(campaignStream(campaignId), campaignDecider, {
+      type: 'CompleteCampaign',
+      id: campaignId,
+      leadsToCall,
+      callsInFlight,
+    });
     return position;
   }
 }

@@ -44,8 +44,12 @@ describe('loadConfig', () => {
   });
 
   it('refuses the default telephony secret with the real dialer, and only there', () => {
-    expect(() => loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial' })).toThrow('TELEPHONY_SECRET must be set to a secret of your own when DIALER=http');
-    expect(() => loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial', TELEPHONY_SECRET: 'change-me-telephony-secret' })).toThrow('TELEPHONY_SECRET');
+    expect(() => loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial' })).toThrow(
+      'TELEPHONY_SECRET must be set to a secret of your own when DIALER=http',
+    );
+    expect(() => loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial', TELEPHONY_SECRET: 'change-me-telephony-secret' })).toThrow(
+      'TELEPHONY_SECRET',
+    );
     expect(loadConfig({}).telephonySecret).toBe('change-me-telephony-secret');
   });
 
@@ -70,7 +74,13 @@ describe('loadConfig', () => {
   });
 
   it('reads the dialer settings: interval, seed, odds, step time and resend delay', () => {
-    const config = loadConfig({ DIAL_INTERVAL_MS: '50', SIMULATED_DIALER_SEED: '7', SIMULATED_DIALER_ODDS: 'human:3, busy:1', SIMULATED_CALL_STEP_SECONDS: '0', DIAL_RESEND_AFTER_SECONDS: '45' });
+    const config = loadConfig({
+      DIAL_INTERVAL_MS: '50',
+      SIMULATED_DIALER_SEED: '7',
+      SIMULATED_DIALER_ODDS: 'human:3, busy:1',
+      SIMULATED_CALL_STEP_SECONDS: '0',
+      DIAL_RESEND_AFTER_SECONDS: '45',
+    });
     expect(config.dialing).toEqual({
       intervalMs: 50,
       simulatedSeed: 7,

@@ -142,7 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const stepRaw = env.SIMULATED_CALL_STEP_SECONDS;
   const simulatedStepSeconds = stepRaw === undefined || stepRaw === '' ? DEFAULT_DIALER_SETTINGS.simulatedStepSeconds : Number(stepRaw);
-  if (!(simulatedStepSeconds >= 0 && simulatedStepSeconds <= 3600)) problems.push(`SIMULATED_CALL_STEP_SECONDS must be a number of seconds from 0 to 3600 (got "${stepRaw}")`);
+  if (!(simulatedStepSeconds >= 0 && simulatedStepSeconds <= 3600))
+    problems.push(`SIMULATED_CALL_STEP_SECONDS must be a number of seconds from 0 to 3600 (got "${stepRaw}")`);
 
   const config = new AppConfig(
     port,

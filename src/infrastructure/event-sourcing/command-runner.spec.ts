@@ -88,13 +88,9 @@ describe('CommandRunner', () => {
   });
 
   it('refuses on the first conflict when the command allows no retry, and re-checks the rule on retry', async () => {
-    await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-1', counter, { by: 1 }, { retries: 0 })).rejects.toBeInstanceOf(
-      ConcurrencyError,
-    );
+    await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-1', counter, { by: 1 }, { retries: 0 })).rejects.toBeInstanceOf(ConcurrencyError);
     // The winner took the room; deciding again on the fresh state refuses the command.
-    await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-2', counter, { by: 1, max: 50 }, { retries: 1 })).rejects.toThrow(
-      DomainError,
-    );
+    await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-2', counter, { by: 1, max: 50 }, { retries: 1 })).rejects.toThrow(DomainError);
   });
 
   describe('on a stream it wrote recently', () => {

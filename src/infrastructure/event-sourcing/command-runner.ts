@@ -55,7 +55,13 @@ export class CommandRunner {
     decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
   ): Promise<{ state: State; revision: number | null }> {
     const recorded = await this.store.readStream(stream);
-    return { state: fold(decider, recorded.map((e) => this.toDomain<Event>(e))), revision: lastRevision(recorded) };
+    return {
+      state: fold(
+        decider,
+        recorded.map((e) => this.toDomain<Event>(e)),
+      ),
+      revision: lastRevision(recorded),
+    };
   }
 
   async run<Command, State, Event extends DomainEvent>(
@@ -70,7 +76,7 @@ export class CommandRunner {
     // nothing is read again from the store; one that meets a conflict was stale, a conflict
     // like any other.
     let readStore = retries === 0;
-    for (let conflicts = 0; ; ) {
+    for (let conflicts = 0; ;) {
       const remembered = readStore ? undefined : this.recent.get<State>(stream, decider);
       const unwritten = options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null } : undefined;
       const { state, revision } = remembered ?? unwritten ?? (await this.load(stream, decider));

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from './event-store.errors';
 import { EventStore, RecordedEvent } from './event-store.port';
+import { subscriptionCases } from './event-store-subscriptions.contract';
 
 export interface EventStoreHarness {
   /** Opens the store; calling it again opens the same underlying storage anew (a restart). */
   open(): Promise<EventStore>;
   cleanup?(): Promise<void>;
 }
-
-const until = async (check: () => boolean, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 /**
  * The behaviour every event store adapter must share. Stream names carry a random
@@ -81,7 +74,11 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
       });
 
       it('reads from a revision on', async () => {
-        await store.append(`${prefix}-a`, [1, 2, 3].map((n) => ({ type: 'N', data: { n } })), 'no_stream');
+        await store.append(
+          `${prefix}-a`,
+          [1, 2, 3].map((n) => ({ type: 'N', data: { n } })),
+          'no_stream',
+        );
         const events = await store.readStream(`${prefix}-a`, 1);
         expect(events.map((e) => e.data.n)).toEqual([2, 3]);
       });
@@ -108,9 +105,23 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
       });
 
       it('refuses a stale revision and writes nothing of the refused batch', async () => {
-        await store.append(`${prefix}-a`, [{ type: 'A', data: {} }, { type: 'B', data: {} }], 'no_stream');
+        await store.append(
+          `${prefix}-a`,
+          [
+            { type: 'A', data: {} },
+            { type: 'B', data: {} },
+          ],
+          'no_stream',
+        );
         const error = await store
-          .append(`${prefix}-a`, [{ type: 'C', data: {} }, { type: 'D', data: {} }], 0)
+          .append(
+            `${prefix}-a`,
+            [
+              { type: 'C', data: {} },
+              { type: 'D', data: {} },
+            ],
+            0,
+          )
           .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ConcurrencyError);
         expect((error as ConcurrencyError).actual).toBe(1);
@@ -138,7 +149,14 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
           store.nextId(`${prefix}-seq`),
           store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0),
           store.append(`${prefix}-b`, [{ type: 'AlsoAtZero', data: {} }], 0),
-          store.append(`${prefix}-d`, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'no_stream'),
+          store.append(
+            `${prefix}-d`,
+            [
+              { type: 'D', data: {} },
+              { type: 'E', data: {} },
+            ],
+            'no_stream',
+          ),
         ];
         const results = await Promise.allSettled(asked);
         expect([0, 1, 2, 5].map((i) => results[i].status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
@@ -150,7 +168,10 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         const winner = results[3].status === 'fulfilled' ? 'B' : 'AlsoAtZero';
         expect((await store.readStream(`${prefix}-b`)).map((e) => e.type)).toEqual(['A', winner]);
         expect((await store.readStream(`${prefix}-c`)).map((e) => e.type)).toEqual(['C']);
-        expect((await store.readStream(`${prefix}-d`)).map((e) => [e.type, e.revision])).toEqual([['D', 0], ['E', 1]]);
+        expect((await store.readStream(`${prefix}-d`)).map((e) => [e.type, e.revision])).toEqual([
+          ['D', 0],
+          ['E', 1],
+        ]);
         const d = results[5] as PromiseFulfilledResult<{ position: number; revision: number }>;
         expect(d.value.revision).toBe(1);
         expect(d.value.position).toBe((await store.readStream(`${prefix}-d`))[1].position);
@@ -163,7 +184,14 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         const other = `${prefix}-other`;
         await store.append(`${prefix}-a`, [{ type: 'A1', data: {}, metadata: { $correlationId: tag } }], 'no_stream');
         await store.append(`${prefix}-b`, [{ type: 'B1', data: {}, metadata: { $correlationId: other } }], 'no_stream');
-        await store.append(`${prefix}-c`, [{ type: 'C1', data: {}, metadata: { $correlationId: tag } }, { type: 'C2', data: {} }], 'no_stream');
+        await store.append(
+          `${prefix}-c`,
+          [
+            { type: 'C1', data: {}, metadata: { $correlationId: tag } },
+            { type: 'C2', data: {} },
+          ],
+          'no_stream',
+        );
         await store.append(`${prefix}-a`, [{ type: 'A2', data: {}, metadata: { $correlationId: tag } }], 0);
         // EventStoreDB builds its link streams asynchronously.
         let all: RecordedEvent[] = [];
@@ -184,7 +212,14 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         const start = await store.headPosition();
         await store.append(`${prefix}-a`, [{ type: 'A1', data: {} }], 'no_stream');
         await store.append(`${prefix}-b`, [{ type: 'B1', data: {} }], 'no_stream');
-        await store.append(`${prefix}-a`, [{ type: 'A2', data: {} }, { type: 'A3', data: {} }], 0);
+        await store.append(
+          `${prefix}-a`,
+          [
+            { type: 'A2', data: {} },
+            { type: 'A3', data: {} },
+          ],
+          0,
+        );
         const all = ours(await store.readAll(start, 1000));
         expect(all.map((e) => e.type)).toEqual(['A1', 'B1', 'A2', 'A3']);
         const positions = all.map((e) => e.position);
@@ -199,16 +234,31 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
       it('reads only the asked types, still in order, skipping any stretch of others', async () => {
         const start = await store.headPosition();
         await store.append(`${prefix}-a`, [{ type: 'Keep', data: { n: 1 } }, ...Array.from({ length: 300 }, () => ({ type: 'Skip', data: {} }))], 'no_stream');
-        await store.append(`${prefix}-b`, [{ type: 'Also', data: { n: 2 } }, { type: 'Keep', data: { n: 3 } }], 'no_stream');
+        await store.append(
+          `${prefix}-b`,
+          [
+            { type: 'Also', data: { n: 2 } },
+            { type: 'Keep', data: { n: 3 } },
+          ],
+          'no_stream',
+        );
         const kept = ours(await store.readAll(start, 10, ['Keep', 'Also']));
-        expect(kept.map((e) => [e.type, e.data.n])).toEqual([['Keep', 1], ['Also', 2], ['Keep', 3]]);
+        expect(kept.map((e) => [e.type, e.data.n])).toEqual([
+          ['Keep', 1],
+          ['Also', 2],
+          ['Keep', 3],
+        ]);
         expect(ours(await store.readAll(kept[0].position, 1, ['Keep', 'Also'])).map((e) => e.data.n)).toEqual([2]);
         expect(await store.readAll(start, 10, [])).toEqual([]);
       });
 
       it('reads back the same events a stream read returns, data and metadata included', async () => {
         const start = await store.headPosition();
-        await store.append(`${prefix}-a`, [{ type: 'Opened', data: { name: 'x', tags: ['a'], skipped: undefined }, schemaVersion: 2, metadata: { user_id: 7 } }], 'no_stream');
+        await store.append(
+          `${prefix}-a`,
+          [{ type: 'Opened', data: { name: 'x', tags: ['a'], skipped: undefined }, schemaVersion: 2, metadata: { user_id: 7 } }],
+          'no_stream',
+        );
         await store.append(`${prefix}-a`, [{ type: 'Closed', data: {} }], 0);
         const all = ours(await store.readAll(start, 1000));
         expect(all).toEqual(await store.readStream(`${prefix}-a`));
@@ -230,7 +280,11 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
 
       it('pages with maxCount', async () => {
         const start = await store.headPosition();
-        await store.append(`${prefix}-a`, [1, 2, 3, 4, 5].map((n) => ({ type: 'N', data: { n } })), 'no_stream');
+        await store.append(
+          `${prefix}-a`,
+          [1, 2, 3, 4, 5].map((n) => ({ type: 'N', data: { n } })),
+          'no_stream',
+        );
         const page1 = await store.readAll(start, 2);
         expect(page1).toHaveLength(2);
         const page2 = await store.readAll(page1[1].position, 2);
@@ -238,124 +292,6 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
       });
     });
 
-    describe('subscriptions', () => {
-      it('hands over only the asked types, and moves past a stretch of others', async () => {
-        const start = await store.headPosition();
-        await store.append(`${prefix}-t`, [{ type: 'Keep', data: { n: 1 } }, ...Array.from({ length: 300 }, () => ({ type: 'Skip', data: {} }))], 'no_stream');
-        const head = await store.headPosition();
-        const seen: number[] = [];
-        const sub = store.subscribeToAll(start, (e) => void (e.stream.startsWith(prefix) && seen.push(e.data.n)), { types: ['Keep'], batchSize: 10 });
-        await until(() => seen.length === 1 && sub.position >= head);
-        await store.append(`${prefix}-t`, [{ type: 'Skip', data: {} }, { type: 'Keep', data: { n: 2 } }], 300);
-        await until(() => seen.length === 2);
-        expect(seen).toEqual([1, 2]);
-        await sub.stop();
-      });
-
-      it('catches up from a checkpoint, then follows new events one at a time', async () => {
-        await store.append(`${prefix}-a`, [{ type: 'Before', data: {} }], 'no_stream');
-        const checkpoint = await store.headPosition();
-        await store.append(`${prefix}-a`, [{ type: 'Missed1', data: {} }, { type: 'Missed2', data: {} }], 0);
-        const seen: string[] = [];
-        let inHandler = 0;
-        let maxInHandler = 0;
-        const sub = store.subscribeToAll(checkpoint, async (e) => {
-          inHandler += 1;
-          maxInHandler = Math.max(maxInHandler, inHandler);
-          await new Promise((r) => setTimeout(r, 2));
-          if (e.stream.startsWith(prefix)) seen.push(e.type);
-          inHandler -= 1;
-        });
-        await until(() => seen.length === 2);
-        await store.append(`${prefix}-b`, [{ type: 'Live', data: {} }], 'no_stream');
-        await until(() => seen.length === 3);
-        await sub.stop();
-        expect(seen).toEqual(['Missed1', 'Missed2', 'Live']);
-        expect(maxInHandler).toBe(1);
-      });
-
-      it('resumes after a stop from the position it reached, losing and repeating nothing', async () => {
-        const start = await store.headPosition();
-        const seen: string[] = [];
-        const collect = (e: RecordedEvent) => {
-          if (e.stream.startsWith(prefix)) seen.push(e.type);
-        };
-        const first = store.subscribeToAll(start, collect);
-        await store.append(`${prefix}-a`, [{ type: 'One', data: {} }], 'no_stream');
-        await until(() => seen.length === 1);
-        await first.stop();
-        const checkpoint = first.position;
-        await store.append(`${prefix}-a`, [{ type: 'Two', data: {} }], 0);
-        const second = store.subscribeToAll(checkpoint, collect);
-        await until(() => seen.length === 2);
-        await second.stop();
-        expect(seen).toEqual(['One', 'Two']);
-      });
-
-      it('offers an event again when the handler fails, and does not move past it', async () => {
-        const start = await store.headPosition();
-        let failures = 0;
-        const seen: string[] = [];
-        const sub = store.subscribeToAll(
-          start,
-          (e) => {
-            if (!e.stream.startsWith(prefix)) return;
-            if (e.type === 'Flaky' && failures < 2) {
-              failures += 1;
-              throw new Error('not yet');
-            }
-            seen.push(e.type);
-          },
-          { retryDelayMs: 10 },
-        );
-        await store.append(`${prefix}-a`, [{ type: 'Flaky', data: {} }, { type: 'After', data: {} }], 'no_stream');
-        await until(() => seen.length === 2);
-        await sub.stop();
-        expect(failures).toBe(2);
-        expect(seen).toEqual(['Flaky', 'After']);
-      });
-
-      it('notices events appended through another connection to the same store', async () => {
-        const start = await store.headPosition();
-        const seen: string[] = [];
-        const sub = store.subscribeToAll(start, (e) => {
-          if (e.stream.startsWith(prefix)) seen.push(e.type);
-        });
-        const other = await open();
-        await other.append(`${prefix}-x`, [{ type: 'FromElsewhere', data: {} }], 'no_stream');
-        await until(() => seen.length === 1);
-        await sub.stop();
-        expect(seen).toEqual(['FromElsewhere']);
-      });
-    });
-
-    describe('id sequences', () => {
-      it('hands out increasing unique integers per sequence, also to concurrent writers', async () => {
-        const other = await open();
-        const seq = `${prefix}seq`;
-        const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? other : store).nextId(seq)));
-        expect(new Set(ids).size).toBe(40);
-        expect(Math.min(...ids)).toBe(1);
-        expect(Math.max(...ids)).toBe(40);
-        expect(await store.nextId(`${prefix}other`)).toBe(1);
-      });
-    });
-
-    describe('durability', () => {
-      it('keeps every event and sequence across a restart', async () => {
-        await store.append(`${prefix}-a`, [{ type: 'A', data: { v: 1 } }, { type: 'B', data: { v: 2 } }], 'no_stream');
-        const id = await store.nextId(`${prefix}seq`);
-        const head = await store.headPosition();
-        await store.close();
-        opened.splice(opened.indexOf(store), 1);
-
-        const reopened = await open();
-        expect((await reopened.readStream(`${prefix}-a`)).map((e) => e.data.v)).toEqual([1, 2]);
-        expect(await reopened.headPosition()).toBeGreaterThanOrEqual(head);
-        expect(await reopened.nextId(`${prefix}seq`)).toBe(id + 1);
-        await expect(reopened.append(`${prefix}-a`, [{ type: 'C', data: {} }], 0)).rejects.toBeInstanceOf(ConcurrencyError);
-        expect((await reopened.append(`${prefix}-a`, [{ type: 'C', data: {} }], 1)).revision).toBe(2);
-      });
-    });
+    subscriptionCases({ store: () => store, prefix: () => prefix, open });
   });
 }

@@ -7,6 +7,7 @@ if (url) {
   eventStoreContract('EventStoreDB', { open: async () => new EventStoreDbEventStore(url) });
 } else {
   describe('EventStoreDB event store contract', () => {
-    it.skip('skipped: EVENTSTOREDB_URL is not set (docker compose up eventstoredb, then EVENTSTOREDB_URL=esdb://localhost:2113?tls=false npm test)', () => undefined);
+    it.skip('skipped: EVENTSTOREDB_URL is not set (docker compose up eventstoredb, then EVENTSTOREDB_URL=esdb://localhost:2113?tls=false npm test)', () =>
+      undefined);
   });
 }

@@ -14,16 +14,7 @@ import {
 } from '@eventstore/db-client';
 import { EventEmitter } from 'node:events';
 import { ConcurrencyError } from './event-store.errors';
-import {
-  AppendResult,
-  EventHandler,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  RecordedEvent,
-  SubscribeOptions,
-  Subscription,
-} from './event-store.port';
+import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 import { pullSubscription } from './pull-subscription';
 
 /**
@@ -151,11 +142,7 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       const last = await this.lastRevision(stream);
       try {
-        const { revision } = await this.append(
-          stream,
-          [{ type: 'IdAllocated', data: { sequence } }],
-          last === null ? 'no_stream' : last,
-        );
+        const { revision } = await this.append(stream, [{ type: 'IdAllocated', data: { sequence } }], last === null ? 'no_stream' : last);
         return revision + 1;
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;

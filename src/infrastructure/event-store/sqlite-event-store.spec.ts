@@ -28,7 +28,14 @@ describe('embedded SQLite event ids', () => {
   it('are UUIDs in the order of their positions, so the id index is written at its end', () =>
     withOwnStore(async (store) => {
       for (let i = 0; i < 50; i++) {
-        await store.append(`order-${i % 7}`, [{ type: 'Tick', data: { i } }, { type: 'Tick', data: { i } }], 'any');
+        await store.append(
+          `order-${i % 7}`,
+          [
+            { type: 'Tick', data: { i } },
+            { type: 'Tick', data: { i } },
+          ],
+          'any',
+        );
       }
       const ids = (await store.readAll(0, 1000)).map((e) => e.id);
       expect(ids).toHaveLength(100);

@@ -5,20 +5,21 @@ import { prepared } from '../sqlite/prepared';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { ConcurrencyError } from './event-store.errors';
-import {
-  AppendResult,
-  EventHandler,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  RecordedEvent,
-  SubscribeOptions,
-  Subscription,
-} from './event-store.port';
+import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 import { pullSubscription } from './pull-subscription';
 
 /** A stored event as its columns, in `SELECT_EVENTS` order. */
-type EventRow = [position: number, id: string, stream: string, revision: number, type: string, schemaVersion: number, data: string, metadata: string, occurredAt: string];
+type EventRow = [
+  position: number,
+  id: string,
+  stream: string,
+  revision: number,
+  type: string,
+  schemaVersion: number,
+  data: string,
+  metadata: string,
+  occurredAt: string,
+];
 
 /**
  * Reads hand back each row as an array (`raw`): better-sqlite3 makes an object per row
@@ -83,9 +84,7 @@ export class SqliteEventStore implements EventStore {
     `);
     this.addCorrelationColumn();
     this.statements = {
-      streamRevision: this.db.prepare<[string], { revision: number | null }>(
-        'SELECT max(revision) AS revision FROM events WHERE stream = ?',
-      ),
+      streamRevision: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare(
         `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id)
          VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at, @correlation_id)`,

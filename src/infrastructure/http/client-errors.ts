@@ -15,7 +15,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const [status, reason, message] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
   const body = JSON.stringify({ message });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

@@ -32,10 +32,13 @@ describe('HttpErrorFilter', () => {
     expect(answer(DomainError.notFound('Lead'))).toEqual({ status: 404, body: { message: 'Lead not found' } });
     expect(answer(DomainError.notFound('Campaign', { success: false }))).toEqual({ status: 404, body: { message: 'Campaign not found', success: false } });
     expect(answer(DomainError.validation('status', 'bad'))).toEqual({ status: 422, body: { message: 'Validation failed', errors: { status: ['bad'] } } });
-    expect(answer(new DomainError('conflict', 'Invalid call status transition.'))).toEqual({ status: 409, body: { message: 'Invalid call status transition.' } });
+    expect(answer(new DomainError('conflict', 'Invalid call status transition.'))).toEqual({
+      status: 409,
+      body: { message: 'Invalid call status transition.' },
+    });
   });
 
-  it('passes our own HTTP answers through and words the framework\'s own', () => {
+  it("passes our own HTTP answers through and words the framework's own", () => {
     expect(answer(new ValidationFailed({ a: ['x'] }))).toEqual({ status: 422, body: { message: 'Validation failed', errors: { a: ['x'] } } });
     expect(answer(new HttpException({ message: 'Assistant creation failed' }, 500))).toEqual({ status: 500, body: { message: 'Assistant creation failed' } });
     expect(answer(new NotFoundException('Cannot GET /x'))).toEqual({ status: 404, body: { message: 'Not found.' } });

@@ -22,7 +22,8 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     (req as RawBodyRequest).rawBody = text;
     if (text.trim() === '') return done(null, undefined);
     const tooDeep = tooDeepField(text);
-    if (tooDeep) return done(new ValidationFailed({ [tooDeep]: [`The ${attribute(tooDeep)} field must not be nested deeper than ${MAX_JSON_DEPTH} levels.`] }), undefined);
+    if (tooDeep)
+      return done(new ValidationFailed({ [tooDeep]: [`The ${attribute(tooDeep)} field must not be nested deeper than ${MAX_JSON_DEPTH} levels.`] }), undefined);
     try {
       done(null, JSON.parse(text));
     } catch {

@@ -14,7 +14,9 @@ describe('idempotency decider', () => {
 
   it('repeats an answer (decides nothing) for the same body within 24 hours, and starts again after', () => {
     given([started(), answered()]).when({ type: 'Begin', fingerprint: 'a' }, later(86_399_000)).then([]);
-    given([started(), answered()]).when({ type: 'Begin', fingerprint: 'a' }, later(86_400_000)).then([started('a', later(86_400_000))]);
+    given([started(), answered()])
+      .when({ type: 'Begin', fingerprint: 'a' }, later(86_400_000))
+      .then([started('a', later(86_400_000))]);
   });
 
   it('refuses another body under the key, and the same body while it runs', () => {
@@ -24,12 +26,18 @@ describe('idempotency decider', () => {
   });
 
   it('frees a key whose request was abandoned or died with its process', () => {
-    given([started(), { type: 'IdempotentRequestAbandoned', data: { at: t0.toISOString() } }]).when({ type: 'Begin', fingerprint: 'b' }, later(1)).then([started('b', later(1))]);
-    given([started()]).when({ type: 'Begin', fingerprint: 'a' }, later(120_000)).then([started('a', later(120_000))]);
+    given([started(), { type: 'IdempotentRequestAbandoned', data: { at: t0.toISOString() } }])
+      .when({ type: 'Begin', fingerprint: 'b' }, later(1))
+      .then([started('b', later(1))]);
+    given([started()])
+      .when({ type: 'Begin', fingerprint: 'a' }, later(120_000))
+      .then([started('a', later(120_000))]);
   });
 
   it('answers or abandons only a running request', () => {
-    given([started()]).when({ type: 'Answer', status: 201, body: { id: 1 } }, t0).then([answered()]);
+    given([started()])
+      .when({ type: 'Answer', status: 201, body: { id: 1 } }, t0)
+      .then([answered()]);
     given([started(), answered()]).when({ type: 'Answer', status: 201, body: {} }, t0).then([]);
     given([]).when({ type: 'Abandon' }, t0).then([]);
   });

@@ -9,17 +9,18 @@ export type IdempotentRequestAnswered = DomainEvent<'IdempotentRequestAnswered',
 /** The request failed without an answer worth repeating (a server error): the key may be used again. */
 export type IdempotentRequestAbandoned = DomainEvent<'IdempotentRequestAbandoned', { at: string }>;
 export type IdempotencyEvent = IdempotentRequestStarted | IdempotentRequestAnswered | IdempotentRequestAbandoned;
-export const IDEMPOTENCY_EVENT_TYPES = eventTypes<IdempotencyEvent>({ IdempotentRequestStarted: true, IdempotentRequestAnswered: true, IdempotentRequestAbandoned: true });
+export const IDEMPOTENCY_EVENT_TYPES = eventTypes<IdempotencyEvent>({
+  IdempotentRequestStarted: true,
+  IdempotentRequestAnswered: true,
+  IdempotentRequestAbandoned: true,
+});
 
 export type IdempotencyState =
   | { status: 'free' }
   | { status: 'running'; fingerprint: string; at: string }
   | { status: 'answered'; fingerprint: string; answer: { status: number; body: unknown }; at: string };
 
-export type IdempotencyCommand =
-  | { type: 'Begin'; fingerprint: string }
-  | { type: 'Answer'; status: number; body: unknown }
-  | { type: 'Abandon' };
+export type IdempotencyCommand = { type: 'Begin'; fingerprint: string } | { type: 'Answer'; status: number; body: unknown } | { type: 'Abandon' };
 
 /** How long an answer is repeated (contract §12). */
 export const ANSWER_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -42,7 +43,8 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
     const at = now.toISOString();
     switch (command.type) {
       case 'Begin': {
-        const live = (state.status === 'answered' && age(state.at, now) < ANSWER_KEPT_MS) || (state.status === 'running' && age(state.at, now) < RUNNING_ABANDONED_MS);
+        const live =
+          (state.status === 'answered' && age(state.at, now) < ANSWER_KEPT_MS) || (state.status === 'running' && age(state.at, now) < RUNNING_ABANDONED_MS);
         if (state.status === 'free' || !live) return [{ type: 'IdempotentRequestStarted', data: { fingerprint: command.fingerprint, at } }];
         if (state.fingerprint !== command.fingerprint) throw new DomainError('validation', KEY_REUSED);
         if (state.status === 'running') throw new DomainError('conflict', IN_PROGRESS);
@@ -60,7 +62,9 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
       case 'IdempotentRequestStarted':
         return { status: 'running', fingerprint: event.data.fingerprint, at: event.data.at };
       case 'IdempotentRequestAnswered':
-        return state.status === 'running' ? { status: 'answered', fingerprint: state.fingerprint, answer: { status: event.data.status, body: event.data.body }, at: event.data.at } : state;
+        return state.status === 'running'
+          ? { status: 'answered', fingerprint: state.fingerprint, answer: { status: event.data.status, body: event.data.body }, at: event.data.at }
+          : state;
       case 'IdempotentRequestAbandoned':
         return { status: 'free' };
     }

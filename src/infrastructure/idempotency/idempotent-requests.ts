@@ -50,7 +50,8 @@ export class IdempotentRequests {
       const answer = errorAnswer(error);
       // A server error may be retried: the key is freed. A write saved but not yet readable is
       // not repeatable either way, so its key stays running until it is deemed abandoned.
-      if (!(error instanceof ReadModelBehind)) await this.finish(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
+      if (!(error instanceof ReadModelBehind))
+        await this.finish(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
       throw error;
     }
     await this.finish(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(body)) });
@@ -86,6 +87,7 @@ export interface HttpExchange {
   reply: FastifyReply;
 }
 
-export const Exchange = createParamDecorator(
-  (_: unknown, context: ExecutionContext): HttpExchange => ({ request: context.switchToHttp().getRequest(), reply: context.switchToHttp().getResponse() }),
-);
+export const Exchange = createParamDecorator((_: unknown, context: ExecutionContext): HttpExchange => ({
+  request: context.switchToHttp().getRequest(),
+  reply: context.switchToHttp().getResponse(),
+}));

@@ -18,11 +18,36 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  private readonly eventsAppended = new Counter({ name: 'events_appended_total', help: 'Events appended by the command path, by type', labelNames: ['type'] as const, registers: [this.registry] });
-  private readonly callsPlaced = new Counter({ name: 'calls_placed_total', help: 'Dial requests sent to the dialer, by its answer', labelNames: ['result'] as const, registers: [this.registry] });
-  private readonly callsFinished = new Counter({ name: 'calls_finished_total', help: 'Calls that reached a terminal status, by status', labelNames: ['status'] as const, registers: [this.registry] });
-  private readonly dialDecisions = new Counter({ name: 'dial_decisions_total', help: "The scheduler's decisions on campaigns and leads", labelNames: ['decision'] as const, registers: [this.registry] });
-  private readonly webhookAttempts = new Counter({ name: 'webhook_attempts_total', help: 'Webhook delivery attempts, by result', labelNames: ['result'] as const, registers: [this.registry] });
+  private readonly eventsAppended = new Counter({
+    name: 'events_appended_total',
+    help: 'Events appended by the command path, by type',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+  private readonly callsPlaced = new Counter({
+    name: 'calls_placed_total',
+    help: 'Dial requests sent to the dialer, by its answer',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  private readonly callsFinished = new Counter({
+    name: 'calls_finished_total',
+    help: 'Calls that reached a terminal status, by status',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  private readonly dialDecisions = new Counter({
+    name: 'dial_decisions_total',
+    help: "The scheduler's decisions on campaigns and leads",
+    labelNames: ['decision'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookAttempts = new Counter({
+    name: 'webhook_attempts_total',
+    help: 'Webhook delivery attempts, by result',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   private readonly schedulerPass = new Histogram({
     name: 'scheduler_pass_duration_seconds',
     help: "Duration of the dial scheduler's passes",
@@ -59,7 +84,12 @@ export class Metrics {
   }
 
   /** A gauge whose values are read when scraped: `collect` sets each label set's value. */
-  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (set: (labels: Record<L, string>, value: number) => void) => Promise<void>): void {
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect: (set: (labels: Record<L, string>, value: number) => void) => Promise<void>,
+  ): void {
     new Gauge({
       name,
       help,

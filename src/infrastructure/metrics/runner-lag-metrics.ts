@@ -17,8 +17,12 @@ export class RunnerLagMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.metrics.gauge('projection_lag_events', 'Events stored that the projections have not applied', [], async (set) => set({}, await this.lagEvents(this.projections.position)));
-    this.metrics.gauge('projection_lag_seconds', 'Age of the oldest event the projections have not applied', [], async (set) => set({}, await this.lagSeconds(this.projections.position)));
+    this.metrics.gauge('projection_lag_events', 'Events stored that the projections have not applied', [], async (set) =>
+      set({}, await this.lagEvents(this.projections.position)),
+    );
+    this.metrics.gauge('projection_lag_seconds', 'Age of the oldest event the projections have not applied', [], async (set) =>
+      set({}, await this.lagSeconds(this.projections.position)),
+    );
     this.metrics.gauge('reactor_lag_events', 'Events stored that a reactor has not handled', ['reactor'], async (set) => {
       for (const { name, position } of this.reactors.positions()) set({ reactor: name }, await this.lagEvents(position));
     });

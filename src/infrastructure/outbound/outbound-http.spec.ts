@@ -30,21 +30,29 @@ describe('outbound http', () => {
   const open = new OutboundHttp(loadConfig({ ALLOW_PRIVATE_TARGETS: 'true' }));
   const send = (http: OutboundHttp, url: string, extra: object = {}) => http.send({ url, method: 'GET', timeoutMs: 2000, ...extra });
 
-  it.each(['http://127.0.0.1:PORT/echo', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:PORT/echo', 'http://localhost:PORT/echo', 'http://0.0.0.0:PORT/echo'])(
-    'refuses %s unless private targets are allowed',
-    async (template) => {
-      const before = seen.length;
-      await expect(send(strict, template.replace('PORT', String(port)))).rejects.toMatchObject({ kind: 'refused' });
-      expect(seen.length).toBe(before);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:PORT/echo',
+    'http://10.0.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]:PORT/echo',
+    'http://localhost:PORT/echo',
+    'http://0.0.0.0:PORT/echo',
+  ])('refuses %s unless private targets are allowed', async (template) => {
+    const before = seen.length;
+    await expect(send(strict, template.replace('PORT', String(port)))).rejects.toMatchObject({ kind: 'refused' });
+    expect(seen.length).toBe(before);
+  });
 
   it('refuses other schemes', async () => {
     await expect(send(open, 'file:///etc/passwd')).rejects.toMatchObject({ kind: 'refused' });
   });
 
   it('sends to private targets when allowed, with method, headers and body, and times the answer', async () => {
-    const res = await send(open, `http://127.0.0.1:${port}/echo`, { method: 'POST', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{"a":1}' });
+    const res = await send(open, `http://127.0.0.1:${port}/echo`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     expect(res).toMatchObject({ status: 200, body: '{"ok":true,"method":"POST"}', durationMs: expect.any(Number) });
     expect(seen.at(-1)).toMatchObject({ method: 'POST', body: '{"a":1}', headers: expect.objectContaining({ 'x-api-key': 'k' }) });
   });
@@ -52,7 +60,10 @@ describe('outbound http', () => {
   it('checks every redirect hop: a permitted host cannot send the request on to a refused one', async () => {
     const onlyOne = new OutboundHttp(loadConfig({}), (address) => address === '127.0.0.1');
     await expect(send(onlyOne, `http://127.0.0.1:${port}/to-other-loopback`)).rejects.toMatchObject({ kind: 'refused' });
-    expect(await send(onlyOne, `http://127.0.0.1:${port}/to-echo`, { method: 'PUT', body: 'b' })).toMatchObject({ status: 200, body: '{"ok":true,"method":"PUT"}' });
+    expect(await send(onlyOne, `http://127.0.0.1:${port}/to-echo`, { method: 'PUT', body: 'b' })).toMatchObject({
+      status: 200,
+      body: '{"ok":true,"method":"PUT"}',
+    });
   });
 
   it('gives up after the timeout', async () => {

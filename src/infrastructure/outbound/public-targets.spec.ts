@@ -1,7 +1,11 @@
 import { PublicTargets } from './public-targets';
 
 describe('PublicTargets', () => {
-  const names: Record<string, string[]> = { 'mixed.test': ['10.0.0.5', '93.184.216.34'], 'inside.test': ['10.0.0.5', '192.168.1.2'], localhost: ['127.0.0.1', '::1'] };
+  const names: Record<string, string[]> = {
+    'mixed.test': ['10.0.0.5', '93.184.216.34'],
+    'inside.test': ['10.0.0.5', '192.168.1.2'],
+    localhost: ['127.0.0.1', '::1'],
+  };
   const resolve = async (host: string) => {
     if (host in names) return names[host];
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });

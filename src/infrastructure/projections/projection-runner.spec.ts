@@ -44,7 +44,9 @@ describe('ProjectionRunner', () => {
   let dir: string;
   const boot = async ({ projectAtStart = true, background = true } = {}) => {
     const config = loadConfig({ DATA_DIR: dir, READ_YOUR_WRITES_TIMEOUT_MS: '2000' });
-    const moduleRef = await Test.createTestingModule({ imports: [InfrastructureModule.forRoot({ config, projectAtStart, background }), TotalsModule] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [InfrastructureModule.forRoot({ config, projectAtStart, background }), TotalsModule],
+    }).compile();
     moduleRef.enableShutdownHooks();
     await moduleRef.init();
     return {
@@ -66,7 +68,14 @@ describe('ProjectionRunner', () => {
   it('discovers projections and answers a write only once it is projected (read-your-writes)', async () => {
     const { moduleRef, events, runner, totals } = await boot();
     expect(runner.names()).toEqual(['totals']);
-    const { position } = await events.append('sum-a', [{ type: 'Added', data: { n: 2 } }, { type: 'Added', data: { n: 3 } }], 'no_stream');
+    const { position } = await events.append(
+      'sum-a',
+      [
+        { type: 'Added', data: { n: 2 } },
+        { type: 'Added', data: { n: 3 } },
+      ],
+      'no_stream',
+    );
     expect(await runner.waitFor(position)).toBe(true);
     expect(await totals.get('sum-a')).toEqual({ stream: 'sum-a', sum: 5 });
     await moduleRef.close();
@@ -74,7 +83,14 @@ describe('ProjectionRunner', () => {
 
   it('hands a projection only the event types it names, and moves its checkpoint past the others too', async () => {
     const { moduleRef, events, runner, reads, totals } = await boot();
-    await events.append('sum-c', [{ type: 'Added', data: { n: 4 } }, { type: 'Renamed', data: { n: 100 } }], 'no_stream');
+    await events.append(
+      'sum-c',
+      [
+        { type: 'Added', data: { n: 4 } },
+        { type: 'Renamed', data: { n: 100 } },
+      ],
+      'no_stream',
+    );
     const { position } = await events.append('other-1', [{ type: 'Removed', data: {} }], 'no_stream');
     await runner.settle(position);
     expect(handed).toEqual(['Added']);

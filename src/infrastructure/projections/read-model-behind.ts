@@ -6,7 +6,9 @@ import { HttpException } from '@nestjs/common';
  */
 export class ReadModelBehind extends HttpException {
   constructor(position: number) {
-    super({ message: 'The change is saved but cannot be read back yet. Read it again in a moment.' }, 503, { description: `read models behind position ${position}` });
+    super({ message: 'The change is saved but cannot be read back yet. Read it again in a moment.' }, 503, {
+      description: `read models behind position ${position}`,
+    });
     this.name = 'ReadModelBehind';
   }
 }

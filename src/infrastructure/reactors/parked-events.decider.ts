@@ -44,10 +44,20 @@ export const parkedEventsDecider: Decider<ParkedCommand, ParkedState, ParkedEven
     switch (command.type) {
       case 'Park':
         if (found) return [];
-        return [{ type: 'ReactorEventParked', data: { position: command.position, partition: command.partition, error: command.error, retry_at: command.retryAt.toISOString() } }];
+        return [
+          {
+            type: 'ReactorEventParked',
+            data: { position: command.position, partition: command.partition, error: command.error, retry_at: command.retryAt.toISOString() },
+          },
+        ];
       case 'RecordRetryFailure':
         if (!found) return [];
-        return [{ type: 'ReactorEventRetryFailed', data: { position: command.position, error: command.error, attempts: found.entry.attempts + 1, retry_at: command.retryAt.toISOString() } }];
+        return [
+          {
+            type: 'ReactorEventRetryFailed',
+            data: { position: command.position, error: command.error, attempts: found.entry.attempts + 1, retry_at: command.retryAt.toISOString() },
+          },
+        ];
       case 'Recover':
         return found ? [{ type: 'ReactorEventRecovered', data: { position: command.position } }] : [];
     }
@@ -64,7 +74,9 @@ export const parkedEventsDecider: Decider<ParkedCommand, ParkedState, ParkedEven
       case 'ReactorEventRetryFailed': {
         const at = find(state, event.data.position);
         if (!at) return state;
-        partitions[at.partition] = partitions[at.partition].map((e) => (e.position === event.data.position ? { ...e, attempts: event.data.attempts, retryAt: event.data.retry_at } : e));
+        partitions[at.partition] = partitions[at.partition].map((e) =>
+          e.position === event.data.position ? { ...e, attempts: event.data.attempts, retryAt: event.data.retry_at } : e,
+        );
         return { partitions };
       }
       case 'ReactorEventRecovered': {

@@ -70,7 +70,9 @@ export class ParkedEvents {
     const message = error instanceof Error ? error.message : String(error);
     const retryAt = new Date(this.clock.now().getTime() + FIRST_RETRY_MS);
     await this.apply({ type: 'Park', position: event.position, partition, error: message, retryAt });
-    this.logger.error(`${this.reactor.name} parked the event at position ${event.position} (${partition}, ${event.type}), next try at ${retryAt.toISOString()}: ${message}`);
+    this.logger.error(
+      `${this.reactor.name} parked the event at position ${event.position} (${partition}, ${event.type}), next try at ${retryAt.toISOString()}: ${message}`,
+    );
     await this.reactor.onParked?.(this.upcasters.upcast(event), message, retryAt);
   }
 

@@ -37,7 +37,16 @@ describe('ReactorRunner', () => {
     let caughtUp!: () => void;
     const projections = { caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)) } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
-    const runner = new ReactorRunner(discovery, events, readStore, upcasters, projections, true, new CommandRunner(events, new SystemClock(), upcasters), new SystemClock());
+    const runner = new ReactorRunner(
+      discovery,
+      events,
+      readStore,
+      upcasters,
+      projections,
+      true,
+      new CommandRunner(events, new SystemClock(), upcasters),
+      new SystemClock(),
+    );
 
     const started = runner.start();
     try {
@@ -46,7 +55,7 @@ describe('ReactorRunner', () => {
 
       caughtUp();
       await started;
-      for (const deadline = Date.now() + 2000; seen.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+      for (const deadline = Date.now() + 2000; seen.length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
       expect(seen).toEqual(['lead-1']);
     } finally {
       caughtUp();
@@ -55,7 +64,7 @@ describe('ReactorRunner', () => {
     }
   });
 
-  it('parks a failing campaign\'s events, goes on with the others, and handles the parked ones in order once they succeed', async () => {
+  it("parks a failing campaign's events, goes on with the others, and handles the parked ones in order once they succeed", async () => {
     const lead = (campaign: number, n: number) => ({ type: 'LeadCreated', data: { campaign_id: campaign, n } });
     await events.append('lead-1', [lead(1, 1), lead(2, 1), lead(1, 2), lead(2, 2), lead(1, 3)], 'no_stream');
     const seen: string[] = [];
@@ -73,9 +82,18 @@ describe('ReactorRunner', () => {
     const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
     const projections = { caughtUpAtStart: Promise.resolve() } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
-    const runner = new ReactorRunner(discovery, events, readStore, upcasters, projections, true, new CommandRunner(events, new SystemClock(), upcasters), new SystemClock());
+    const runner = new ReactorRunner(
+      discovery,
+      events,
+      readStore,
+      upcasters,
+      projections,
+      true,
+      new CommandRunner(events, new SystemClock(), upcasters),
+      new SystemClock(),
+    );
     const until = async (check: () => boolean) => {
-      for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+      for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
     };
     await runner.start();
     try {

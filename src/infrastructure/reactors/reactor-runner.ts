@@ -22,7 +22,8 @@ import { Clock } from '../../shared/clock';
 @Injectable()
 export class ReactorRunner implements OnModuleDestroy {
   private readonly logger = new Logger('Reactors');
-  private subscriptions: Array<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> = [];
+  private subscriptions: Array<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> =
+    [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -66,12 +67,16 @@ export class ReactorRunner implements OnModuleDestroy {
     );
   }
 
-  private async startOne(reactor: Reactor): Promise<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> {
+  private async startOne(
+    reactor: Reactor,
+  ): Promise<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> {
     const name = `reactor:${reactor.name}`;
     const parked = new ParkedEvents(reactor, this.events, this.runner, this.upcasters, this.clock);
     await parked.start();
-    const checkpoint = new TrailingCheckpoint(await this.readStore.getCheckpoint(name), (position) => this.readStore.setCheckpoint(name, position), (error) =>
-      this.logger.error(`${reactor.name} could not save its checkpoint: ${(error as Error).message}`),
+    const checkpoint = new TrailingCheckpoint(
+      await this.readStore.getCheckpoint(name),
+      (position) => this.readStore.setCheckpoint(name, position),
+      (error) => this.logger.error(`${reactor.name} could not save its checkpoint: ${(error as Error).message}`),
     );
     const subscription = this.events.subscribeToAll(
       checkpoint.position,

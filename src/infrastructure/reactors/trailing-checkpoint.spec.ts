@@ -6,9 +6,13 @@ describe('TrailingCheckpoint', () => {
 
   function given(start: number) {
     const writes: number[] = [];
-    const checkpoint = new TrailingCheckpoint(start, async (p) => void writes.push(p), (e) => {
-      throw e;
-    });
+    const checkpoint = new TrailingCheckpoint(
+      start,
+      async (p) => void writes.push(p),
+      (e) => {
+        throw e;
+      },
+    );
     return { checkpoint, writes };
   }
 

@@ -1,36 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, DocumentStore, Filter } from './document-store.port';
+import { DocumentStore } from './document-store.port';
+import { batchCases } from './document-store-batches.contract';
+import { Person, people } from './document-store-people.contract';
 
 export interface DocumentStoreHarness {
   /** Opens the store; calling it again opens the same storage anew (a restart). */
   open(): Promise<DocumentStore>;
   cleanup?(): Promise<void>;
-}
-
-interface Person {
-  id: number;
-  name: string;
-  age: number | null;
-  active: boolean;
-  team: { id: number };
-  joined: string;
-}
-
-const people: Person[] = [
-  { id: 1, name: 'ann', age: 31, active: true, team: { id: 1 }, joined: '2025-01-01 10:00:00' },
-  { id: 2, name: 'bob', age: 25, active: false, team: { id: 1 }, joined: '2025-01-02 10:00:00' },
-  { id: 3, name: 'cid', age: null, active: true, team: { id: 2 }, joined: '2025-01-03 10:00:00' },
-  { id: 4, name: 'dee', age: 40, active: true, team: { id: 2 }, joined: '2025-01-03 23:59:59' },
-  { id: 5, name: 'eve', age: 25, active: false, team: { id: 3 }, joined: '2025-01-04 00:00:00' },
-];
-
-/** Each filter's count, next to the same count taken by scanning every document. */
-async function expectCountsAsScanned(c: Collection<Person>, filters: Filter[]): Promise<void> {
-  const all = await c.find({});
-  for (const filter of filters) {
-    const scanned = all.filter((p) => Object.entries(filter).every(([f, v]) => (f === 'team.id' ? p.team.id : (p as any)[f]) === v)).length;
-    expect([filter, await c.count(filter)]).toEqual([filter, scanned]);
-  }
 }
 
 /** The behaviour every read-model store adapter must share. */
@@ -73,7 +49,10 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         const c = store.collection<{ id: number; v: number }>(coll);
         for (const id of [1, 2, 3]) await c.upsert(id, { id, v: id * 10 }, id);
         const got = await c.getMany([3, 1, 9, 1]);
-        expect(got.sort((a, b) => a.id - b.id)).toEqual([{ id: 1, v: 10 }, { id: 3, v: 30 }]);
+        expect(got.sort((a, b) => a.id - b.id)).toEqual([
+          { id: 1, v: 10 },
+          { id: 3, v: 30 },
+        ]);
         expect(await c.getMany([])).toEqual([]);
       });
 
@@ -122,7 +101,19 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
 
       it('sorts on several keys both ways and pages with skip and limit', async () => {
         const c = await seeded();
-        expect(ids(await c.find({}, { sort: [['team.id', 'desc'], ['id', 'asc']] }))).toEqual([5, 3, 4, 1, 2]);
+        expect(
+          ids(
+            await c.find(
+              {},
+              {
+                sort: [
+                  ['team.id', 'desc'],
+                  ['id', 'asc'],
+                ],
+              },
+            ),
+          ),
+        ).toEqual([5, 3, 4, 1, 2]);
         expect(ids(await c.find({}, { sort: [['id', 'desc']], skip: 1, limit: 2 }))).toEqual([4, 3]);
         expect(ids(await c.find({}, { sort: [['id', 'asc']], skip: 4, limit: 10 }))).toEqual([5]);
         expect(ids(await c.find({}, { sort: [['id', 'asc']], skip: 5, limit: 10 }))).toEqual([]);
@@ -136,14 +127,17 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(await c.count({ age: { gte: 30 }, active: true })).toBe(2);
       });
 
-      it("answers the views of what find answers, as JSON text, following every change", async () => {
+      it('answers the views of what find answers, as JSON text, following every change', async () => {
         const view = (p: Person) => ({ id: p.id, label: `${p.name} (${p.team.id})` });
         const c = store.collection<Person>(coll, { indexes: [{ fields: ['team.id', 'id'] }], view });
         for (const p of people) await c.upsert(p.id, p, p.id);
         const options = { sort: [['id', 'desc']] as Array<[string, 'desc']>, skip: 1, limit: 2 };
         const views = await c.findViews({ active: true }, options);
         expect(views.map((v) => JSON.parse(v))).toEqual((await c.find({ active: true }, options)).map(view));
-        expect(views.map((v) => JSON.parse(v))).toEqual([{ id: 3, label: 'cid (2)' }, { id: 1, label: 'ann (1)' }]);
+        expect(views.map((v) => JSON.parse(v))).toEqual([
+          { id: 3, label: 'cid (2)' },
+          { id: 1, label: 'ann (1)' },
+        ]);
 
         await c.upsert(3, { ...people[2], name: 'cyd' }, 100);
         await store.exclusive('views', async () => c.upsert(1, { ...people[0], team: { id: 9 } }, 101));
@@ -170,150 +164,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
       });
     });
 
-    describe('checkpoints and batches', () => {
-      it('starts a checkpoint at 0 and keeps what was set, across a restart', async () => {
-        const name = `cp-${coll}`;
-        expect(await store.getCheckpoint(name)).toBe(0);
-        await store.setCheckpoint(name, 42);
-        await store.setCheckpoint(name, 43);
-        const c = store.collection<{ v: number }>(coll);
-        await c.upsert(1, { v: 1 }, 43);
-        await store.close();
-        opened.splice(opened.indexOf(store), 1);
-        const reopened = await open();
-        expect(await reopened.getCheckpoint(name)).toBe(43);
-        expect(await reopened.collection<{ v: number }>(coll).get(1)).toEqual({ v: 1 });
-      });
-
-      it('runs exclusive work and returns its result', async () => {
-        const outcome = await store.exclusive(`lock-${coll}`, async () => {
-          await store.setCheckpoint(`cp-${coll}`, 5);
-          return 'done';
-        });
-        expect(outcome).toEqual({ ran: true, result: 'done' });
-        // The same holder takes its own lock again.
-        expect((await store.exclusive(`lock-${coll}`, async () => 1)).ran).toBe(true);
-      });
-
-      it('sees its own writes inside exclusive work through get, and keeps them after', async () => {
-        const c = store.collection<{ id: number; v: number }>(coll, { indexes: [{ fields: ['v'] }] });
-        await c.upsert(1, { id: 1, v: 1 }, 1);
-        await store.exclusive(`lock-${coll}`, async () => {
-          expect(await c.upsert(1, { id: 1, v: 2 }, 2)).toBe(true);
-          expect(await c.upsert(1, { id: 1, v: 9 }, 2)).toBe(false);
-          expect(await c.get(1)).toEqual({ id: 1, v: 2 });
-          await c.upsert(2, { id: 2, v: 3 }, 3);
-          expect((await c.getMany([1, 2])).map((d) => d.v).sort()).toEqual([2, 3]);
-          await c.upsert(2, { id: 2, v: 4 }, 4);
-          await c.upsert(3, { id: 3, v: 5 }, 5);
-          expect(await c.delete(3)).toBe(true);
-          expect(await c.get(3)).toBeNull();
-        });
-        expect(await c.count()).toBe(2);
-        expect(await c.find({}, { sort: [['id', 'asc']] })).toEqual([{ id: 1, v: 2 }, { id: 2, v: 4 }]);
-        expect(await c.upsert(2, { id: 2, v: 0 }, 3)).toBe(false);
-      });
-
-      describe('counts', () => {
-        /** Equality counts over several field sets, next to the same counts taken by scanning. */
-        const compare = async (c: Collection<Person>) => {
-          const filters: Filter[] = [];
-          for (const active of [true, false]) {
-            filters.push({ active });
-            for (const team of [1, 2, 3, 4]) filters.push({ 'team.id': team, active });
-          }
-          for (const age of [25, 31, 40, null]) filters.push({ age });
-          for (const name of ['ann', 'zed']) filters.push({ 'team.id': 1, name, active: true });
-          await expectCountsAsScanned(c, filters);
-        };
-
-        it('counts exactly as a scan would, through inserts, changes and deletes', async () => {
-          const c = store.collection<Person>(coll, { indexes: [{ fields: ['active', 'age'] }] });
-          await compare(c);
-          for (const p of people) await c.upsert(p.id, p, p.id);
-          await compare(c);
-          await c.upsert(2, { ...people[1], active: true, team: { id: 3 } }, 10);
-          await c.upsert(2, { ...people[1], active: false }, 9);
-          await c.delete(4);
-          await c.upsert(6, { ...people[0], id: 6, age: null }, 11);
-          await compare(c);
-          expect(await c.count({ active: true, age: 31 })).toBe(1);
-          expect(await c.count({ active: true, age: { gte: 30 } })).toBe(1);
-        });
-
-        it('keeps counts right through batches', async () => {
-          const c = store.collection<Person>(coll);
-          for (const p of people) await c.upsert(p.id, p, p.id);
-          await compare(c);
-          await store.exclusive(`lock-${coll}`, async () => {
-            for (let pos = 10; pos < 15; pos++) await c.upsert(1, { ...(await c.get(1))!, active: pos % 2 === 0, team: { id: pos % 3 } }, pos);
-            await c.delete(3);
-            await c.upsert(7, { ...people[4], id: 7 }, 20);
-          });
-          await compare(c);
-        });
-
-        it('counts documents stored before a restart, and starts again after a clear', async () => {
-          const c = store.collection<Person>(coll);
-          for (const p of people) await c.upsert(p.id, p, p.id);
-          await compare(c);
-          const reopened = await open();
-          const again = reopened.collection<Person>(coll);
-          await compare(again);
-          await again.upsert(2, { ...people[1], active: true }, 10);
-          await compare(again);
-          await reopened.clearCollection(coll);
-          expect(await again.count({ active: true })).toBe(0);
-          await again.upsert(1, people[0], 1);
-          await compare(again);
-        });
-
-        it('refills collections from nothing: the old documents gone, the new ones found, counted and viewed as if written one by one', async () => {
-          const view = (p: Person) => ({ id: p.id, name: p.name });
-          const c = store.collection<Person>(coll, { indexes: [{ fields: ['team.id', 'id'] }, { fields: ['active', 'age'] }], view });
-          const other = store.collection<Person>(`${coll}_kept`);
-          await other.upsert(1, people[0], 1);
-          for (const p of people) await c.upsert(p.id, { ...p, name: 'old' }, p.id);
-          await compare(c);
-          await store.setCheckpoint(`${coll}_kept`, 7);
-          const written = await store.refill([coll], async () => {
-            await store.exclusive(`lock-${coll}`, async () => {
-              for (const p of people) await c.upsert(p.id, p, p.id);
-              await c.upsert(2, { ...people[1], active: true, team: { id: 3 } }, 10);
-            });
-            await c.upsert(9, { ...people[0], id: 9, age: 25 }, 11);
-            await c.delete(5);
-            return 'done';
-          });
-          expect(written).toBe('done');
-          await compare(c);
-          expect((await c.find({ 'team.id': 3 }, { sort: [['id', 'asc']] })).map((p) => [p.id, p.name])).toEqual([[2, 'bob']]);
-          expect((await c.findViews({ active: true }, { sort: [['id', 'asc']] })).map((v) => JSON.parse(v))).toEqual([
-            { id: 1, name: 'ann' },
-            { id: 2, name: 'bob' },
-            { id: 3, name: 'cid' },
-            { id: 4, name: 'dee' },
-            { id: 9, name: 'ann' },
-          ]);
-          // What the refill did not name is kept.
-          expect(await other.get(1)).toEqual(people[0]);
-          expect(await store.getCheckpoint(`${coll}_kept`)).toBe(7);
-          // Written the usual way again afterwards, the totals follow, and after a restart too.
-          await c.upsert(3, { ...people[2], active: false }, 20);
-          await compare(c);
-          await compare((await open()).collection<Person>(coll));
-        });
-      });
-
-      it('clears a collection, which stays usable through the handle it had', async () => {
-        const c = await seeded();
-        await store.clearCollection(coll);
-        expect(await c.count()).toBe(0);
-        await c.upsert(9, people[0], 1);
-        expect(await store.collection<Person>(coll).count()).toBe(1);
-        await store.clearCollection('never_opened');
-      });
-    });
+    batchCases({ store: () => store, collection: () => coll, open, seeded });
   });
 }
 
@@ -382,6 +233,5 @@ export function atomicBatchContract(name: string, harness: DocumentStoreHarness)
       expect(await store.getCheckpoint('refilled')).toBe(3);
       await store.close();
     });
-
   });
 }

@@ -71,11 +71,7 @@ class MongoDocCollection<T extends object> implements Collection<T> {
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     try {
-      const result = await this.native.replaceOne(
-        { _id: String(id), _pos: { $lt: position } } as never,
-        { ...doc, _pos: position },
-        { upsert: true },
-      );
+      const result = await this.native.replaceOne({ _id: String(id), _pos: { $lt: position } } as never, { ...doc, _pos: position }, { upsert: true });
       return result.modifiedCount + result.upsertedCount > 0;
     } catch (error) {
       // The guard did not match an existing document, so the upsert tried to insert its id again.
@@ -148,11 +144,13 @@ export class MongoDocumentStore implements DocumentStore {
   private async acquire(lock: string): Promise<boolean> {
     const now = Date.now();
     try {
-      await this.connection.collection('leases').updateOne(
-        { _id: lock, $or: [{ owner: this.owner }, { expires_at: { $lt: now } }] } as never,
-        { $set: { owner: this.owner, expires_at: now + LEASE_MS } },
-        { upsert: true },
-      );
+      await this.connection
+        .collection('leases')
+        .updateOne(
+          { _id: lock, $or: [{ owner: this.owner }, { expires_at: { $lt: now } }] } as never,
+          { $set: { owner: this.owner, expires_at: now + LEASE_MS } },
+          { upsert: true },
+        );
       return true;
     } catch (error) {
       if ((error as { code?: number }).code === DUPLICATE_KEY) return false;

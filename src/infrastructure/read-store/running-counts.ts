@@ -35,7 +35,10 @@ export class RunningCounts {
   kept(filter: Filter): number | null {
     const fields = this.setOf(filter);
     if (!fields || !this.sets().some((set) => set.join(',') === fields.join(','))) return null;
-    const key = keyOf(fields, fields.map((f) => filter[f]));
+    const key = keyOf(
+      fields,
+      fields.map((f) => filter[f]),
+    );
     return (prepared(this.db(), 'SELECT n FROM counts WHERE collection = ? AND key = ?').pluck().get(this.collection, key) as number | undefined) ?? 0;
   }
 
@@ -62,7 +65,10 @@ export class RunningCounts {
     if (!sets.length || !changes.length) return;
     const moves = new Map<string, number>();
     const add = (fields: string[], doc: object, n: number) => {
-      const key = keyOf(fields, fields.map((f) => valueAt(doc, f)));
+      const key = keyOf(
+        fields,
+        fields.map((f) => valueAt(doc, f)),
+      );
       moves.set(key, (moves.get(key) ?? 0) + n);
     };
     for (const { before, after } of changes) {

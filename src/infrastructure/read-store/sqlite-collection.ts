@@ -48,7 +48,10 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     this.indexed = new Set(fields);
     const columns = ['id', 'pos', 'doc', 'view', ...fields.map(fieldColumn)];
     this.upsertSql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${columns.slice(1).map((c) => `${c} = excluded.${c}`).join(', ')} WHERE ${table}.pos < excluded.pos`;
+       ON CONFLICT (id) DO UPDATE SET ${columns
+         .slice(1)
+         .map((c) => `${c} = excluded.${c}`)
+         .join(', ')} WHERE ${table}.pos < excluded.pos`;
     this.counts = new RunningCounts(host.db, name, table, slowCountMs);
   }
 
@@ -82,7 +85,9 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     if (kept !== null) return kept;
     const { sql, params } = where(filter, this.expression);
     const started = performance.now();
-    const n = prepared(this.host.db(), `SELECT count(*) FROM ${this.table} ${sql}`).pluck().get(...params) as number;
+    const n = prepared(this.host.db(), `SELECT count(*) FROM ${this.table} ${sql}`)
+      .pluck()
+      .get(...params) as number;
     this.counts.learn(filter, performance.now() - started);
     return n;
   }
@@ -141,14 +146,14 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   /** One column of the rows a filter matches, in order. */
   private column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): string[] {
     const { sql, params } = where(filter, this.expression);
-    const order = options.sort?.length
-      ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}`
-      : '';
+    const order = options.sort?.length ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}` : '';
     // SQLite takes an OFFSET only after a LIMIT; -1 is none.
     const limit = options.limit !== undefined ? limitClause(options.limit) : options.skip ? 'LIMIT -1' : '';
     const text = `SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}${options.skip ? ' OFFSET ?' : ''}`;
     const args = options.skip ? [...params, options.skip] : params;
-    return prepared(this.host.db(), text).pluck().all(...args) as string[];
+    return prepared(this.host.db(), text)
+      .pluck()
+      .all(...args) as string[];
   }
 
   private read(key: string): Held {

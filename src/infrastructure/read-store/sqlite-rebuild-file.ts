@@ -53,7 +53,7 @@ export function copyKeptTables(live: Database.Database, fresh: Database.Database
     )
     .all()
     .filter((entry) => !refilled.has(entry.tbl_name));
-  const made = new Set(fresh.prepare("SELECT name FROM sqlite_master").pluck().all() as string[]);
+  const made = new Set(fresh.prepare('SELECT name FROM sqlite_master').pluck().all() as string[]);
   fresh.prepare('ATTACH DATABASE ? AS live').run(live.name);
   try {
     fresh.transaction(() => {

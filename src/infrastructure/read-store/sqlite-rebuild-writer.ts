@@ -63,7 +63,10 @@ export class RebuildWriter {
     const committed = new Promise<void>((resolve) =>
       this.acks.set(id, (error) => {
         this.acks.delete(id);
-        this.handed.splice(this.handed.findIndex((h) => h.batch === batch), 1);
+        this.handed.splice(
+          this.handed.findIndex((h) => h.batch === batch),
+          1,
+        );
         if (error) this.fail(new Error(error));
         resolve();
       }),

@@ -16,7 +16,9 @@ export function keepViews<T>(db: Database.Database, name: string, table: string,
     return;
   }
   if (db.prepare('SELECT 1 FROM viewed_collections WHERE collection = ?').get(name)) return;
-  const missing = db.prepare<[number], { rowid: number; doc: string }>(`SELECT rowid, doc FROM ${table} WHERE rowid > ? AND view IS NULL ORDER BY rowid LIMIT 1000`);
+  const missing = db.prepare<[number], { rowid: number; doc: string }>(
+    `SELECT rowid, doc FROM ${table} WHERE rowid > ? AND view IS NULL ORDER BY rowid LIMIT 1000`,
+  );
   const write = db.prepare<[string, number]>(`UPDATE ${table} SET view = ? WHERE rowid = ?`);
   for (let after = 0, rows = missing.all(after); rows.length; rows = missing.all(after)) {
     db.transaction(() => {
@@ -42,7 +44,10 @@ export function createTable(db: Database.Database, table: string, fields: string
 }
 
 export function columnsOf(db: Database.Database, table: string): string[] {
-  return db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().map((c) => c.name);
+  return db
+    .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+    .all()
+    .map((c) => c.name);
 }
 
 export function createIndexes(db: Database.Database, table: string, indexes: IndexSpec[]): void {

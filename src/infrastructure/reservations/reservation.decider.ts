@@ -71,11 +71,7 @@ export const reservationDecider: Decider<ReservationCommand, ReservationState, R
       else stale.push(holder);
     }
     if (live >= command.capacity) throw new NoPlaceLeft(live);
-    return [
-      ...seeded.map(taken),
-      ...stale.map((holder): ReservationReleased => ({ type: 'ReservationReleased', data: { holder } })),
-      taken(command.holder),
-    ];
+    return [...seeded.map(taken), ...stale.map((holder): ReservationReleased => ({ type: 'ReservationReleased', data: { holder } })), taken(command.holder)];
   },
 
   evolve(state, event) {

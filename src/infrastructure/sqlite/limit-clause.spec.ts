@@ -16,7 +16,12 @@ describe('limitClause', () => {
   it('limits a query as a bound LIMIT does', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1), (2), (3)');
-    expect(db.prepare(`SELECT n FROM t ORDER BY n ${limitClause(2)}`).pluck().all()).toEqual([1, 2]);
+    expect(
+      db
+        .prepare(`SELECT n FROM t ORDER BY n ${limitClause(2)}`)
+        .pluck()
+        .all(),
+    ).toEqual([1, 2]);
     db.close();
   });
 });

@@ -41,7 +41,7 @@ describe('openSqlite', () => {
     expect(pageSize()).toEqual({ pageSize: 16_384, ...opened });
   });
 
-  it('is how both embedded stores open their files: the read store in 16 KB pages, the event store in SQLite\'s 4 KB', async () => {
+  it("is how both embedded stores open their files: the read store in 16 KB pages, the event store in SQLite's 4 KB", async () => {
     const events = new SqliteEventStore(join(dir, 'events.db'));
     const read = new SqliteDocumentStore(join(dir, 'read.db'));
     const pageSize = (store: object) => connectionOf(store).pragma('page_size', { simple: true });

@@ -45,19 +45,35 @@ describe('WalCheckpointer', () => {
   it('given pages only in the log, when it runs, then it copies them into the database file', async () => {
     expect(fileSize(file)).toBeLessThan(pages());
     checkpointer = new WalCheckpointer([file], 10);
-    expect(await eventually(() => fileSize(file), (size) => size === pages())).toBe(pages());
+    expect(
+      await eventually(
+        () => fileSize(file),
+        (size) => size === pages(),
+      ),
+    ).toBe(pages());
   });
 
   it('goes on copying what later commits add', async () => {
     checkpointer = new WalCheckpointer([file], 10);
-    await eventually(() => fileSize(file), (size) => size === pages());
+    await eventually(
+      () => fileSize(file),
+      (size) => size === pages(),
+    );
     db.exec(`INSERT INTO t SELECT x || 'again' FROM t`);
-    expect(await eventually(() => fileSize(file), (size) => size === pages())).toBe(pages());
+    expect(
+      await eventually(
+        () => fileSize(file),
+        (size) => size === pages(),
+      ),
+    ).toBe(pages());
   });
 
   it('when stopped, then its connections are closed: the writing connection has the file alone again', async () => {
     checkpointer = new WalCheckpointer([file], 10);
-    await eventually(() => fileSize(file), (size) => size === pages());
+    await eventually(
+      () => fileSize(file),
+      (size) => size === pages(),
+    );
     const whileRunning = (() => {
       try {
         return db.pragma('journal_mode = DELETE', { simple: true });
@@ -73,7 +89,10 @@ describe('WalCheckpointer', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
       checkpointer = new WalCheckpointer([join(dir, 'missing.db')], 10);
-      await eventually(() => warn.mock.calls.length, (n) => n > 0);
+      await eventually(
+        () => warn.mock.calls.length,
+        (n) => n > 0,
+      );
       await checkpointer.stop();
       expect(warn.mock.calls).toEqual([[expect.stringMatching(/^Checkpoints are back on the writing connections: .*missing\.db/)]]);
     } finally {

@@ -21,7 +21,12 @@ export class DeleteLeadHandler implements ICommandHandler<DeleteLead, void> {
   ) {}
 
   async execute({ user, leadId }: DeleteLead): Promise<void> {
-    const { position } = await this.runner.run(leadStream(leadId), leadDecider, { type: 'DeleteLead', id: leadId, userId: user.id }, { metadata: { user_id: user.id } });
+    const { position } = await this.runner.run(
+      leadStream(leadId),
+      leadDecider,
+      { type: 'DeleteLead', id: leadId, userId: user.id },
+      { metadata: { user_id: user.id } },
+    );
     await this.projections.settle(position);
   }
 }

@@ -19,7 +19,12 @@ export class FinishLeadCallHandler implements ICommandHandler<FinishLeadCall, { 
   constructor(private readonly runner: CommandRunner) {}
 
   async execute({ leadId, callId, callStatus, reached, policy }: FinishLeadCall) {
-    const { events, position } = await this.runner.run(leadStream(leadId), leadDecider, { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy }, { retries: 10 });
+    const { events, position } = await this.runner.run(
+      leadStream(leadId),
+      leadDecider,
+      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy },
+      { retries: 10 },
+    );
     return { events, position };
   }
 }

@@ -41,7 +41,12 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
     const { position, events, state } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
-      { type: 'UpdateLead', id: leadId, userId: user.id, changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables } },
+      {
+        type: 'UpdateLead',
+        id: leadId,
+        userId: user.id,
+        changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables },
+      },
       { metadata: { user_id: user.id } },
     );
     if (state.exists && events.some((e) => e.type === 'LeadMovedToCampaign' || e.type === 'LeadPhoneNumberChanged')) {

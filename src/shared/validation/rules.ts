@@ -118,11 +118,7 @@ export const Variables = (maxKeys = 100) =>
     name: 'variables',
     validator: {
       validate: (value) =>
-        value !== null &&
-        typeof value === 'object' &&
-        !Array.isArray(value) &&
-        Object.keys(value).length <= maxKeys &&
-        Object.values(value).every(isScalar),
+        value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length <= maxKeys && Object.values(value).every(isScalar),
       defaultMessage: (args) => {
         const value = args?.value;
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'The :attribute field must be an array.';

@@ -44,7 +44,9 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     const user = await this.users.get(delivery.user_id);
     const body = JSON.stringify(delivery.payload);
     const result = await this.send(delivery.url, body, user?.webhook_secret ?? '');
-    this.metrics.webhookAttempt(result.status_code === null ? 'unreachable' : result.status_code < 300 ? 'delivered' : `http_${Math.floor(result.status_code / 100)}xx`);
+    this.metrics.webhookAttempt(
+      result.status_code === null ? 'unreachable' : result.status_code < 300 ? 'delivered' : `http_${Math.floor(result.status_code / 100)}xx`,
+    );
     const { position } = await this.runner.run(stream, webhookDecider, {
       type: 'FinishWebhookAttempt',
       id: deliveryId,
