@@ -1,5 +1,6 @@
 import {
   ANY,
+  BACKWARDS,
   AllStreamResolvedEvent,
   END,
   EventStoreDBClient,
@@ -27,8 +28,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly signals = new EventEmitter();
   private liveFeed?: ReturnType<EventStoreDBClient['subscribeToAll']>;
 
-  constructor(connectionString: string) {
-    this.client = EventStoreDBClient.connectionString(connectionString);
+  constructor(connection: string | EventStoreDBClient) {
+    this.client = typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
     this.signals.setMaxListeners(0);
   }
 
@@ -82,17 +83,18 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * With `types`, this client reads `$all` unfiltered and keeps reading until it has a page
-   * of matches or reaches the end, so a page is empty only when no match is left.
+   * Reads `$all` as a stream, without a count, and stops once it has a page: system events
+   * (the server's own, and the links of its projections) are passed over however many follow
+   * each other, so a page is short only at the end of the log.
    */
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
     const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
     const wanted = types && new Set(types);
     const out: RecordedEvent[] = [];
-    // One more than asked when unfiltered: the event at `afterPosition` itself may come back first.
-    for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: wanted ? undefined : maxCount + 1, direction: FORWARDS })) {
-      const recorded = toRecorded(resolved);
-      if (recorded && recorded.position > afterPosition && !recorded.stream.startsWith('$') && (!wanted || wanted.has(recorded.type))) out.push(recorded);
+    if (maxCount <= 0) return out;
+    for await (const resolved of this.client.readAll({ fromPosition: from, direction: FORWARDS })) {
+      const recorded = ownEvent(resolved);
+      if (recorded && recorded.position > afterPosition && (!wanted || wanted.has(recorded.type))) out.push(recorded);
       if (out.length === maxCount) break;
     }
     return out;
@@ -117,10 +119,11 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
+  /** The newest event of the service's own, however many system events follow it. */
   async headPosition(): Promise<number> {
-    for await (const resolved of this.client.readAll({ fromPosition: END, direction: 'backwards', maxCount: 50 })) {
-      const recorded = toRecorded(resolved);
-      if (recorded && !recorded.stream.startsWith('$')) return recorded.position;
+    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS })) {
+      const recorded = ownEvent(resolved);
+      if (recorded) return recorded.position;
     }
     return 0;
   }
@@ -182,6 +185,12 @@ export class EventStoreDbEventStore implements EventStore {
       setTimeout(() => this.signals.listenerCount('appended') > 0 && this.startLiveFeed(), 1000).unref();
     });
   }
+}
+
+/** An event of the service's: not one of the server's system streams (`$…`), nor a link. */
+function ownEvent(resolved: AllStreamResolvedEvent): RecordedEvent | null {
+  const recorded = toRecorded(resolved);
+  return recorded && !recorded.stream.startsWith('$') && !recorded.type.startsWith('$') ? recorded : null;
 }
 
 function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {

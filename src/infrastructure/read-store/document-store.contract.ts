@@ -99,6 +99,12 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(ids(await c.find({ name: { ne: 'ann' } }, sort))).toEqual([2, 3, 4, 5]);
       });
 
+      it('answers no document for a limit of 0, and every one without a limit', async () => {
+        const c = await seeded();
+        expect(await c.find({}, { limit: 0 })).toEqual([]);
+        expect(await c.find({}, { skip: 2 })).toHaveLength(people.length - 2);
+      });
+
       it('sorts on several keys both ways and pages with skip and limit', async () => {
         const c = await seeded();
         expect(

@@ -49,6 +49,8 @@ class MongoDocCollection<T extends object> implements Collection<T> {
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
+    // MongoDB reads `limit(0)` as no limit; the port's 0 is no documents.
+    if (options.limit === 0) return [];
     let cursor = this.native.find(toMongoFilter(filter));
     if (options.sort?.length) {
       cursor = cursor.sort(Object.fromEntries(options.sort.map(([f, d]) => [assertFieldName(f), d === 'desc' ? -1 : 1])));
