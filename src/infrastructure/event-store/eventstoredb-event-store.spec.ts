@@ -43,19 +43,20 @@ class LogClient {
     });
   }
 
+  private async *lazily(entries: AllStreamResolvedEvent[]): AsyncIterable<AllStreamResolvedEvent> {
+    for (const entry of entries) {
+      this.consumed++;
+      yield entry;
+    }
+  }
+
   readAll({ fromPosition = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
     const at = (e: AllStreamResolvedEvent) => e.event!.position.commit;
     const entries =
       direction === 'forwards'
         ? this.log.filter((e) => fromPosition === 'start' || (fromPosition !== 'end' && at(e) >= fromPosition.commit))
         : this.log.filter((e) => fromPosition === 'end' || (fromPosition !== 'start' && at(e) <= fromPosition.commit)).reverse();
-    const client = this;
-    return (async function* () {
-      for (const entry of entries.slice(0, Number(maxCount))) {
-        client.consumed++;
-        yield entry;
-      }
-    })();
+    return this.lazily(entries.slice(0, Number(maxCount)));
   }
 }
 
