@@ -77,5 +77,3 @@ export function assistantRecord(identity: AssistantIdentity, s: AssistantSetting
     widget_settings: {},
   };
 }
-
-export type AssistantRecord = ReturnType<typeof assistantRecord>;

@@ -10,10 +10,6 @@ export interface CallingWindow {
   calling_days: Weekday[];
 }
 
-export function isValidTimezone(zone: string): boolean {
-  return DateTime.now().setZone(zone).isValid;
-}
-
 /** The [open, close) instants of the window on one local calendar day; `24:00` closes at the next midnight. */
 function windowOn(day: DateTime, hours: CallingWindow['calling_hours']): [DateTime, DateTime] {
   const at = (hhmm: string) => {

@@ -1,5 +1,5 @@
 import { DomainError } from '../../shared/domain-error';
-import { Decider, DomainEvent, eventTypes } from '../event-sourcing/decider';
+import { Decider, DomainEvent } from '../event-sourcing/decider';
 
 /** One stream per user and key (hashed): the request's fingerprint, then its answer. */
 export const idempotencyStream = (userId: number, keyHash: string) => `idempotency-${userId}_${keyHash}`;
@@ -9,12 +9,6 @@ export type IdempotentRequestAnswered = DomainEvent<'IdempotentRequestAnswered',
 /** The request failed without an answer worth repeating (a server error): the key may be used again. */
 export type IdempotentRequestAbandoned = DomainEvent<'IdempotentRequestAbandoned', { at: string }>;
 export type IdempotencyEvent = IdempotentRequestStarted | IdempotentRequestAnswered | IdempotentRequestAbandoned;
-export const IDEMPOTENCY_EVENT_TYPES = eventTypes<IdempotencyEvent>({
-  IdempotentRequestStarted: true,
-  IdempotentRequestAnswered: true,
-  IdempotentRequestAbandoned: true,
-});
-
 export type IdempotencyState =
   | { status: 'free' }
   | { status: 'running'; fingerprint: string; at: string }

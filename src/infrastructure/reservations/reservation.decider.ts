@@ -1,4 +1,4 @@
-import { Decider, DomainEvent, eventTypes } from '../event-sourcing/decider';
+import { Decider, DomainEvent } from '../event-sourcing/decider';
 
 /**
  * A reservation stream guards an invariant that spans streams (one live lead per number and
@@ -11,8 +11,6 @@ import { Decider, DomainEvent, eventTypes } from '../event-sourcing/decider';
 export type ReservationTaken = DomainEvent<'ReservationTaken', { holder: number; at: string }>;
 export type ReservationReleased = DomainEvent<'ReservationReleased', { holder: number }>;
 export type ReservationEvent = ReservationTaken | ReservationReleased;
-export const RESERVATION_EVENT_TYPES = eventTypes<ReservationEvent>({ ReservationTaken: true, ReservationReleased: true });
-
 export interface ReservationState {
   /** Whether the stream has any event: a stream never written to is opened with the holders that came before it. */
   opened: boolean;
