@@ -46,6 +46,16 @@ function alive(pid) {
   }
 }
 
+/** The pid a lock names; 0 while its holder has not written it yet, null once the lock is gone. */
+function holderOf(lock) {
+  try {
+    return Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 function sleep(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
@@ -60,7 +70,8 @@ function withLock(work) {
       break;
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
-      const holder = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
+      const holder = holderOf(lock);
+      if (holder === null) continue; // the holder let go meanwhile: try again
       if (holder && !alive(holder)) fs.rmSync(lock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`another build (process ${holder}) still holds ${lock}`);
       else sleep(100);

@@ -12,6 +12,13 @@ const BATCH = 500;
 /** A rebuild holds more events per transaction: nothing waits on it, and each document is written once per batch. */
 const REBUILD_BATCH = 5000;
 const LOCK = 'projections';
+/**
+ * After a batch that found events but not a full batch of them, the next waits this long: under
+ * a stream of writes each batch then takes several of them, and the commits they cost are few
+ * (a read-your-writes answer waits at most this much longer).
+ */
+const LINGER_MS = 2;
+const linger = () => new Promise<void>((resolve) => setTimeout(resolve, LINGER_MS));
 
 /** False for a rebuild: it projects every event again itself, so a catch-up first is work thrown away. */
 export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
@@ -180,7 +187,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
         let count: number;
         do {
           ({ count } = await this.runBatch());
-          await yieldToIo();
+          await (count > 0 && count < BATCH ? linger() : yieldToIo());
         } while (count === BATCH && !this.stopped);
       } catch (error) {
         this.logger.error(`Projection batch failed, retrying: ${(error as Error).stack ?? error}`);

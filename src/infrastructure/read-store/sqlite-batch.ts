@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { prepared } from '../sqlite/prepared';
 import { Bind } from './sqlite-sql';
 
 /** A document as a batch holds it: read once, changed in memory, written when the batch commits. */
@@ -29,7 +30,7 @@ export class OtherWriterCommitted extends Error {
 }
 
 /** A connection's commit counter: it moves whenever another connection commits to the file. */
-export const dataVersion = (db: Database.Database): number => db.pragma('data_version', { simple: true }) as number;
+export const dataVersion = (db: Database.Database): number => prepared(db, 'PRAGMA data_version').pluck().get() as number;
 
 /**
  * The work of one `exclusive` call on the SQLite read store: the documents it touched, the

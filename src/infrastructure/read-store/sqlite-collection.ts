@@ -4,6 +4,7 @@ import { prepared } from '../sqlite/prepared';
 import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './document-store.port';
 import { RunningCounts } from './running-counts';
 import { Held, SqliteBatch, Writes, absent } from './sqlite-batch';
+import { SqliteDocumentCache } from './sqlite-document-cache';
 import { Bind, columnValue, fieldColumn, path, where } from './sqlite-sql';
 
 /** What a collection asks of its store. */
@@ -19,6 +20,8 @@ export interface CollectionHost {
   written(table: string): Set<string> | undefined;
   /** During a rebuild, the document as a batch handed on and not yet committed left it. */
   handedOn(table: string, key: string): Held | undefined;
+  /** Stored documents kept parsed. */
+  cache: SqliteDocumentCache;
   /** Runs work as a batch of its own. */
   inBatch<R>(work: () => Promise<R>): Promise<R>;
 }
@@ -126,6 +129,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     for (const [key, held] of batch.held(this.table)) {
       if (!held.dirty) continue;
       written?.add(key);
+      this.host.cache.forget(this.table, key);
       if (this.writeRow(writes, key, held)) changes.push({ before: held.stored, after: held.doc });
       held.stored = held.doc;
       held.dirty = false;
@@ -157,6 +161,10 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   private read(key: string): Held {
+    return this.host.cache.get(this.table, key, () => this.readRow(key));
+  }
+
+  private readRow(key: string): Held {
     const row = prepared(this.host.db(), `SELECT doc, pos FROM ${this.table} WHERE id = ?`).get(key) as { doc: string; pos: number } | undefined;
     if (!row) return absent;
     const doc = JSON.parse(row.doc) as object;

@@ -6,13 +6,10 @@ import { RunningCounts } from './running-counts';
 import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion } from './sqlite-batch';
 import { RebuildWriter } from './sqlite-rebuild-writer';
 import { SqliteCollection } from './sqlite-collection';
+import { SqliteDocumentCache } from './sqlite-document-cache';
 import { copyKeptTables, rebuildFileOf, refuseWhileRebuilt, removeSqliteFile, swapIn } from './sqlite-rebuild-file';
 import { analyze, columnsOf, createIndexes, createTable, keepIndexes, keepViews } from './sqlite-schema';
 import { tableName } from './sqlite-sql';
-
-/** Pages of a new read store: its rows are about a kilobyte, and fewer larger pages write them faster. */
-const PAGE_SIZE = 16_384;
-const CACHE_KB = 32_768;
 
 /**
  * Read models in one SQLite file: a table per collection holding JSON documents, each field
@@ -37,6 +34,7 @@ export class SqliteDocumentStore implements DocumentStore {
     batch: () => this.batch,
     written: (table: string) => this.rebuild?.written.get(table),
     handedOn: (table: string, key: string) => this.rebuild?.writer.held(table, key),
+    cache: new SqliteDocumentCache(() => this.db),
     inBatch: async <R>(work: () => Promise<R>) => (await this.exclusive('', work)).result,
   };
 
@@ -52,10 +50,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   private open(file: string, durable: boolean): Database.Database {
-    const db = openSqlite(file, { pageSize: PAGE_SIZE, durable });
-    // Every request reads a few small documents (its token, user, campaign) between writes of
-    // many others: SQLite's default 2 MB of cached pages would lose them to those writes.
-    db.pragma(`cache_size = -${durable ? CACHE_KB : 8 * CACHE_KB}`);
+    const db = openSqlite(file, { durable });
     // Statistics let the planner pick the most selective of several indexes.
     analyze(db, 'PRAGMA optimize = 0x10002');
     db.exec(`
@@ -138,6 +133,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   private write(batch: SqliteBatch, writes: Writes): void {
+    if (batch.cleared.size) this.host.cache.clear();
     for (const table of batch.cleared) {
       if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) writes(`DELETE FROM ${table}`, []);
       [...this.collections.values()].find((c) => c.table === table)?.counts.cleared(writes);
@@ -166,6 +162,7 @@ export class SqliteDocumentStore implements DocumentStore {
         fresh.prepare('DELETE FROM counts WHERE collection = ?').run(name);
       }
       this.db = fresh;
+      this.host.cache.clear();
       const written = new Map(refilled.map(({ table }) => [table, new Set<string>()]));
       this.rebuild = { writer: new RebuildWriter(freshFile), written, checkpoints: new Map() };
       return fresh;
@@ -180,6 +177,7 @@ export class SqliteDocumentStore implements DocumentStore {
         analyze(fresh, 'PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA analysis_limit = 0');
         swapIn(fresh, freshFile, live, this.file);
         this.db = this.open(this.file, true);
+        this.host.cache.clear();
       });
       return result;
     } catch (error) {
@@ -189,6 +187,7 @@ export class SqliteDocumentStore implements DocumentStore {
         if (fresh.open) fresh.close();
         removeSqliteFile(freshFile);
         this.db = live.open ? live : this.open(this.file, true);
+        this.host.cache.clear();
       });
       throw error;
     }

@@ -8,11 +8,6 @@ import Database from 'better-sqlite3';
 export const CHECKPOINT_PAGES = 8000;
 
 export interface SqliteFileOptions {
-  /**
-   * Bytes per page of a file made now; a file that exists keeps the size it was made with
-   * (SQLite changes it only by rewriting the whole file). SQLite's default is 4,096.
-   */
-  pageSize?: number;
   /** False for a file thrown away unless it is done (a rebuild's): commits are not synced. */
   durable?: boolean;
 }
@@ -20,8 +15,6 @@ export interface SqliteFileOptions {
 /** An SQLite file in WAL mode, as both embedded stores open theirs. */
 export function openSqlite(file: string, options: SqliteFileOptions = {}): Database.Database {
   const db = new Database(file);
-  // Before the first write: the switch to WAL below writes the file's first page.
-  if (options.pageSize) db.pragma(`page_size = ${options.pageSize}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.durable === false ? 'OFF' : 'NORMAL'}`);
   db.pragma('busy_timeout = 10000');

@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import { Held, dataVersion } from './sqlite-batch';
+
+const keyOf = (table: string, key: string) => `${table}\u0000${key}`;
+
+function freezeDeep<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) freezeDeep(inner);
+  }
+  return value;
+}
+
+/**
+ * Stored documents kept parsed: every request reads a few (its token, user, campaign,
+ * assistant) between the writes of many others. A document is forgotten when this store writes
+ * it, and every one when another connection has committed to the file. Documents are frozen:
+ * every reader shares them.
+ */
+export class SqliteDocumentCache {
+  private readonly rows = new LRUCache<string, Held>({ max: 4096 });
+  private version = -1;
+
+  constructor(private readonly db: () => Database.Database) {}
+
+  get(table: string, key: string, read: () => Held): Held {
+    const version = dataVersion(this.db());
+    if (version !== this.version) {
+      this.rows.clear();
+      this.version = version;
+    }
+    const id = keyOf(table, key);
+    let row = this.rows.get(id);
+    if (!row) {
+      row = read();
+      if (row.doc !== null) this.rows.set(id, freezeDeep(row));
+    }
+    return row;
+  }
+
+  forget(table: string, key: string): void {
+    this.rows.delete(keyOf(table, key));
+  }
+
+  clear(): void {
+    this.rows.clear();
+    this.version = -1;
+  }
+}
