@@ -110,6 +110,7 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['PUT', 'tool update', (id) => `/api/user/tools/${id}`, { timeout: 5 }, TOOL_FIELDS, 'tool'],
     ['POST', 'tool test', (id) => `/api/user/tools/${id}/test`, { arguments: {} }, ['arguments'], 'tool'],
     ['POST', 'phone number create', () => '/api/user/phone-numbers', { phone_number: '+12015550150', label: 'x' }, ['phone_number', 'label'], null],
+    ['POST', 'webhook redelivery', (id) => `/api/user/webhook-deliveries/${id}-ended/redeliver`, {}, [], 'call'],
   ];
   it.each(bodies)('%s %s: never a 5xx, always the error shape, nothing written when refused', async (method, _name, path, valid, fields, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');
@@ -146,6 +147,8 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['me', () => '/api/user/me', [], null],
     ['voices', () => '/api/user/voices', [], null],
     ['languages', () => '/api/user/languages', [], null],
+    ['webhook deliveries', () => '/api/user/webhook-deliveries', ['call_id', 'status'], null],
+    ['one webhook delivery', (id) => `/api/user/webhook-deliveries/${id}-ended`, [], 'call'],
   ];
   it.each(queries)('GET %s: never a 5xx, always the error shape', async (_name, path, params, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');

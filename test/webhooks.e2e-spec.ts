@@ -198,6 +198,54 @@ describe('post-call webhooks', () => {
     expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
   });
 
+  it('lists the deliveries newest first with their attempts, and sends an ended one again on request (contract §14)', async () => {
+    const a = await assistant({ is_webhook_active: true, webhook_url: `${receiver.url}/missing` });
+    const id = await callFor(a);
+    await report(id, { status: 'completed' });
+    await settledResponse(id, 1);
+    const list = (await t.request('GET', `/api/user/webhook-deliveries?call_id=${id}`, { token: user.token })).body;
+    expect(list).toMatchObject({ current_page: 1, total: 1 });
+    const [delivery] = list.data;
+    expect(delivery).toEqual({
+      id: `${id}-ended`,
+      call_id: id,
+      event: 'call.ended',
+      url: `${receiver.url}/missing`,
+      status: 'failed',
+      attempts: 1,
+      last_status_code: 404,
+      last_error: null,
+      next_attempt_at: null,
+      delivered_at: null,
+      created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+    });
+    const failed = (await t.request('GET', '/api/user/webhook-deliveries?status=failed&per_page=100', { token: user.token })).body.data;
+    expect(failed.map((d: { id: string }) => d.id)).toContain(delivery.id);
+    expect(
+      (await t.request('GET', '/api/user/webhook-deliveries?status=delivered&per_page=100', { token: user.token })).body.data.map((d: { id: string }) => d.id),
+    ).not.toContain(delivery.id);
+    const detail = (await t.request('GET', `/api/user/webhook-deliveries/${delivery.id}`, { token: user.token })).body;
+    expect(detail.attempt_log).toEqual([{ attempt: 1, status_code: 404, error: null, outcome: 'failed', at: expect.any(String) }]);
+
+    const again = await t.request('POST', `/api/user/webhook-deliveries/${delivery.id}/redeliver`, { token: user.token });
+    expect(again.status).toBe(202);
+    expect(again.body).toMatchObject({ message: 'Redelivery scheduled.', data: { id: delivery.id, status: 'pending' } });
+    await eventually(() => receiver.to('/missing').filter((r) => r.body.call.id === id).length === 2, 10_000, 'the redelivery');
+    await eventually(
+      async () => (await t.request('GET', `/api/user/webhook-deliveries/${delivery.id}`, { token: user.token })).body.attempt_log.length === 2,
+      10_000,
+      'the second attempt recorded',
+    );
+    const [first, second] = receiver.to('/missing').filter((r) => r.body.call.id === id);
+    expect(second.raw).toBe(first.raw);
+    expect(hasValidSignature(second.raw, user.webhook_secret, second.headers['x-webhook-signature'] as string)).toBe(true);
+
+    const stranger = await t.createUser();
+    expect((await t.request('GET', `/api/user/webhook-deliveries/${delivery.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await t.request('POST', `/api/user/webhook-deliveries/${delivery.id}/redeliver`, { token: stranger.token })).status).toBe(404);
+    expect((await t.request('GET', '/api/user/webhook-deliveries?status=nope', { token: user.token })).status).toBe(422);
+  });
+
   it('resumes a pending delivery after a restart', async () => {
     await t.stop();
     const slow = await startTestApp({ ...env, WEBHOOK_RETRY_DELAYS: '1,1,1,1' }, { dataDir });

@@ -4,6 +4,15 @@ import { Projection, ReadModelProjection } from '../infrastructure/projections/p
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { WebhookEvent, WebhookKind, WebhookOutcome, WEBHOOK_EVENT_TYPES } from './webhook.events';
 
+/** One attempt as the delivery's detail shows it. */
+export interface WebhookAttemptRecord {
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  outcome: WebhookOutcome;
+  at: string;
+}
+
 export interface WebhookDeliveryDocument {
   id: string;
   call_id: number;
@@ -15,6 +24,11 @@ export interface WebhookDeliveryDocument {
   status: 'pending' | WebhookOutcome;
   /** Epoch ms from which the next attempt may start; null once delivered or given up. The dispatcher's index. */
   next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  attempt_log: WebhookAttemptRecord[];
 }
 
 @Projection()
@@ -23,11 +37,13 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly name = 'webhook_deliveries';
   readonly collections = ['webhook_deliveries'];
   readonly eventTypes = WEBHOOK_EVENT_TYPES;
+  /** 2: what the deliveries list and detail show (contract §14). */
+  readonly version = 2;
   readonly deliveries: Collection<WebhookDeliveryDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     this.deliveries = store.collection<WebhookDeliveryDocument>('webhook_deliveries', {
-      indexes: [{ fields: ['next_attempt_at'] }, { fields: ['call_id'] }],
+      indexes: [{ fields: ['next_attempt_at'] }, { fields: ['call_id'] }, { fields: ['user_id', 'created_at', 'id'] }],
     });
   }
 
@@ -45,21 +61,62 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
         attempts: 0,
         status: 'pending',
         next_attempt_at: Date.parse(recorded.occurredAt),
+        last_status_code: null,
+        last_error: null,
+        delivered_at: null,
+        created_at: recorded.occurredAt,
+        attempt_log: [],
       };
       await this.deliveries.upsert(id, doc, recorded.position);
       return;
     }
-    if (event.type !== 'WebhookAttemptStarted' && event.type !== 'WebhookAttemptFinished') return;
     const current = await this.deliveries.get(event.data.delivery_id);
     if (!current) return;
-    const next =
-      event.type === 'WebhookAttemptStarted'
-        ? { ...current, attempts: event.data.attempt, next_attempt_at: Date.parse(event.data.lease_until) }
-        : {
-            ...current,
-            status: event.data.outcome,
-            next_attempt_at: event.data.next_attempt_at === null ? null : Date.parse(event.data.next_attempt_at),
-          };
-    await this.deliveries.upsert(current.id, next, recorded.position);
+    await this.deliveries.upsert(current.id, next(current, event, recorded.occurredAt), recorded.position);
   }
 }
+
+function next(current: WebhookDeliveryDocument, event: WebhookEvent, at: string): WebhookDeliveryDocument {
+  switch (event.type) {
+    case 'WebhookAttemptStarted':
+      return { ...current, attempts: event.data.attempt, next_attempt_at: Date.parse(event.data.lease_until) };
+    case 'WebhookAttemptFinished': {
+      const { attempt, status_code, error, outcome, next_attempt_at } = event.data;
+      return {
+        ...current,
+        status: outcome,
+        next_attempt_at: next_attempt_at === null ? null : Date.parse(next_attempt_at),
+        last_status_code: status_code,
+        last_error: error,
+        delivered_at: outcome === 'delivered' ? at : current.delivered_at,
+        attempt_log: [...current.attempt_log, { attempt, status_code, error, outcome, at }],
+      };
+    }
+    case 'WebhookRedeliveryRequested':
+      return { ...current, status: 'pending', next_attempt_at: Date.parse(event.data.due_at) };
+    default:
+      return current;
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A delivery as the list shows it (contract §14): a retry still due is pending. */
+export function deliveryView(doc: WebhookDeliveryDocument) {
+  return {
+    id: doc.id,
+    call_id: doc.call_id,
+    event: doc.event,
+    url: doc.url,
+    status: doc.status === 'retrying' ? 'pending' : doc.status,
+    attempts: doc.attempts,
+    last_status_code: doc.last_status_code,
+    last_error: doc.last_error,
+    next_attempt_at: doc.status === 'delivered' || doc.status === 'failed' ? null : iso(doc.next_attempt_at),
+    delivered_at: doc.delivered_at,
+    created_at: doc.created_at,
+  };
+}
+
+/** The detail: the list's fields and every attempt. */
+export const deliveryDetail = (doc: WebhookDeliveryDocument) => ({ ...deliveryView(doc), attempt_log: doc.attempt_log });

@@ -1,6 +1,6 @@
 import { fold } from '../infrastructure/event-sourcing/decider';
 import { deciderSpec } from '../testing/decider-spec';
-import { ATTEMPT_LEASE_MS, ATTEMPT_TAKEN, AttemptResult, WebhookCommand, webhookDecider } from './webhook.decider';
+import { ATTEMPT_LEASE_MS, ATTEMPT_TAKEN, STILL_PENDING, AttemptResult, WebhookCommand, webhookDecider } from './webhook.decider';
 import { WebhookEvent } from './webhook.events';
 
 const T0 = new Date('2025-01-01T00:00:00Z');
@@ -111,5 +111,43 @@ describe('webhook delivery decider', () => {
       [start, ATTEMPT_LEASE_MS],
     ]);
     expect(webhookDecider.decide(finish(1, { status_code: 200 }), fold(webhookDecider, events), at(ATTEMPT_LEASE_MS))).toEqual([]);
+  });
+
+  describe('redelivery', () => {
+    const redeliver = (userId = 2): WebhookCommand => ({ type: 'RedeliverWebhook', id: '7-ended', userId });
+    const failedOnce: Array<[WebhookCommand, number]> = [
+      [request, 0],
+      [start, 0],
+      [finish(1, { status_code: 404 }), 10],
+    ];
+
+    it('starts a new series of attempts for a delivery that ended, due at once, with the whole retry budget again', () => {
+      const events = run([...failedOnce, [redeliver(), 1_000]]);
+      expect(last(events)).toEqual({
+        type: 'WebhookRedeliveryRequested',
+        data: { delivery_id: '7-ended', call_id: 7, user_id: 2, campaign_id: 3, event: 'call.ended', from_attempt: 1, due_at: at(1_000).toISOString() },
+      });
+      const steps: Array<[WebhookCommand, number]> = [...failedOnce, [redeliver(), 1_000]];
+      for (let attempt = 2; attempt <= 6; attempt++)
+        steps.push([start, 999_999 * attempt], [finish(attempt, { status_code: 503, retryable: true }), 999_999 * attempt]);
+      const outcomes = run(steps)
+        .filter((e) => e.type === 'WebhookAttemptFinished')
+        .map((e) => [e.data.attempt, (e.data as { outcome: string }).outcome]);
+      expect(outcomes).toEqual([
+        [1, 'failed'],
+        [2, 'retrying'],
+        [3, 'retrying'],
+        [4, 'retrying'],
+        [5, 'retrying'],
+        [6, 'failed'],
+      ]);
+    });
+
+    it("refuses while attempts are still due, and another user's delivery as missing", () => {
+      const pending = run([[request, 0]]);
+      given(pending).when(redeliver(), at(5)).thenThrows(STILL_PENDING);
+      given(run(failedOnce)).when(redeliver(9), at(20)).thenThrows('Webhook delivery not found');
+      given([]).when(redeliver(), at(20)).thenThrows('Webhook delivery not found');
+    });
   });
 });

@@ -24,9 +24,16 @@ export type WebhookAttemptFinished = DomainEvent<
     next_attempt_at: string | null;
   }
 >;
-export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished;
+/** The user asked for a delivery that ended to be sent again: a new series of attempts, due at `due_at`. */
+export type WebhookRedeliveryRequested = DomainEvent<'WebhookRedeliveryRequested', Ids & { from_attempt: number; due_at: string }>;
+export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished | WebhookRedeliveryRequested;
 
-export const WEBHOOK_EVENT_TYPES = eventTypes<WebhookEvent>({ WebhookRequested: true, WebhookAttemptStarted: true, WebhookAttemptFinished: true });
+export const WEBHOOK_EVENT_TYPES = eventTypes<WebhookEvent>({
+  WebhookRequested: true,
+  WebhookAttemptStarted: true,
+  WebhookAttemptFinished: true,
+  WebhookRedeliveryRequested: true,
+});
 
 /** The calls read this event through a shape of their own: the compiler keeps the two in step. */
 export const asReadByCalls = (event: WebhookAttemptFinished): WebhookAnswered => event;

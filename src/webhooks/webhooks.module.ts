@@ -4,13 +4,16 @@ import { CallsModule } from '../calls/calls.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
 import { LeadsModule } from '../leads/leads.module';
 import { DeliverWebhookHandler } from './commands/deliver-webhook';
+import { RedeliverWebhookHandler } from './commands/redeliver-webhook';
 import { RequestWebhookHandler } from './commands/request-webhook';
+import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookDeliveriesProjection } from './webhook-deliveries.projection';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookTriggersReactor } from './webhook-triggers.reactor';
 
 @Module({
   imports: [AssistantsModule, CallsModule, CampaignsModule, LeadsModule],
-  providers: [WebhookDeliveriesProjection, RequestWebhookHandler, DeliverWebhookHandler, WebhookTriggersReactor, WebhookDispatcher],
+  controllers: [WebhookDeliveriesController],
+  providers: [WebhookDeliveriesProjection, RequestWebhookHandler, DeliverWebhookHandler, RedeliverWebhookHandler, WebhookTriggersReactor, WebhookDispatcher],
 })
 export class WebhooksModule {}
