@@ -38,14 +38,15 @@ describe('metrics', () => {
         15_000,
         'the campaign to complete',
       );
-      await eventually(() => receiver.received.length >= 3, 10_000, 'the webhooks');
+      // Three call.ended, three lead.completed and one campaign.completed (contract §14).
+      await eventually(() => receiver.received.length >= 7, 10_000, 'the webhooks');
 
       expect((await fetch(`${t.url}/metrics`)).status).toBe(401);
       expect(await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).json()).toEqual({ message: 'Unauthenticated.' });
       const text = await eventually(
         async () => {
           const scraped = await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer scrape-me' } })).text();
-          return sample(scraped, 'webhook_attempts_total{result="delivered"}') === 3 && sample(scraped, 'projection_lag_events') === 0 ? scraped : undefined;
+          return sample(scraped, 'webhook_attempts_total{result="delivered"}') === 7 && sample(scraped, 'projection_lag_events') === 0 ? scraped : undefined;
         },
         10_000,
         'the webhooks counted and the projections settled',

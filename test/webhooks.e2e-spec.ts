@@ -246,6 +246,46 @@ describe('post-call webhooks', () => {
     expect((await t.request('GET', '/api/user/webhook-deliveries?status=nope', { token: user.token })).status).toBe(422);
   });
 
+  it('notifies the end of a lead and of a campaign: lead.completed, campaign.stopped with its reason, campaign.completed (contract §14)', async () => {
+    const a = await assistant({ is_webhook_active: true, webhook_url: `${receiver.url}/lifecycle` });
+    const campaign = (await t.request('POST', '/api/user/campaigns', { token: user.token, body: { name: 'Ends', assistant_id: a } })).body.data;
+    const lead = (await t.request('POST', '/api/user/lead', { token: user.token, body: { campaign_id: campaign.id, phone_number: '+12015550177' } })).body.data;
+    expect((await t.request('PUT', `/api/user/leads/${lead.id}`, { token: user.token, body: { status: 'completed' } })).status).toBe(200);
+    const hooks = (kind: string) => receiver.to('/lifecycle').filter((r) => r.body.event === kind);
+    await eventually(() => hooks('lead.completed').length === 1, 10_000, 'lead.completed');
+    expect(hooks('lead.completed')[0].body).toMatchObject({
+      event: 'lead.completed',
+      lead: { id: lead.id, status: 'completed', campaign: { id: campaign.id, name: 'Ends' } },
+      campaign: { id: campaign.id, name: 'Ends' },
+    });
+    const [hook] = hooks('lead.completed');
+    expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
+
+    const status = (action: string) =>
+      t.request('POST', '/api/user/campaigns/update-status', { token: user.token, body: { campaign_id: campaign.id, action } });
+    await status('start');
+    await status('stop');
+    await eventually(() => hooks('campaign.stopped').length === 1, 10_000, 'campaign.stopped');
+    expect(hooks('campaign.stopped')[0].body).toEqual({
+      event: 'campaign.stopped',
+      campaign: { id: campaign.id, name: 'Ends', status: 'stopped' },
+      stopped_reason: 'user',
+    });
+
+    // A campaign whose only lead is completed by hand, on a day it does not dial: the dialer completes it.
+    const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+    const closed = days[(new Date().getUTCDay() + 3) % 7];
+    const body = { name: 'Done', assistant_id: a, calling_days: [closed] };
+    const done = (await t.request('POST', '/api/user/campaigns', { token: user.token, body })).body.data;
+    const last = (await t.request('POST', '/api/user/lead', { token: user.token, body: { campaign_id: done.id, phone_number: '+12015550178' } })).body.data;
+    await t.request('POST', '/api/user/campaigns/update-status', { token: user.token, body: { campaign_id: done.id, action: 'start' } });
+    await t.request('PUT', `/api/user/leads/${last.id}`, { token: user.token, body: { status: 'completed' } });
+    await eventually(() => hooks('campaign.completed').some((r) => r.body.campaign.id === done.id), 10_000, 'campaign.completed');
+    expect(hooks('campaign.completed')[0].body).toEqual({ event: 'campaign.completed', campaign: { id: done.id, name: 'Done', status: 'completed' } });
+    const deliveries = (await t.request('GET', '/api/user/webhook-deliveries?per_page=100', { token: user.token })).body.data;
+    expect(deliveries.filter((d: { event: string }) => d.event.startsWith('campaign.')).map((d: { call_id: null }) => d.call_id)).toEqual([null, null]);
+  });
+
   it('resumes a pending delivery after a restart', async () => {
     await t.stop();
     const slow = await startTestApp({ ...env, WEBHOOK_RETRY_DELAYS: '1,1,1,1' }, { dataDir });

@@ -132,7 +132,7 @@ export class CallsProjection implements ReadModelProjection {
 
   /** contract §10: the last answer of the post-call webhook, stored on the call. */
   private async recordWebhookResponse(recorded: RecordedEvent, { data }: WebhookAnswered): Promise<void> {
-    if (data.event !== 'call.ended') return;
+    if (data.event !== 'call.ended' || data.call_id === null) return;
     const current = await this.calls.get(data.call_id);
     if (!current) return;
     const webhook_response = {

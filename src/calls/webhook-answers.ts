@@ -8,7 +8,7 @@ import { DomainEvent } from '../infrastructure/event-sourcing/decider';
 export type WebhookAnswered = DomainEvent<
   'WebhookAttemptFinished',
   {
-    call_id: number;
+    call_id: number | null;
     event: string;
     attempt: number;
     status_code: number | null;

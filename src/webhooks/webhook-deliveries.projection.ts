@@ -15,7 +15,7 @@ export interface WebhookAttemptRecord {
 
 export interface WebhookDeliveryDocument {
   id: string;
-  call_id: number;
+  call_id: number | null;
   user_id: number;
   event: WebhookKind;
   url: string;

@@ -20,7 +20,7 @@ export type WebhookCommand =
   | {
       type: 'RequestWebhook';
       id: string;
-      callId: number;
+      callId: number | null;
       userId: number;
       campaignId: number | null;
       event: WebhookKind;
@@ -35,7 +35,7 @@ export type WebhookState =
   | { exists: false }
   | {
       exists: true;
-      ids: { delivery_id: string; call_id: number; user_id: number; campaign_id: number | null; event: WebhookKind };
+      ids: { delivery_id: string; call_id: number | null; user_id: number; campaign_id: number | null; event: WebhookKind };
       attempts: number;
       /** The attempts made before the current series (a redelivery starts a new one). */
       seriesStart: number;

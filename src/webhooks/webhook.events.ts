@@ -1,14 +1,19 @@
 import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 import { WebhookAnswered } from '../calls/webhook-answers';
 
-/** One notification about one call: `call.ended` (post-call) or `call.started` (inbound). */
-export type WebhookKind = 'call.ended' | 'call.started';
-export const deliveryId = (callId: number, kind: WebhookKind) => `${callId}-${kind === 'call.ended' ? 'ended' : 'started'}`;
+/**
+ * One notification: about a call, `call.ended` (post-call) or `call.started` (inbound); about a
+ * lead or a campaign reaching an end (contract §14).
+ */
+export type WebhookKind = 'call.ended' | 'call.started' | 'lead.completed' | 'lead.reached-max-retries' | 'campaign.completed' | 'campaign.stopped';
+export const deliveryId = (callId: number, kind: 'call.ended' | 'call.started') => `${callId}-${kind === 'call.ended' ? 'ended' : 'started'}`;
+/** A lead's or a campaign's notification, one per event that owes it. */
+export const lifecycleDeliveryId = (kind: WebhookKind, position: number) => `${kind}-${position}`;
 export const webhookStream = (id: string) => `webhook-${id}`;
 
 export type WebhookOutcome = 'delivered' | 'retrying' | 'failed';
 
-type Ids = { delivery_id: string; call_id: number; user_id: number; campaign_id: number | null; event: WebhookKind };
+type Ids = { delivery_id: string; call_id: number | null; user_id: number; campaign_id: number | null; event: WebhookKind };
 
 export type WebhookRequested = DomainEvent<'WebhookRequested', Ids & { url: string; payload: Record<string, unknown> }>;
 /** A sender took the attempt; if it dies, the attempt may be taken again after `lease_until`. */

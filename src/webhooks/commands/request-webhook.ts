@@ -1,11 +1,12 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { webhookDecider } from '../webhook.decider';
-import { WebhookKind, deliveryId, webhookStream } from '../webhook.events';
+import { WebhookKind, webhookStream } from '../webhook.events';
 
 export class RequestWebhook {
   constructor(
-    readonly callId: number,
+    readonly id: string,
+    readonly callId: number | null,
     readonly userId: number,
     readonly campaignId: number | null,
     readonly event: WebhookKind,
@@ -19,8 +20,7 @@ export class RequestWebhook {
 export class RequestWebhookHandler implements ICommandHandler<RequestWebhook> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ callId, userId, campaignId, event, url, payload }: RequestWebhook) {
-    const id = deliveryId(callId, event);
+  async execute({ id, callId, userId, campaignId, event, url, payload }: RequestWebhook) {
     await this.runner.run(webhookStream(id), webhookDecider, { type: 'RequestWebhook', id, callId, userId, campaignId, event, url, payload });
   }
 }
