@@ -40,5 +40,5 @@ export const WEBHOOK_EVENT_TYPES = eventTypes<WebhookEvent>({
   WebhookRedeliveryRequested: true,
 });
 
-/** The calls read this event through a shape of their own: the compiler keeps the two in step. */
-export const asReadByCalls = (event: WebhookAttemptFinished): WebhookAnswered => event;
+/** The calls read this event through a shape of their own: this type fails to compile when the two part. */
+export type ReadByCalls<Event extends WebhookAnswered = WebhookAttemptFinished> = Event;
