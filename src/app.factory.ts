@@ -25,8 +25,15 @@ const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 
 /** Builds the HTTP application on Fastify (chosen by measurement: see bench/README.md). */
 export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
-  // Ids of any length reach the routes (and their own 404s) instead of the router's bare 414.
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, clientErrorHandler: answerClientError, routerOptions: { maxParamLength: 2048 } });
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler: answerClientError,
+    // Ids of any length reach the routes (and their own 404s) instead of the router's bare 414.
+    routerOptions: { maxParamLength: 2048 },
+    // Requests still arriving on open connections while the service stops are answered (with
+    // `Connection: close`), not refused with Fastify's bare 503.
+    return503OnClosing: false,
+  });
   installJsonBodyParser(adapter.getInstance());
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
