@@ -1,4 +1,3 @@
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -7,6 +6,8 @@ import { closeConnectionsOnShutdown } from './infrastructure/http/close-connecti
 import { answerClientError } from './infrastructure/http/client-errors';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
 import { AppLogger } from './infrastructure/logging/app-logger';
+import { createLog } from './infrastructure/logging/pino-log';
+import { noteRequests, requestId } from './infrastructure/logging/request-log';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
 import { Metrics } from './infrastructure/metrics/metrics';
@@ -14,14 +15,6 @@ import { observeRequests } from './infrastructure/metrics/observe-requests';
 
 /** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
-
-const LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  silent: [],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  log: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-};
 
 /** Builds the HTTP application on Fastify (chosen by measurement: see bench/README.md). */
 export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
@@ -33,11 +26,14 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     // Requests still arriving on open connections while the service stops are answered (with
     // `Connection: close`), not refused with Fastify's bare 503.
     return503OnClosing: false,
+    genReqId: requestId,
   });
   installJsonBodyParser(adapter.getInstance());
+  noteRequests(adapter.getInstance());
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
-    logger: new AppLogger(LEVELS[config.logLevel]),
+  const log = createLog(config);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background, log }), adapter, {
+    logger: new AppLogger(log),
     bodyParser: false,
     abortOnError: false,
   });

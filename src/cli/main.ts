@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
 import { AppLogger } from '../infrastructure/logging/app-logger';
+import { createLog } from '../infrastructure/logging/pino-log';
 import { DomainError } from '../shared/domain-error';
 import { commands, projectsAtStart, usage } from './commands';
 import { CliUsageError } from './usage-error';
@@ -28,8 +29,9 @@ async function main(argv: string[]): Promise<number> {
   let app: INestApplicationContext | undefined;
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
-    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), {
-      logger: new AppLogger(['error', 'fatal']),
+    const log = createLog(config, 'stderr');
+    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name), log }), {
+      logger: new AppLogger(log),
       abortOnError: false,
     });
     const output = await command.run(app, rest);

@@ -39,15 +39,17 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the built service (`npm start`) as a child process and waits until it is ready. */
-export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stdout(): string; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/main.js')], {
     env: { ...process.env, LOG_LEVEL: 'error', HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
     cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => (stdout += d));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -63,6 +65,7 @@ export async function startService(env: Record<string, string>): Promise<{ url: 
   return {
     url,
     child,
+    stdout: () => stdout,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

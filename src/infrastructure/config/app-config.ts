@@ -27,6 +27,8 @@ export class AppConfig {
     readonly dialing: DialerSettings = DEFAULT_DIALER_SETTINGS,
     /** Bearer token `GET /metrics` asks for; null: none asked. */
     readonly metricsToken: string | null = null,
+    /** Readable log lines (pino-pretty) instead of JSON. */
+    readonly logPretty = false,
   ) {}
 }
 
@@ -171,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       resendAfterSeconds: int('DIAL_RESEND_AFTER_SECONDS', DEFAULT_DIALER_SETTINGS.resendAfterSeconds, 11, 3600),
     },
     env.METRICS_TOKEN || null,
+    bool('LOG_PRETTY', process.stdout.isTTY === true),
   );
   if (problems.length) throw new ConfigError(problems);
   return config;
