@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { serveOpenApi } from './api-docs/openapi-document';
 import { AppModule } from './app.module';
 import { AppConfig } from './infrastructure/config/app-config';
 import { closeConnectionsOnShutdown } from './infrastructure/http/close-connections-on-shutdown';
@@ -38,6 +39,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     abortOnError: false,
   });
   app.useGlobalFilters(new HttpErrorFilter());
+  serveOpenApi(app);
   observeRequests(adapter.getInstance(), app.get(Metrics));
   app.enableShutdownHooks();
   return app;

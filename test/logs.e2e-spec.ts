@@ -5,6 +5,9 @@ import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { FakeProvider, eventually } from './support/fake-provider';
 import { cli, startService } from './support/processes';
 
+ 
+const json = async (response: Response): Promise<any> => response.json();
+
 const SECRET = 'telephony-secret-for-the-log-test';
 const NUMBERS = ['+12015557001', '+12015557002'];
 
@@ -35,21 +38,21 @@ describe('logs', () => {
       const made = await call('GET', '/api/user/me', undefined, { 'x-request-id': 'not a token {"x":1}' });
       expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
-      const assistant = (await (await call('POST', '/api/user/assistant', requiredAssistantSettings)).json()).data.id;
+      const assistant = (await json(await call('POST', '/api/user/assistant', requiredAssistantSettings))).data.id;
       const campaign = (
-        await (
+        await json(
           await call('POST', '/api/user/campaigns', {
             name: 'Logged',
             assistant_id: assistant,
             calling_hours: { start: '00:00', end: '24:00' },
             calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-          })
-        ).json()
+          }),
+        )
       ).data.id;
       for (const phone_number of NUMBERS) expect((await call('POST', '/api/user/lead', { campaign_id: campaign, phone_number })).status).toBe(200);
       await call('GET', `/api/user/leads?phone_number=${encodeURIComponent(NUMBERS[0])}`);
       await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
-      await eventually(async () => (await (await call('GET', `/api/user/campaigns/${campaign}`)).json()).status === 'completed', 15_000, 'the campaign');
+      await eventually(async () => (await json(await call('GET', `/api/user/campaigns/${campaign}`))).status === 'completed', 15_000, 'the campaign');
       await eventually(() => service.stdout().includes('/api/telephony/calls/:call_id/events'), 5_000, 'a telephony request logged');
 
       const lines = service

@@ -18,7 +18,7 @@ import { CreateAssistant } from './commands/create-assistant';
 import { DeleteAssistant } from './commands/delete-assistant';
 import { UpdateAssistant } from './commands/update-assistant';
 
-class AssistantPageQuery extends PageQuery(10) {}
+export class AssistantPageQuery extends PageQuery(10) {}
 
 const summary = (doc: AssistantDocument) => ({
   id: doc.id,

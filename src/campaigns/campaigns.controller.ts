@@ -18,7 +18,7 @@ import { ChangeCampaignStatus } from './commands/change-campaign-status';
 import { CreateCampaign } from './commands/create-campaign';
 import { UpdateCampaign } from './commands/update-campaign';
 
-class CampaignPageQuery extends PageQuery(15) {}
+export class CampaignPageQuery extends PageQuery(15) {}
 
 @UserApi()
 export class CampaignsController {

@@ -9,7 +9,7 @@ import { Between, Int, Iso8601, Rules, Optional } from '../shared/validation/rul
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CampaignHistory } from './campaign-history';
 
-class HistoryQuery {
+export class HistoryQuery {
   @Optional() @Type(() => Number) @Rules(Int(), Between(0, Number.MAX_SAFE_INTEGER)) after: number = 0;
   @Optional() @Type(() => Number) @Rules(Int(), Between(1, 1000)) limit: number = 100;
   @Optional() @Rules(Iso8601()) as_of?: string;

@@ -15,7 +15,7 @@ import { phoneNumberDecider } from './phone-number.decider';
 import { phoneNumberStream } from './phone-number.events';
 import { PhoneNumberRecord, PhoneNumbersProjection } from './phone-numbers.projection';
 
-class AddPhoneNumberDto {
+export class AddPhoneNumberDto {
   @Rules(Required(), Str(), MaxLen(32)) phone_number!: string;
   @Optional() @Rules(Str(), MaxLen(255)) label?: string;
 }

@@ -1,0 +1,208 @@
+'use strict';
+/**
+ * A walk through every route of the API on a running service, answering each exchange (method,
+ * route, path, request body, status, answer). The OpenAPI test checks every answer against the
+ * documented schemas; run as a script, it starts the built service and writes the documented
+ * examples (`src/api-docs/examples.json`) from real answers.
+ */
+const { createHmac } = require('node:crypto');
+const { createServer } = require('node:http');
+
+const sign = (raw, secret) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+/** A loopback server standing for the user's webhook receiver and a tool's endpoint. */
+async function startTarget() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, slots: ['10:00', '14:30'] })));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function until(check, what, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`api tour: timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * `baseUrl`: the service; `token`: a fresh user's; `secret`: its TELEPHONY_SECRET. The service
+ * must dial with the simulated dialer at once (`SIMULATED_CALL_STEP_SECONDS=0`, odds `human:1`)
+ * and allow loopback targets (`ALLOW_PRIVATE_TARGETS=true`).
+ */
+async function apiTour(baseUrl, token, secret) {
+  const exchanges = [];
+  const target = await startTarget();
+  const send = async (method, route, { params = {}, query = '', body, auth = 'token', record = true } = {}) => {
+    const path = route.replace(/:(\w+)/g, (_, name) => String(params[name])) + query;
+    const raw = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { accept: 'application/json' };
+    if (raw !== undefined || auth === 'token') headers['content-type'] = 'application/json';
+    if (auth === 'token') headers.authorization = `Bearer ${token}`;
+    if (auth === 'signed') headers['x-signature'] = sign(raw ?? '', secret);
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: raw });
+    const text = await response.text();
+    const isJson = (response.headers.get('content-type') ?? '').includes('json');
+    const exchange = { method, route, path, body, status: response.status, answer: isJson ? JSON.parse(text) : text };
+    if (record) exchanges.push(exchange);
+    return exchange;
+  };
+  try {
+    await send('GET', '/health/live', { auth: 'none' });
+    await send('GET', '/health', { auth: 'none' });
+    await send('GET', '/health/ready', { auth: 'none' });
+    await send('GET', '/metrics', { auth: 'none' });
+    await send('GET', '/api/user/me', { auth: 'none' });
+    await send('GET', '/api/user/me');
+    await send('GET', '/api/user/voices');
+    await send('GET', '/api/user/languages');
+
+    const tool = (
+      await send('POST', '/api/user/tools', {
+        body: {
+          name: 'check_availability',
+          description: 'Looks up free appointment slots for a day.',
+          endpoint: `${target.url}/slots`,
+          method: 'POST',
+          timeout: 5,
+          headers: [{ name: 'X-Api-Key', value: 'key-123' }],
+          schema: [{ name: 'day', type: 'string', description: 'The day asked for, YYYY-MM-DD.' }],
+        },
+      })
+    ).answer.data;
+    await send('POST', '/api/user/tools', { body: { name: 'Bad Name', endpoint: 'not a url' } });
+    await send('GET', '/api/user/tools');
+    await send('GET', '/api/user/tools/:id', { params: { id: tool.id } });
+    await send('GET', '/api/user/tools/:id', { params: { id: 999999 } });
+    await send('PUT', '/api/user/tools/:id', { params: { id: tool.id }, body: { timeout: 8 } });
+    await send('POST', '/api/user/tools/:id/test', { params: { id: tool.id }, body: { arguments: { day: '2026-12-01' } } });
+
+    const number = (await send('POST', '/api/user/phone-numbers', { body: { phone_number: '+12025550188', label: 'Front desk' } })).answer.data;
+    const spare = (await send('POST', '/api/user/phone-numbers', { body: { phone_number: '+12025550199' }, record: false })).answer.data;
+    await send('GET', '/api/user/phone-numbers');
+    await send('DELETE', '/api/user/phone-numbers/:id', { params: { id: spare.id } });
+
+    const required = {
+      voice_id: 1,
+      language: 'English',
+      llm_model: 'gpt-4o',
+      engine_type: 'pipeline',
+      timezone: 'America/New_York',
+      initial_message: 'Hello! This is Ada from Acme Dental.',
+      system_prompt: 'You remind patients of their appointments.',
+    };
+    const caller = (
+      await send('POST', '/api/user/assistant', {
+        body: { ...required, assistant_name: 'Ada', calls_direction: 'make', is_webhook_active: true, webhook_url: `${target.url}/hooks`, tool_ids: [tool.id] },
+      })
+    ).answer.data;
+    await send('POST', '/api/user/assistant', { body: { assistant_name: '', voice_id: 'one', calls_direction: 'sideways' } });
+    const receiver = (
+      await send('POST', '/api/user/assistant', {
+        body: { ...required, assistant_name: 'Reception', calls_direction: 'receive', phone_number_id: number.id, tool_ids: [tool.id] },
+        record: false,
+      })
+    ).answer.data;
+    const doomed = (await send('POST', '/api/user/assistant', { body: { ...required, assistant_name: 'Old', calls_direction: 'make' }, record: false })).answer
+      .data;
+    await send('PUT', '/api/user/assistant/:id', { params: { id: caller.id }, body: { llm_temperature: 0.4 } });
+    await send('DELETE', '/api/user/assistant/:id', { params: { id: doomed.id } });
+    await send('GET', '/api/user/assistants/get', { query: '?per_page=2&page=1' });
+    await send('GET', '/api/user/assistants/:id', { params: { id: caller.id } });
+
+    const campaign = (
+      await send('POST', '/api/user/campaigns', {
+        body: {
+          name: 'December reminders',
+          assistant_id: caller.id,
+          max_retries: 2,
+          retry_delay_seconds: 3600,
+          calling_hours: { start: '00:00', end: '24:00' },
+          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+          max_concurrent_calls: 5,
+        },
+      })
+    ).answer.data;
+    await send('PUT', '/api/user/campaigns/:id', { params: { id: campaign.id }, body: { name: 'December reminders (East)' } });
+
+    const lead = (
+      await send('POST', '/api/user/lead', {
+        body: {
+          campaign_id: campaign.id,
+          phone_number: '+12025550101',
+          variables: { customer_name: 'Ann', appointment: '2026-12-02 10:00' },
+          secondary_contacts: [{ phone_number: '+12025550102', variables: { relation: 'spouse' } }],
+        },
+      })
+    ).answer.data;
+    await send('POST', '/api/user/lead', { body: { campaign_id: campaign.id, phone_number: '+12025550101' } });
+    const dropped = (await send('POST', '/api/user/lead', { body: { campaign_id: campaign.id, phone_number: '+12025550109' }, record: false })).answer.data;
+    await send('PUT', '/api/user/leads/:id', { params: { id: lead.id }, body: { variables: { customer_name: 'Ann Lee', appointment: '2026-12-02 10:00' } } });
+    await send('DELETE', '/api/user/leads/:id', { params: { id: dropped.id } });
+    await send('GET', '/api/user/leads', { query: `?campaign_id=${campaign.id}&per_page=10` });
+
+    await send('POST', '/api/user/campaigns/update-status', { body: { campaign_id: campaign.id, action: 'start' } });
+    await until(
+      async () => (await send('GET', '/api/user/campaigns/:id', { params: { id: campaign.id }, record: false })).answer.status === 'completed',
+      'the campaign',
+    );
+    await send('GET', '/api/user/campaigns');
+    await send('GET', '/api/user/campaigns/:id', { params: { id: campaign.id } });
+    await send('POST', '/api/user/campaigns/update-status', { body: { campaign_id: campaign.id, action: 'start' } });
+    await send('GET', '/api/user/campaigns/:id/history', { params: { id: campaign.id }, query: '?limit=3' });
+    await send('GET', '/api/user/campaigns/:id/history', {
+      params: { id: campaign.id },
+      query: `?as_of=${encodeURIComponent(new Date().toISOString())}&limit=2`,
+    });
+    const calls = (await send('GET', '/api/user/calls', { query: `?campaign_id=${campaign.id}` })).answer.data;
+    await send('GET', '/api/user/calls/:id', { params: { id: calls[0].id } });
+
+    const deliveries = await until(async () => {
+      const listed = await send('GET', '/api/user/webhook-deliveries', { record: false });
+      return listed.answer.data.some((d) => d.status === 'delivered') && listed;
+    }, 'a delivered webhook');
+    exchanges.push(deliveries);
+    const delivered = deliveries.answer.data.find((d) => d.status === 'delivered');
+    await send('GET', '/api/user/webhook-deliveries/:id', { params: { id: delivered.id } });
+    await send('POST', '/api/user/webhook-deliveries/:id/redeliver', { params: { id: delivered.id } });
+
+    const inbound = (
+      await send('POST', '/api/telephony/inbound', { auth: 'signed', body: { call_id: 'CA-1001', from: '+12025550177', to: number.phone_number } })
+    ).answer;
+    await send('POST', '/api/telephony/inbound', { auth: 'none', body: { from: '+12025550177', to: number.phone_number } });
+    const callId = inbound.call_id;
+    await send('POST', '/api/telephony/calls/:call_id/events', {
+      auth: 'signed',
+      params: { call_id: callId },
+      body: { status: 'in-progress', answered_by: 'human' },
+    });
+    await send('POST', '/api/telephony/calls/:call_id/tools/:tool_name', {
+      auth: 'signed',
+      params: { call_id: callId, tool_name: tool.name },
+      body: { arguments: { day: '2026-12-01' } },
+    });
+    await send('POST', '/api/telephony/calls/:call_id/events', {
+      auth: 'signed',
+      params: { call_id: callId },
+      body: { status: 'completed', duration: 42, transcript: 'Caller: Is Tuesday free?\nAI: Yes, 10:00 or 14:30.', total_cost: 0.06 },
+    });
+    await send('POST', '/api/telephony/calls/:call_id/events', { auth: 'signed', params: { call_id: callId }, body: { status: 'ringing' } });
+
+    await send('DELETE', '/api/user/tools/:id', { params: { id: tool.id } });
+    void receiver;
+    return exchanges;
+  } finally {
+    await target.stop();
+  }
+}
+
+module.exports = { apiTour };
+
+if (require.main === module) {
+  require('./write-api-examples').main(apiTour);
+}

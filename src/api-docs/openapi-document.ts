@@ -1,0 +1,141 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import examples from './examples.json';
+import { Schema, inferFromAll } from './infer-schema';
+import { allRequestSchemas, requestSchema } from './request-schemas';
+import { Caller, ROUTE_DOCS, RouteDoc } from './route-docs';
+import { serveSwaggerUi } from './swagger-ui';
+
+type Exchange = { request?: unknown; answer: unknown };
+const EXAMPLES = examples as unknown as Record<string, Record<string, Exchange[]>>;
+
+/** Contract §3: every error is JSON with a `message`; a refused body or query adds each field's messages. */
+const ERROR: Schema = {
+  type: 'object',
+  properties: {
+    message: { type: 'string' },
+    errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+  },
+  required: ['message'],
+};
+
+const ERROR_ANSWERS: Record<number, string> = {
+  400: 'Malformed JSON body.',
+  401: 'Unauthenticated.',
+  404: 'Not found.',
+  413: 'Payload too large.',
+  415: 'Unsupported Media Type.',
+  422: 'Validation failed',
+  429: 'Too Many Attempts.',
+  500: 'Server Error',
+};
+
+const SECURITY: Record<Caller, Array<Record<string, string[]>>> = {
+  user: [{ token: [] }],
+  provider: [{ signature: [] }],
+  scraper: [{ metrics: [] }],
+  anyone: [],
+};
+
+/** The statuses a route may answer besides those its examples show. */
+function errorStatuses(key: string, doc: RouteDoc): number[] {
+  const statuses = new Set<number>([500]);
+  if (doc.caller !== 'anyone') statuses.add(401);
+  if (doc.caller === 'user') statuses.add(429);
+  if (key.includes('/:')) statuses.add(404);
+  if (doc.body || doc.query) statuses.add(422);
+  if (doc.body) [400, 413].forEach((s) => statuses.add(s));
+  return [...statuses];
+}
+
+function responses(key: string, doc: RouteDoc) {
+  const shown = EXAMPLES[key] ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [status, exchanges] of Object.entries(shown)) {
+    const isError = Number(status) >= 400;
+    const text = key === 'GET /metrics';
+    const schema = isError
+      ? ERROR
+      : text
+        ? { type: 'string' }
+        : inferFromAll(
+            exchanges.map((e) => e.answer),
+            doc.openPaths,
+          );
+    out[status] = {
+      description: isError ? `${ERROR_ANSWERS[Number(status)] ?? 'Refused'}` : 'Answered',
+      content: { [text ? 'text/plain' : 'application/json']: { schema, example: exchanges[0].answer } },
+    };
+  }
+  for (const status of errorStatuses(key, doc)) {
+    out[status] ??= {
+      description: ERROR_ANSWERS[status],
+      content: { 'application/json': { schema: ERROR, example: { message: status === 404 ? 'Not found.' : ERROR_ANSWERS[status] } } },
+    };
+  }
+  return out;
+}
+
+function parameters(key: string, doc: RouteDoc) {
+  const path = [...key.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: name === 'tool_name' ? { type: 'string' } : { type: 'integer', minimum: 1 },
+  }));
+  const query = doc.query
+    ? Object.entries(requestSchema(doc.query).properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema }))
+    : [];
+  return [...path, ...query];
+}
+
+function operation(key: string, doc: RouteDoc) {
+  const requestExample = EXAMPLES[key] && Object.values(EXAMPLES[key]).flat()[0]?.request;
+  return {
+    operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, ''),
+    tags: [doc.tag],
+    summary: doc.summary,
+    security: SECURITY[doc.caller],
+    parameters: parameters(key, doc),
+    ...(doc.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: requestSchema(doc.body), ...(requestExample === undefined ? {} : { example: requestExample }) } },
+          },
+        }
+      : {}),
+    responses: responses(key, doc),
+  };
+}
+
+/** The OpenAPI document: Nest's routes, each described from ROUTE_DOCS, the validators and real answers. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Voice campaigns')
+    .setDescription('Campaigns of AI voice assistants: tools, assistants, campaigns, leads, calls, webhooks. See README.md and docs/api.md.')
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A user token (npm run cli -- users:create)' }, 'token')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Signature', description: 'sha256=<HMAC-SHA256 of the raw body, key TELEPHONY_SECRET>' }, 'signature')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' }, 'metrics')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'delete'] as const) {
+      if (!item[method]) continue;
+      const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+      const doc = ROUTE_DOCS[key];
+      if (doc) item[method] = operation(key, doc) as (typeof item)[typeof method];
+    }
+  }
+  document.components = { ...document.components, schemas: allRequestSchemas() as never };
+  return document;
+}
+
+/** `GET /docs` (Swagger UI), `GET /docs-json` and `GET /docs-yaml`; the document is built at its first request. */
+export function serveOpenApi(app: NestFastifyApplication): void {
+  let document: OpenAPIObject | undefined;
+  SwaggerModule.setup('docs', app, () => (document ??= buildOpenApiDocument(app)), { ui: false, jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+  serveSwaggerUi(app.getHttpAdapter().getInstance());
+}

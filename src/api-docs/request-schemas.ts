@@ -1,0 +1,38 @@
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import type { Schema } from './infer-schema';
+
+type IOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>;
+
+/** Our own rules (`shared/validation/rules.ts`, ValidateBy names) as JSON schema. */
+const OWN_RULES: Record<string, Schema> = {
+  required: {},
+  phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, with its country code' },
+  variables: { type: 'object', maxProperties: 100, additionalProperties: { description: 'a string, number, boolean or null' } },
+  object: { type: 'object' },
+  url: { type: 'string', format: 'uri', maxLength: 2048 },
+  timezone: { type: 'string', description: 'an IANA zone (America/New_York) or UTC' },
+  ids: { type: 'array', items: { type: 'integer', minimum: 1 } },
+};
+
+const options: IOptions = {
+  classTransformerMetadataStorage: defaultMetadataStorage,
+  refPointerPrefix: '#/components/schemas/',
+  additionalConverters: {
+    customValidation: (meta: ValidationMetadata) => OWN_RULES[meta.name ?? ''] ?? {},
+    // Without a `type`: they bound integers too (the library's own say `number`).
+    min: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
+    max: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
+  } as IOptions['additionalConverters'],
+};
+
+/** Every validated class's schema, keyed by class name, for `components.schemas`. */
+export function allRequestSchemas(): Record<string, Schema> {
+  return validationMetadatasToSchemas(options) as Record<string, Schema>;
+}
+
+/** One class's schema, its parents' rules included (`PartialType` makes every field optional). */
+export function requestSchema(dto: new () => unknown): Schema {
+  return targetConstructorToSchema(dto, options) as Schema;
+}

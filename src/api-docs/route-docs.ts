@@ -1,0 +1,81 @@
+import { AssistantPageQuery } from '../assistants/assistants.controller';
+import { CreateAssistantDto, UpdateAssistantDto } from '../assistants/assistant.dto';
+import { CallEventDto, CallListQuery, InboundCallDto } from '../calls/call.dto';
+import { CampaignPageQuery } from '../campaigns/campaigns.controller';
+import { CreateCampaignDto, UpdateCampaignDto, UpdateCampaignStatusDto } from '../campaigns/campaign.dto';
+import { HistoryQuery } from '../history/history.controller';
+import { CreateLeadDto, LeadListQuery, UpdateLeadDto } from '../leads/lead.dto';
+import { AddPhoneNumberDto } from '../phone-numbers/phone-numbers.controller';
+import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from '../tools/tool.dto';
+import { WebhookDeliveryListQuery } from '../webhooks/webhook-delivery.dto';
+
+/** Who may call a route: a user's bearer token, the telephony provider's signature, METRICS_TOKEN when set, or anyone. */
+export type Caller = 'user' | 'provider' | 'scraper' | 'anyone';
+
+export interface RouteDoc {
+  tag: string;
+  summary: string;
+  caller: Caller;
+  body?: new () => unknown;
+  query?: new () => unknown;
+  /** Objects in the answer whose keys vary from one answer to the next (see inferSchema). */
+  openPaths?: string[];
+}
+
+const user = (tag: string, summary: string, more: Partial<RouteDoc> = {}): RouteDoc => ({ tag, summary, caller: 'user', ...more });
+const provider = (summary: string, body: new () => unknown): RouteDoc => ({ tag: 'Telephony', summary, caller: 'provider', body });
+
+/** Every route of the API, keyed `METHOD /path/:param` as Fastify registers it. */
+export const ROUTE_DOCS: Record<string, RouteDoc> = {
+  'GET /health/live': { tag: 'Operations', summary: 'Answers 200 while the process runs', caller: 'anyone' },
+  'GET /health': { tag: 'Operations', summary: 'Answers 200 when both stores answer, 503 otherwise', caller: 'anyone' },
+  'GET /health/ready': { tag: 'Operations', summary: 'The same as GET /health', caller: 'anyone' },
+  'GET /metrics': { tag: 'Operations', summary: 'Prometheus text (contract §16); behind METRICS_TOKEN when it is set', caller: 'scraper' },
+
+  'GET /api/user/me': user('Account', "The token's user"),
+  'GET /api/user/voices': user('Catalog', 'The voices an assistant may speak with'),
+  'GET /api/user/languages': user('Catalog', 'The languages an assistant may speak'),
+
+  'POST /api/user/tools': user('Tools', 'Creates a mid-call tool (at most the plan limit)', { body: CreateToolDto }),
+  'GET /api/user/tools': user('Tools', "The user's tools"),
+  'GET /api/user/tools/:id': user('Tools', 'One tool; needs JSON `Accept` and `Content-Type` (415 otherwise)'),
+  'PUT /api/user/tools/:id': user('Tools', 'Changes a tool; a given `headers` or `schema` replaces the old one whole', { body: UpdateToolDto }),
+  'DELETE /api/user/tools/:id': user('Tools', 'Deletes a tool; it disappears from every assistant'),
+  'POST /api/user/tools/:id/test': user('Tools', 'Runs a tool with `arguments` and answers what its endpoint answered', { body: ToolArgumentsDto }),
+
+  'POST /api/user/phone-numbers': user('Phone numbers', 'Adds one of the user’s numbers (stored as E.164)', { body: AddPhoneNumberDto }),
+  'GET /api/user/phone-numbers': user('Phone numbers', "The user's numbers"),
+  'DELETE /api/user/phone-numbers/:id': user('Phone numbers', 'Deletes a number'),
+
+  'POST /api/user/assistant': user('Assistants', 'Creates an assistant; optional fields take the defaults of docs/api.md', { body: CreateAssistantDto }),
+  'PUT /api/user/assistant/:id': user('Assistants', 'Changes an assistant', { body: UpdateAssistantDto }),
+  'DELETE /api/user/assistant/:id': user('Assistants', 'Deletes an assistant (soft)'),
+  'GET /api/user/assistants/get': user('Assistants', "A page of the user's assistants", { query: AssistantPageQuery }),
+  'GET /api/user/assistants/:id': user('Assistants', 'One assistant'),
+
+  'POST /api/user/campaigns': user('Campaigns', 'Creates a campaign (draft)', { body: CreateCampaignDto }),
+  'GET /api/user/campaigns': user('Campaigns', "A page of the user's campaigns with their live stats", { query: CampaignPageQuery }),
+  'GET /api/user/campaigns/:id': user('Campaigns', 'One campaign with its live stats'),
+  'PUT /api/user/campaigns/:id': user('Campaigns', "Changes a campaign's settings", { body: UpdateCampaignDto }),
+  'POST /api/user/campaigns/update-status': user('Campaigns', 'Starts or stops a campaign', { body: UpdateCampaignStatusDto }),
+  'GET /api/user/campaigns/:id/history': user('Campaigns', "The campaign's audit trail; with `as_of`, its state at that instant", {
+    query: HistoryQuery,
+    openPaths: ['data[].data', 'state'],
+  }),
+
+  'POST /api/user/lead': user('Leads', 'Creates a lead with its secondary contacts', { body: CreateLeadDto }),
+  'GET /api/user/leads': user('Leads', 'Leads, oldest first; the total in `X-Total-Count`, the next page in `Link`', { query: LeadListQuery }),
+  'PUT /api/user/leads/:id': user('Leads', 'Changes a lead', { body: UpdateLeadDto }),
+  'DELETE /api/user/leads/:id': user('Leads', 'Deletes a lead'),
+
+  'GET /api/user/calls': user('Calls', 'Calls, newest first, with the filters given', { query: CallListQuery }),
+  'GET /api/user/calls/:id': user('Calls', 'One call'),
+
+  'GET /api/user/webhook-deliveries': user('Webhooks', 'Webhook deliveries, newest first', { query: WebhookDeliveryListQuery }),
+  'GET /api/user/webhook-deliveries/:id': user('Webhooks', 'One delivery with every attempt'),
+  'POST /api/user/webhook-deliveries/:id/redeliver': user('Webhooks', 'Sends a delivery that ended again, as a new series of attempts (409 while one is due)'),
+
+  'POST /api/telephony/inbound': provider('Opens an inbound call for the assistant holding `to`', InboundCallDto),
+  'POST /api/telephony/calls/:call_id/events': provider("Records a call's status and details (409 for a move the state machine forbids)", CallEventDto),
+  'POST /api/telephony/calls/:call_id/tools/:tool_name': provider("Runs one of the call's assistant's tools and records the run", ToolArgumentsDto),
+};
