@@ -8,7 +8,7 @@ import { answerClientError } from './infrastructure/http/client-errors';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
 import { AppLogger } from './infrastructure/logging/app-logger';
 import { createLog } from './infrastructure/logging/pino-log';
-import { noteRequests, requestId } from './infrastructure/logging/request-log';
+import { logRequests, requestId } from './infrastructure/logging/request-log';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
 import { Metrics } from './infrastructure/metrics/metrics';
@@ -30,10 +30,10 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     genReqId: requestId,
   });
   installJsonBodyParser(adapter.getInstance());
-  noteRequests(adapter.getInstance());
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const log = createLog(config);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background, log }), adapter, {
+  logRequests(adapter.getInstance(), log);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
     logger: new AppLogger(log),
     bodyParser: false,
     abortOnError: false,

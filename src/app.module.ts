@@ -2,16 +2,12 @@ import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { LoggerModule } from 'nestjs-pino';
-import type { Logger as Pino } from 'pino';
 import { SlidingWindowStorage } from './infrastructure/auth/sliding-window-storage';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './health/metrics.controller';
 import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
-import { createLog } from './infrastructure/logging/pino-log';
-import { requestLogOptions } from './infrastructure/logging/request-log';
 import { AssistantsModule } from './assistants/assistants.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
@@ -34,12 +30,10 @@ export class AppModule implements OnApplicationBootstrap {
     await this.reactors.start();
   }
 
-  /** `log`: the process's log (made from the configuration when not given). */
-  static forRoot(options: InfrastructureOptions & { log?: Pino }): DynamicModule {
+  static forRoot(options: InfrastructureOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot({ pinoHttp: requestLogOptions(options.log ?? createLog(options.config)) }),
         InfrastructureModule.forRoot(options),
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),

@@ -5,7 +5,6 @@ import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { FakeProvider, eventually } from './support/fake-provider';
 import { cli, startService } from './support/processes';
 
- 
 const json = async (response: Response): Promise<any> => response.json();
 
 const SECRET = 'telephony-secret-for-the-log-test';
@@ -89,6 +88,19 @@ describe('logs', () => {
     } finally {
       await service.stop();
       await provider.stop();
+    }
+  });
+
+  it('writes readable lines instead when asked (LOG_PRETTY=true)', async () => {
+    const service = await startService({ DATA_DIR: mkdtempSync(join(tmpdir(), 'logs-')), LOG_LEVEL: 'log', LOG_PRETTY: 'true' });
+    try {
+      await fetch(`${service.url}/health`, { headers: { 'x-request-id': 'pretty-1' } });
+      await eventually(() => service.stdout().includes('pretty-1'), 5_000, 'the request line');
+      const output = service.stdout();
+      expect(output).toContain('request completed');
+      expect(output.split('\n').filter((l) => l.startsWith('{'))).toEqual([]);
+    } finally {
+      await service.stop();
     }
   });
 });

@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
     const log = createLog(config, 'stderr');
-    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name), log }), {
+    app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), {
       logger: new AppLogger(log),
       abortOnError: false,
     });

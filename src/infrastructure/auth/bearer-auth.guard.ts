@@ -1,12 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import { noteUser } from '../logging/request-log';
 import { AccessTokenVerifier, AuthenticatedUser, hashToken } from './access-token-verifier';
 
 export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
   user?: AuthenticatedUser;
   tokenHash?: string;
-  raw?: unknown;
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
@@ -25,7 +23,6 @@ export class BearerAuthGuard implements CanActivate {
     const user = await this.verifier.userForTokenHash(tokenHash);
     if (!user) throw new UnauthorizedException();
     request.user = user;
-    noteUser(request.raw, user.id);
     request.tokenHash = tokenHash;
     return true;
   }

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger as Pino } from 'pino';
-import type { Options } from 'pino-http';
-
-const ROUTE = Symbol('route');
-const USER = Symbol('user');
-type Noted = IncomingMessage & { [ROUTE]?: string; [USER]?: number };
 
 /** An incoming `X-Request-Id` is kept when it is a plain token; anything else gets a new id. */
 const GIVEN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -18,41 +13,28 @@ export function requestId(req: IncomingMessage): string {
 }
 
 /**
- * Echoes each request's id, and marks the request with the route that matched (its pattern:
- * paths and queries may hold phone numbers). Registered before Nest's middleware, so the
- * request's log line can name it.
+ * One log line a request when it ends: its id (echoed in `X-Request-Id`), method, route (the
+ * pattern: paths and queries may hold phone numbers), status, duration and user id; never
+ * headers, queries or bodies. Fastify hooks rather than pino-http as Nest middleware: measured
+ * on lead creation, that middleware cost 15–20 % of the throughput even with request lines off;
+ * these hooks cost nothing seen with them off and about 4 % with them on.
  */
-export function noteRequests(fastify: FastifyInstance): void {
+export function logRequests(fastify: FastifyInstance, log: Pino): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    (request.raw as Noted)[ROUTE] = request.routeOptions.url ?? 'unmatched';
     done();
   });
-}
-
-/** Notes the user a request was authenticated as, for its log line. */
-export function noteUser(raw: unknown, userId: number): void {
-  if (raw && typeof raw === 'object') (raw as Noted)[USER] = userId;
-}
-
-/**
- * pino-http's settings: one line a request when it ends, with the request id (echoed in
- * `X-Request-Id`), method, route, status, duration and user id; never headers, queries or bodies.
- */
-export function requestLogOptions(logger: Pino): Options {
-  return {
-    logger,
-    // Fastify gives each request its id first (`requestId`); this only serves requests it did not.
-    genReqId: requestId,
-    wrapSerializers: false,
-    serializers: {
-      req: (req: Noted & { id?: unknown }) => ({ id: req.id, method: req.method, route: req[ROUTE] }),
-      res: (res: ServerResponse) => ({ status: res.statusCode }),
-    },
-    customAttributeKeys: { responseTime: 'duration_ms' },
-    customProps: (req: IncomingMessage) => ((req as Noted)[USER] === undefined ? {} : { user_id: (req as Noted)[USER] }),
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: () => 'request completed',
-    customErrorMessage: () => 'request failed',
-  };
+  if (!log.isLevelEnabled('info')) return;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const userId = (request as { user?: { id: number } }).user?.id;
+    const line = {
+      req: { id: request.id, method: request.method, route: request.routeOptions.url ?? 'unmatched' },
+      ...(userId === undefined ? {} : { user_id: userId }),
+      res: { status: reply.statusCode },
+      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (reply.statusCode >= 500) log.error(line, 'request failed');
+    else log.info(line, 'request completed');
+    done();
+  });
 }
