@@ -11,7 +11,7 @@ const METHODS = ['get', 'post', 'put', 'delete'] as const;
 /** Contract §16: `GET /docs` and `GET /docs-json` describe every route, and what they say is what the service does. */
 describe('OpenAPI', () => {
   let t: TestApp;
-   
+
   let doc: any;
   let ajv: Ajv;
   const operation = (method: string, route: string) => doc.paths[route.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
