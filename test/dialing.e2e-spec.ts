@@ -153,7 +153,11 @@ describe('dialing a whole campaign through the http dialer', () => {
     const statusOf = (x: { id: number }) => leads.find((y: { id: number }) => y.id === x.id);
     expect(statusOf(l.human).status).toBe('completed');
     expect(statusOf(l.machine)).toMatchObject({ status: 'completed', secondary_contacts: [{ status: 'completed' }] });
-    expect(statusOf(l.busy)).toMatchObject({ status: 'created', secondary_contacts: [{ status: 'created' }] });
+    expect(statusOf(l.busy)).toMatchObject({ status: 'created', attempts: 1, secondary_contacts: [{ status: 'created' }] });
+    // Contract §13: the next round is due a retry delay after the round ended.
+    const dueIn = Date.parse(statusOf(l.busy).next_attempt_at) - w.clock.now().getTime();
+    expect(dueIn).toBeGreaterThan(590_000);
+    expect(dueIn).toBeLessThanOrEqual(600_000);
     // The silent call is still open: its lead waits.
     expect((await getCampaign(w, id)).stats.calls_in_flight).toBe(1);
 
@@ -174,7 +178,12 @@ describe('dialing a whole campaign through the http dialer', () => {
     w.t.app.get(DialScheduler).nudge();
     await eventually(async () => (await getCampaign(w, id)).status === 'completed', 15_000, 'campaign completed');
     leads = await leadsOf(w, id);
-    expect(statusOf(l.busy)).toMatchObject({ status: 'reached-max-retries', secondary_contacts: [{ status: 'reached-max-retries' }] });
+    expect(statusOf(l.busy)).toMatchObject({
+      status: 'reached-max-retries',
+      attempts: 2,
+      next_attempt_at: null,
+      secondary_contacts: [{ status: 'reached-max-retries' }],
+    });
     expect(statusOf(l.refused).status).toBe('reached-max-retries');
     expect(statusOf(l.silent).status).toBe('completed');
     expect(statusOf(l.failed).status).toBe('completed');

@@ -52,6 +52,8 @@ describe('leads API', () => {
           phone_number: '+12015550123',
           variables: { customer_name: 'Ann', email: 'ann@example.com' },
           status: 'created',
+          attempts: 0,
+          next_attempt_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
           created_at: expect.stringMatching(SQL_TIME),
           updated_at: expect.stringMatching(SQL_TIME),
           campaign: { id: campaignId, name: 'Spring' },

@@ -49,8 +49,8 @@ export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads'];
   readonly eventTypes = LEAD_EVENT_TYPES;
-  /** 2: `in_flight`. */
-  readonly version = 2;
+  /** 2: `in_flight`; 3: `attempts` and `next_attempt_at` in the stored view. */
+  readonly version = 3;
   readonly leads: Collection<LeadDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -167,6 +167,9 @@ export function leadFields(doc: LeadDocument) {
     phone_number: doc.phone_number,
     variables: doc.variables,
     status: doc.status,
+    attempts: doc.attempts,
+    // Contract §13: when the next call is due, while one may be placed (not during a call, not once ended).
+    next_attempt_at: doc.dial_due_at === null ? null : new Date(doc.dial_due_at).toISOString(),
     created_at: doc.created_at,
     updated_at: doc.updated_at,
     secondary_contacts: doc.secondary_contacts.map((c) => ({
