@@ -29,4 +29,6 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.mjs'], languageOptions: { sourceType: 'module' } },
+  // The dashboard's scripts run in the browser, as ES modules.
+  { files: ['src/dashboard/public/**/*.js'], languageOptions: { globals: globals.browser, sourceType: 'module' } },
 );

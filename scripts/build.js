@@ -20,6 +20,8 @@ const stamp = path.join(dist, '.built-at');
 const lock = path.join(root, '.build.lock');
 const SOURCES = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 const LOCK_WAIT_MS = 5 * 60_000;
+/** Files the compiler does not copy: served as they are (the dashboard's page, scripts and styles). */
+const STATIC_FOLDERS = ['dashboard/public'];
 
 function newestSource(entry) {
   const full = path.join(root, entry);
@@ -101,6 +103,7 @@ function build() {
     fs.rmSync(next, { recursive: true, force: true });
     throw new Error('the TypeScript compiler refused the sources (see above)');
   }
+  for (const folder of STATIC_FOLDERS) fs.cpSync(path.join(root, 'src', folder), path.join(next, folder), { recursive: true });
   fs.writeFileSync(path.join(next, '.built-at'), String(startedAt));
   // A dist/ left by an older way of building is a folder: it moves aside once, as a build of its own.
   if (fs.existsSync(dist) && !fs.lstatSync(dist).isSymbolicLink()) fs.renameSync(dist, path.join(builds, `0-${process.pid}`));

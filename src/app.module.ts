@@ -12,6 +12,7 @@ import { AssistantsModule } from './assistants/assistants.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DialingModule } from './dialing/dialing.module';
 import { HistoryModule } from './history/history.module';
 import { LeadsModule } from './leads/leads.module';
@@ -52,6 +53,7 @@ export class AppModule implements OnApplicationBootstrap {
         DialingModule,
         WebhooksModule,
         HistoryModule,
+        DashboardModule,
       ],
       controllers: [HealthController, MetricsController, CatalogController],
     };

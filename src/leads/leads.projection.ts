@@ -49,7 +49,7 @@ export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads'];
   readonly eventTypes = LEAD_EVENT_TYPES;
-  /** 2: `in_flight`; 3: `attempts` and `next_attempt_at` in the stored view. */
+  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view. */
   readonly version = 3;
   readonly leads: Collection<LeadDocument>;
 
@@ -129,6 +129,8 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
       return {
         ...doc,
         status: 'completed',
+        // The round that reached the lead counts as one.
+        attempts: doc.attempts + 1,
         secondary_contacts: contacts((c) => (c.id === event.data.secondary_contact_id ? 'completed' : c.status)),
         updated_at: at,
       };

@@ -1,0 +1,51 @@
+import { h } from './api.js';
+
+const HOUR = 3600;
+
+/** Calls per hour, from the calls given (their `created_at`, UTC), drawn with uPlot (served locally). */
+export function callsChart() {
+  const plot = h('div', { className: 'chart', role: 'img', 'aria-label': 'Calls per hour: none yet' });
+  const summary = h('p', { className: 'meta' });
+  const root = h('section', { 'aria-labelledby': 'chart-title' }, h('h2', { id: 'chart-title' }, 'Calls per hour'), plot, summary);
+  let chart = null;
+  let shown = '';
+  window.addEventListener('resize', () => chart?.setSize({ width: Math.max(280, plot.clientWidth), height: 200 }));
+
+  function update(calls) {
+    const counts = new Map();
+    for (const call of calls) {
+      const at = Date.parse(`${call.created_at.replace(' ', 'T')}Z`) / 1000;
+      const hour = Math.floor(at / HOUR) * HOUR;
+      counts.set(hour, (counts.get(hour) ?? 0) + 1);
+    }
+    const hours = [...counts.keys()].sort((a, b) => a - b);
+    const key = hours.map((x) => `${x}:${counts.get(x)}`).join(',');
+    if (key === shown) return;
+    shown = key;
+    const peak = Math.max(0, ...counts.values());
+    const label = calls.length
+      ? `${calls.length} calls over ${hours.length} hour${hours.length === 1 ? '' : 's'}, at most ${peak} in one hour`
+      : 'No calls yet';
+    plot.setAttribute('aria-label', `Calls per hour: ${label}`);
+    summary.textContent = label;
+    chart?.destroy();
+    chart = null;
+    if (!hours.length) return;
+    const width = Math.max(280, plot.clientWidth || 600);
+    const now = Math.floor(Date.now() / 1000 / HOUR) * HOUR;
+    chart = new window.uPlot(
+      {
+        width,
+        height: 200,
+        // At least the last twelve hours, so one busy hour reads as an hour, not as a year.
+        scales: { x: { time: true, range: [Math.min(hours[0], now - 12 * HOUR) - HOUR, now + HOUR] }, y: { range: [0, Math.max(1, peak)] } },
+        series: [{}, { label: 'calls', stroke: '#2456d6', fill: '#2456d655', paths: window.uPlot.paths.bars({ size: [0.6, 40] }) }],
+        axes: [{}, { label: 'calls' }],
+      },
+      [hours, hours.map((x) => counts.get(x))],
+      plot,
+    );
+  }
+
+  return { root, update };
+}

@@ -1,0 +1,95 @@
+import { api, h, when } from './api.js';
+import { campaignCard } from './campaign-card.js';
+import { callsChart } from './calls-chart.js';
+import { pagedTable } from './paged-table.js';
+
+const PER_PAGE = 20;
+const CHART_PAGES = 5;
+
+const transcript = (text) => (text ? h('details', {}, h('summary', {}, 'transcript'), h('pre', {}, text)) : '—');
+
+/** One campaign: its card, calls per hour, its leads and calls with paging and filters, and its history. */
+export function campaignPage(main, id, { every }) {
+  const chart = callsChart();
+  const leads = pagedTable({
+    caption: 'Leads',
+    perPage: PER_PAGE,
+    statuses: ['created', 'completed', 'reached-max-retries'],
+    columns: [
+      { title: 'Phone', cell: (l) => l.phone_number },
+      { title: 'Status', cell: (l) => l.status },
+      { title: 'Attempts', cell: (l) => String(l.attempts ?? '—') },
+      { title: 'Next attempt', cell: (l) => when(l.next_attempt_at) },
+      { title: 'Secondary contacts', cell: (l) => String(l.secondary_contacts.length) },
+    ],
+    fetchPage: async (page, status) => {
+      const { data, total } = await api('GET', `/leads?campaign_id=${id}&per_page=${PER_PAGE}&page=${page}${status ? `&status=${status}` : ''}`);
+      return { rows: data, total };
+    },
+  });
+  const calls = pagedTable({
+    caption: 'Calls',
+    perPage: PER_PAGE,
+    statuses: ['initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'],
+    columns: [
+      { title: 'Started', cell: (c) => when(c.created_at) },
+      { title: 'Number', cell: (c) => c.client_phone_number },
+      { title: 'Status', cell: (c) => c.status },
+      { title: 'Duration', cell: (c) => `${c.duration} s` },
+      { title: 'Answered by', cell: (c) => c.answered_by ?? '—' },
+      { title: 'Transcript', cell: (c) => transcript(c.transcript) },
+      { title: 'Recording', cell: (c) => (c.recording_url ? h('a', { href: c.recording_url, rel: 'noopener' }, 'listen') : '—') },
+    ],
+    fetchPage: async (page, status) => {
+      const { data } = await api('GET', `/calls?campaign_id=${id}&per_page=${PER_PAGE}&page=${page}${status ? `&status=${status}` : ''}`);
+      return { rows: data.data, total: data.total };
+    },
+  });
+  const history = historyList(id);
+  const head = h('div', {});
+  main.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← All campaigns')), head, chart.root, leads.root, calls.root, history.root);
+  let card = null;
+
+  async function load() {
+    const { data: campaign } = await api('GET', `/campaigns/${id}`);
+    if (card) card.update(campaign);
+    else {
+      card = campaignCard(campaign, { link: false, onChanged: load });
+      head.replaceChildren(h('h1', {}, campaign.name), card.root);
+      document.title = `${campaign.name} · Voice campaigns`;
+    }
+    await Promise.all([leads.refresh(), calls.refresh(), recentCalls().then(chart.update)]);
+  }
+
+  async function recentCalls() {
+    const all = [];
+    for (let page = 1; page <= CHART_PAGES; page++) {
+      const { data } = await api('GET', `/calls?campaign_id=${id}&per_page=100&page=${page}`);
+      all.push(...data.data);
+      if (page >= data.last_page) break;
+    }
+    return all;
+  }
+
+  const stop = every(load);
+  void history.more();
+  return stop;
+}
+
+/** The campaign's audit trail, oldest first, fifty events at a time. */
+function historyList(id) {
+  let cursor = 0;
+  const list = h('ol', { className: 'card', 'data-history': '' });
+  const more = h('button', { type: 'button', onclick: () => load() }, 'Load more');
+  const root = h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'History'), list, more);
+
+  async function load() {
+    const { data } = await api('GET', `/campaigns/${id}/history?limit=50&after=${cursor}`);
+    list.append(...data.data.map((e) => h('li', {}, h('strong', {}, e.type), ` · ${e.stream} · ${when(e.occurred_at)}`)));
+    if (data.next_cursor !== null) cursor = Number(data.next_cursor);
+    more.hidden = data.data.length < 50;
+    if (!list.children.length) list.replaceChildren(h('li', { className: 'state' }, 'Nothing recorded yet.'));
+  }
+
+  return { root, more: load };
+}
