@@ -38,6 +38,7 @@ describe('campaigns API', () => {
         max_concurrent_calls: 5,
         timezone: 'America/New_York',
         stats: { leads: { created: 0, completed: 0, 'reached-max-retries': 0 }, calls_in_flight: 0 },
+        stopped_reason: null,
         last_error: null,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),
@@ -131,8 +132,13 @@ describe('campaigns API', () => {
     expect(await status(id, 'start')).toMatchObject({ status: 200, body: started });
     expect(await status(id, 'stop')).toMatchObject({ status: 200, body: stopped });
     expect(await status(id, 'stop')).toMatchObject({ status: 200, body: stopped });
+    expect((await t.request('GET', `/api/user/campaigns/${id}`, { token })).body).toMatchObject({ status: 'stopped', stopped_reason: 'user' });
     expect(await status(id, 'start')).toMatchObject({ status: 200, body: started });
-    expect((await t.request('GET', `/api/user/campaigns/${id}`, { token })).body).toMatchObject({ status: 'in-progress', stats: { leads: { created: 1 } } });
+    expect((await t.request('GET', `/api/user/campaigns/${id}`, { token })).body).toMatchObject({
+      status: 'in-progress',
+      stopped_reason: null,
+      stats: { leads: { created: 1 } },
+    });
   });
 
   it('answers an unknown or foreign campaign 404 with success false, and a bad action 422', async () => {

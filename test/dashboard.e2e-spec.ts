@@ -102,6 +102,13 @@ describeInBrowser('dashboard', () => {
     await page.waitForFunction(() =>
       [...(globalThis as any).document.querySelectorAll('[data-table="leads"] tbody tr td:nth-child(2)')].every((td: any) => td.textContent === 'completed'),
     );
+    // The calls filter by number: only that number's calls are listed.
+    await page.locator('#calls-phone_number').fill('+12015557100');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('[data-table="calls"] tbody tr td:nth-child(2)')].every((td: any) => td.textContent === '+12015557100'),
+    );
+    expect(await page.locator('[data-table="calls"] tbody tr').count()).toBeGreaterThan(0);
     const completedCall = page.locator('[data-table="calls"] tbody tr', { hasText: 'completed' }).first();
     await completedCall.getByText('transcript').click();
     await completedCall.locator('pre').waitFor();
@@ -118,7 +125,7 @@ describeInBrowser('dashboard', () => {
     await shot('4-stopped');
   });
 
-  it('fits a narrow screen, and sends a reader back to sign in when the token stops working', async () => {
+  it('fits a narrow screen, sends a reader back to sign in when the token stops working, and shows an empty list as such', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.waitForFunction(() => (globalThis as any).document.documentElement.scrollWidth <= 375); // the chart follows the width
     await shot('5-narrow-campaign');
@@ -129,6 +136,10 @@ describeInBrowser('dashboard', () => {
     await page.evaluate("sessionStorage.setItem('voice-campaigns-token', 'revoked')");
     await page.reload();
     await page.getByRole('alert').filter({ hasText: 'The token was refused' }).waitFor();
+    // A user with nothing yet is told how to begin.
+    await page.getByLabel('API token').fill((await t.createUser()).token);
+    await page.keyboard.press('Enter');
+    await page.getByText('No campaigns yet.', { exact: false }).waitFor();
     // The browser reports each refused token as a failed load; nothing else may fail.
     const unexpected = problems.filter((p) => !p.includes('status of 401'));
     expect({ unexpected, outside }).toEqual({ unexpected: [], outside: [] });

@@ -26,6 +26,8 @@ export class CampaignView {
         max_concurrent_calls: doc.max_concurrent_calls,
         timezone: timezones.get(doc.assistant_id) ?? null,
         stats: await this.stats(doc.id),
+        // Contract §13: why a campaign is stopped; every stop so far is the user's (CampaignStopped).
+        stopped_reason: doc.status === 'stopped' ? 'user' : null,
         last_error: doc.last_error ?? null,
         created_at: doc.created_at,
         updated_at: doc.updated_at,

@@ -40,8 +40,7 @@ export function campaignCard(campaign, { link = true, onChanged }) {
     title.replaceChildren(name);
     status.textContent = c.status;
     status.className = `badge ${c.status}`;
-    const why = c.stopped_reason ?? c.last_error ?? null;
-    reason.textContent = why ? (c.stopped_reason ? `stopped: ${c.stopped_reason}` : why) : '';
+    reason.textContent = c.stopped_reason ? `stopped by ${c.stopped_reason}` : c.last_error ? `dialing failed: ${c.last_error.message}` : '';
     const counts = c.stats.leads;
     const total = LEAD_STATUSES.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
     const done = (counts.completed ?? 0) + (counts['reached-max-retries'] ?? 0);

@@ -5,6 +5,7 @@ import { pagedTable } from './paged-table.js';
 
 const PER_PAGE = 20;
 const CHART_PAGES = 5;
+const CALL_STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
 
 const transcript = (text) => (text ? h('details', {}, h('summary', {}, 'transcript'), h('pre', {}, text)) : '—');
 
@@ -14,7 +15,10 @@ export function campaignPage(main, id, { every }) {
   const leads = pagedTable({
     caption: 'Leads',
     perPage: PER_PAGE,
-    statuses: ['created', 'completed', 'reached-max-retries'],
+    filters: [
+      { name: 'status', label: 'Status', options: ['created', 'completed', 'reached-max-retries'] },
+      { name: 'phone_number', label: 'Phone', placeholder: '+12025550101' },
+    ],
     columns: [
       { title: 'Phone', cell: (l) => l.phone_number },
       { title: 'Status', cell: (l) => l.status },
@@ -22,15 +26,20 @@ export function campaignPage(main, id, { every }) {
       { title: 'Next attempt', cell: (l) => when(l.next_attempt_at) },
       { title: 'Secondary contacts', cell: (l) => String(l.secondary_contacts.length) },
     ],
-    fetchPage: async (page, status) => {
-      const { data, total } = await api('GET', `/leads?campaign_id=${id}&per_page=${PER_PAGE}&page=${page}${status ? `&status=${status}` : ''}`);
+    fetchPage: async (page, query) => {
+      const { data, total } = await api('GET', `/leads?campaign_id=${id}&per_page=${PER_PAGE}&page=${page}&${query}`);
       return { rows: data, total };
     },
   });
   const calls = pagedTable({
     caption: 'Calls',
     perPage: PER_PAGE,
-    statuses: ['initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'],
+    filters: [
+      { name: 'status', label: 'Status', options: CALL_STATUSES },
+      { name: 'phone_number', label: 'Phone', placeholder: '+12025550101' },
+      { name: 'date_from', label: 'From', type: 'date' },
+      { name: 'date_to', label: 'To', type: 'date' },
+    ],
     columns: [
       { title: 'Started', cell: (c) => when(c.created_at) },
       { title: 'Number', cell: (c) => c.client_phone_number },
@@ -40,8 +49,8 @@ export function campaignPage(main, id, { every }) {
       { title: 'Transcript', cell: (c) => transcript(c.transcript) },
       { title: 'Recording', cell: (c) => (c.recording_url ? h('a', { href: c.recording_url, rel: 'noopener' }, 'listen') : '—') },
     ],
-    fetchPage: async (page, status) => {
-      const { data } = await api('GET', `/calls?campaign_id=${id}&per_page=${PER_PAGE}&page=${page}${status ? `&status=${status}` : ''}`);
+    fetchPage: async (page, query) => {
+      const { data } = await api('GET', `/calls?campaign_id=${id}&per_page=${PER_PAGE}&page=${page}&${query}`);
       return { rows: data.data, total: data.total };
     },
   });

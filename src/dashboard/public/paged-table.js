@@ -1,20 +1,28 @@
 import { h } from './api.js';
 
 /**
- * A table of one page of a list, with a status filter and previous/next; `fetchPage(page,
- * status)` answers `{rows, total}`. Rows are rebuilt on refresh; `keep` names a row whose
- * open details stay open.
+ * A table of one page of a list, with the API's filters and previous/next; `fetchPage(page,
+ * query)` answers `{rows, total}` (`query`: the filters set, as URL parameters). Rows are
+ * rebuilt on refresh; a row's open details stay open.
  */
-export function pagedTable({ caption, columns, statuses, fetchPage, perPage }) {
+export function pagedTable({ caption, columns, filters, fetchPage, perPage }) {
   let page = 1;
-  let status = '';
+  const values = new URLSearchParams();
   const id = caption.toLowerCase().replace(/\W+/g, '-');
-  const filter = h(
-    'select',
-    { id: `${id}-status`, onchange: (e) => ((status = e.target.value), (page = 1), refresh()) },
-    h('option', { value: '' }, 'any'),
-    ...statuses.map((s) => h('option', { value: s }, s)),
-  );
+  const set = (name, value) => {
+    if (value) values.set(name, value);
+    else values.delete(name);
+    page = 1;
+    return refresh();
+  };
+  const controls = filters.flatMap((f) => {
+    const control = f.options
+      ? h('select', { id: `${id}-${f.name}` }, h('option', { value: '' }, 'any'), ...f.options.map((o) => h('option', { value: o }, o)))
+      : h('input', { id: `${id}-${f.name}`, type: f.type ?? 'search', placeholder: f.placeholder });
+    // Text applies when it is complete (Enter or leaving the field), not at every key.
+    control.addEventListener('change', (e) => set(f.name, e.target.value.trim()));
+    return [h('label', { for: control.id }, f.label), control];
+  });
   const body = h('tbody', {});
   const state = h('p', { className: 'state', 'aria-busy': 'true' }, 'Loading…');
   const previous = h('button', { type: 'button', onclick: () => ((page -= 1), refresh()) }, 'Previous');
@@ -24,7 +32,7 @@ export function pagedTable({ caption, columns, statuses, fetchPage, perPage }) {
     'section',
     { 'aria-labelledby': `${id}-title` },
     h('h2', { id: `${id}-title` }, caption),
-    h('div', { className: 'filters' }, h('label', { for: `${id}-status` }, 'Status'), filter),
+    h('div', { className: 'filters' }, ...controls),
     state,
     h(
       'div',
@@ -36,11 +44,11 @@ export function pagedTable({ caption, columns, statuses, fetchPage, perPage }) {
   const open = new Set();
 
   async function refresh() {
-    const { rows, total } = await fetchPage(page, status);
+    const { rows, total } = await fetchPage(page, values.toString());
     const pages = Math.max(1, Math.ceil(total / perPage));
     state.removeAttribute('aria-busy');
     state.hidden = total !== 0;
-    state.textContent = status ? `No ${caption.toLowerCase()} are ${status}.` : `No ${caption.toLowerCase()} yet.`;
+    state.textContent = values.size ? `No ${caption.toLowerCase()} match these filters.` : `No ${caption.toLowerCase()} yet.`;
     body.replaceChildren(
       ...rows.map((row) => {
         const cells = columns.map((c) => h('td', {}, c.cell(row)));
