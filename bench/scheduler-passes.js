@@ -32,7 +32,7 @@ async function main(args) {
     process.exit(64);
   }
   const [userId, campaignId, passes] = args;
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'error', DEFAULT_QUIET_HOURS: 'none' });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error'] });
   try {
     const [scheduler, commands, projections, events, leads] = [DialScheduler, CommandBus, ProjectionRunner, EVENT_STORE, LeadsProjection].map((t) =>

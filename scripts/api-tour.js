@@ -193,6 +193,16 @@ async function apiTour(baseUrl, token, secret) {
     });
     await send('POST', '/api/telephony/calls/:call_id/events', { auth: 'signed', params: { call_id: callId }, body: { status: 'ringing' } });
 
+    // After the dialing: narrower quiet hours would hold the campaign's calls until their hour.
+    await send('GET', '/api/user/settings');
+    await send('PUT', '/api/user/settings', { body: { quiet_hours: { start: '09:00', end: '20:00' } } });
+    await send('PUT', '/api/user/settings', { body: { quiet_hours: { start: '07:00', end: '22:00' } } });
+    await send('POST', '/api/user/dnc', { body: { phone_numbers: ['+12025550150', '+12025550151'], reason: 'asked not to be called' } });
+    await send('POST', '/api/user/dnc', { body: { phone_numbers: ['not a number'] } });
+    await send('GET', '/api/user/dnc', { query: '?per_page=10' });
+    await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
+    await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
+
     await send('DELETE', '/api/user/tools/:id', { params: { id: tool.id } });
     void receiver;
     return exchanges;

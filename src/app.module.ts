@@ -13,6 +13,7 @@ import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { DoNotCallModule } from './do-not-call/do-not-call.module';
 import { DialingModule } from './dialing/dialing.module';
 import { HistoryModule } from './history/history.module';
 import { LeadsModule } from './leads/leads.module';
@@ -53,6 +54,7 @@ export class AppModule implements OnApplicationBootstrap {
         DialingModule,
         WebhooksModule,
         HistoryModule,
+        DoNotCallModule,
         DashboardModule,
       ],
       controllers: [HealthController, MetricsController, CatalogController],

@@ -36,6 +36,8 @@ describe('campaigns API', () => {
         calling_hours: { start: '09:00', end: '17:00' },
         calling_days: ['mon', 'tue', 'wed', 'thu', 'fri'],
         max_concurrent_calls: 5,
+        window_timezone: 'assistant',
+        holidays: [],
         timezone: 'America/New_York',
         stats: { leads: { created: 0, completed: 0, 'reached-max-retries': 0 }, calls_in_flight: 0 },
         stopped_reason: null,

@@ -11,6 +11,7 @@ import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { callSpec } from '../src/testing/call.fixture';
 import { eventually, FakeProvider } from './support/fake-provider';
 import { startTestApp } from './support/test-app';
+import { ALWAYS_OPEN } from '../src/testing/dial-policy.fixture';
 
 const SECRET = 'recovery-secret';
 
@@ -37,9 +38,9 @@ describe('a crash between claiming a lead and dialing it', () => {
     const store = before.app.get<EventStore>(EVENT_STORE);
     const bus = before.app.get(CommandBus);
     const firstCall = await store.nextId('call');
-    expect((await bus.execute(new StartLeadCall(claimedOnly.id, firstCall))).claimed).toBe(true);
+    expect((await bus.execute(new StartLeadCall(claimedOnly.id, firstCall, ALWAYS_OPEN, []))).claimed).toBe(true);
     const secondCall = await store.nextId('call');
-    expect((await bus.execute(new StartLeadCall(openedNotPlaced.id, secondCall))).claimed).toBe(true);
+    expect((await bus.execute(new StartLeadCall(openedNotPlaced.id, secondCall, ALWAYS_OPEN, []))).claimed).toBe(true);
     const userId = (await before.request('GET', '/api/user/me', { token })).body.id;
     const spec = callSpec({
       user_id: userId,

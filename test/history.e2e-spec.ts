@@ -15,6 +15,7 @@ import { callSpec } from '../src/testing/call.fixture';
 import { eventually } from './support/fake-provider';
 import { cli } from './support/processes';
 import { startTestApp, TestApp } from './support/test-app';
+import { ALWAYS_OPEN } from '../src/testing/dial-policy.fixture';
 
 const T0 = new Date('2025-01-15T15:00:00Z'); // Wednesday 10:00 in New York
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -192,7 +193,7 @@ describe('an event stored in an older shape', () => {
       const store = t.app.get<EventStore>(EVENT_STORE);
       const callId = await store.nextId('call');
       const bus = t.app.get(CommandBus);
-      await bus.execute(new StartLeadCall(lead.id, callId));
+      await bus.execute(new StartLeadCall(lead.id, callId, ALWAYS_OPEN, []));
       await bus.execute(
         new InitiateCall(
           callId,

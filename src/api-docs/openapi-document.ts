@@ -82,7 +82,7 @@ function parameters(key: string, doc: RouteDoc) {
     name,
     in: 'path',
     required: true,
-    schema: name === 'tool_name' ? { type: 'string' } : { type: 'integer', minimum: 1 },
+    schema: name === 'tool_name' || name === 'phone_number' ? { type: 'string' } : { type: 'integer', minimum: 1 },
   }));
   const query = doc.query
     ? Object.entries(requestSchema(doc.query).properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema }))

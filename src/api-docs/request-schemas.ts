@@ -14,6 +14,7 @@ const OWN_RULES: Record<string, Schema> = {
   url: { type: 'string', format: 'uri', maxLength: 2048 },
   timezone: { type: 'string', description: 'an IANA zone (America/New_York) or UTC' },
   ids: { type: 'array', items: { type: 'integer', minimum: 1 } },
+  holidayCodes: { type: 'array', items: { type: 'string', description: 'a date-holidays country or region code: US, US-CA, DE' } },
 };
 
 const options: IOptions = {

@@ -8,6 +8,8 @@ import { CreateLeadDto, LeadListQuery, UpdateLeadDto } from '../leads/lead.dto';
 import { AddPhoneNumberDto } from '../phone-numbers/phone-numbers.controller';
 import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from '../tools/tool.dto';
 import { WebhookDeliveryListQuery } from '../webhooks/webhook-delivery.dto';
+import { AddToDoNotCallDto, DoNotCallListQuery } from '../do-not-call/do-not-call.dto';
+import { SettingsDto } from '../users/settings.controller';
 
 /** Who may call a route: a user's bearer token, the telephony provider's signature, METRICS_TOKEN when set, or anyone. */
 export type Caller = 'user' | 'provider' | 'scraper' | 'anyone';
@@ -33,6 +35,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /metrics': { tag: 'Operations', summary: 'Prometheus text (contract §16); behind METRICS_TOKEN when it is set', caller: 'scraper' },
 
   'GET /api/user/me': user('Account', "The token's user"),
+  'GET /api/user/settings': user('Account', "The user's quiet hours (contract §13), their own or the operator's default; null: none"),
+  'PUT /api/user/settings': user('Account', 'Narrows the quiet hours within 08:00-21:00 (only the operator lifts them)', { body: SettingsDto }),
   'GET /api/user/voices': user('Catalog', 'The voices an assistant may speak with'),
   'GET /api/user/languages': user('Catalog', 'The languages an assistant may speak'),
 
@@ -74,6 +78,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/user/webhook-deliveries': user('Webhooks', 'Webhook deliveries, newest first', { query: WebhookDeliveryListQuery }),
   'GET /api/user/webhook-deliveries/:id': user('Webhooks', 'One delivery with every attempt'),
   'POST /api/user/webhook-deliveries/:id/redeliver': user('Webhooks', 'Sends a delivery that ended again, as a new series of attempts (409 while one is due)'),
+
+  'POST /api/user/dnc': user('Do not call', 'Adds numbers to the do-not-call list (1 to 10,000); answers how many were new', { body: AddToDoNotCallDto }),
+  'GET /api/user/dnc': user('Do not call', 'The do-not-call list, newest first', { query: DoNotCallListQuery }),
+  'DELETE /api/user/dnc/:phone_number': user('Do not call', 'Takes a number off the do-not-call list'),
 
   'POST /api/telephony/inbound': provider('Opens an inbound call for the assistant holding `to`', InboundCallDto),
   'POST /api/telephony/calls/:call_id/events': provider("Records a call's status and details (409 for a move the state machine forbids)", CallEventDto),

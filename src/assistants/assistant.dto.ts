@@ -1,17 +1,24 @@
 import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
 import { ValidateBy, ValidateNested } from 'class-validator';
-import { IANAZone } from 'luxon';
-import { Arr, Between, Bool, HttpUrl, Int, MaxLen, Num, Obj, OneOf, Pattern, Required, Rules, Str, Optional, Nullable } from '../shared/validation/rules';
-
-const Timezone = () =>
-  ValidateBy({
-    name: 'timezone',
-    validator: {
-      validate: (value) => value === 'UTC' || (typeof value === 'string' && value.includes('/') && IANAZone.isValidZone(value)),
-      defaultMessage: () => 'The :attribute field must be a valid timezone.',
-    },
-  });
+import {
+  Arr,
+  Between,
+  Bool,
+  HttpUrl,
+  Int,
+  MaxLen,
+  Num,
+  Obj,
+  OneOf,
+  Pattern,
+  Required,
+  Rules,
+  Str,
+  Optional,
+  Nullable,
+  Timezone,
+} from '../shared/validation/rules';
 
 /** Each id of the list a positive integer. */
 const IntIds = () =>

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { Min } from 'class-validator';
 import { PageQuery } from '../shared/http/page-query';
-import { DateYmd, HttpUrl, Int, Num, Obj, OneOf, Phone, Required, Rules, Str, Optional } from '../shared/validation/rules';
+import { Bool, DateYmd, HttpUrl, Int, Num, Obj, OneOf, Phone, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { ANSWERED_BY, AnsweredBy, CALL_STATUSES, CALL_TYPES, CallStatus, CallType } from './call.events';
 
 const NonNegative = () => Min(0, { message: 'The :attribute field must be at least 0.' });
@@ -17,6 +17,8 @@ export class CallEventDto {
   @Optional() @Rules(Num(), NonNegative()) total_cost?: number;
   @Optional() @Rules(Obj()) variables?: Record<string, unknown>;
   @Optional() @Rules(Obj()) evaluation?: Record<string, unknown>;
+  /** Contract §13: the number joins the user's do-not-call list and its lead stops. */
+  @Optional() @Rules(Bool()) opt_out?: boolean;
 }
 
 export class InboundCallDto {

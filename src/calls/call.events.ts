@@ -31,6 +31,8 @@ export interface CallDetails {
   total_cost?: number;
   variables?: Record<string, unknown>;
   evaluation?: Record<string, unknown>;
+  /** Contract §13: the called party asked not to be called again. */
+  opt_out?: boolean;
 }
 
 export interface CallSpec {

@@ -24,6 +24,8 @@ export class CampaignView {
         calling_hours: doc.calling_hours,
         calling_days: doc.calling_days,
         max_concurrent_calls: doc.max_concurrent_calls,
+        window_timezone: doc.window_timezone ?? 'assistant',
+        holidays: doc.holidays ?? [],
         timezone: timezones.get(doc.assistant_id) ?? null,
         stats: await this.stats(doc.id),
         // Contract §13: why a campaign is stopped; every stop so far is the user's (CampaignStopped).

@@ -1,8 +1,20 @@
 import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, ArrayUnique, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, ArrayNotEmpty, ValidateBy, ValidateNested } from 'class-validator';
+import { isHolidayCode } from '../shared/compliance/public-holidays';
 import { Arr, Between, Int, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { WEEKDAYS, Weekday } from '../shared/calling-window';
+import { WINDOW_TIMEZONES, WindowTimezone } from './campaign.events';
+
+/** Each item a date-holidays country or region code (`US`, `US-CA`, `DE`). */
+const HolidayCodes = () =>
+  ValidateBy({
+    name: 'holidayCodes',
+    validator: {
+      validate: (value) => Array.isArray(value) && value.every((code) => typeof code === 'string' && isHolidayCode(code)),
+      defaultMessage: () => 'The selected :attribute is invalid.',
+    },
+  });
 
 const HH_MM = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
@@ -24,6 +36,12 @@ export class CreateCampaignDto {
   @Rules(Arr(), OneOf(WEEKDAYS, true))
   calling_days?: Weekday[];
   @Optional() @Rules(Int(), Between(1, 100)) max_concurrent_calls?: number;
+  @Optional() @Rules(OneOf(WINDOW_TIMEZONES)) window_timezone?: WindowTimezone;
+  @Optional()
+  @ArrayMaxSize(20, { message: 'The :attribute field must not have more than 20 items.' })
+  @ArrayUnique({ message: 'The :attribute field has a duplicate value.' })
+  @Rules(Arr(), HolidayCodes())
+  holidays?: string[];
 }
 
 export class UpdateCampaignDto extends PartialType(CreateCampaignDto, { skipNullProperties: false }) {}

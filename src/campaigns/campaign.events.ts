@@ -13,7 +13,14 @@ export interface CampaignSettings {
   calling_hours: { start: string; end: string };
   calling_days: Weekday[];
   max_concurrent_calls: number;
+  /** Contract §13: whose local time the calling hours and days are read in; absent in older events (`assistant`). */
+  window_timezone?: WindowTimezone;
+  /** Contract §13: date-holidays codes whose public holidays are never dialed; absent in older events (none). */
+  holidays?: string[];
 }
+
+export type WindowTimezone = 'assistant' | 'lead';
+export const WINDOW_TIMEZONES: readonly WindowTimezone[] = ['assistant', 'lead'];
 
 export const CAMPAIGN_DEFAULTS: Omit<CampaignSettings, 'name' | 'assistant_id'> = {
   max_retries: 3,
@@ -21,6 +28,8 @@ export const CAMPAIGN_DEFAULTS: Omit<CampaignSettings, 'name' | 'assistant_id'> 
   calling_hours: { start: '09:00', end: '17:00' },
   calling_days: ['mon', 'tue', 'wed', 'thu', 'fri'],
   max_concurrent_calls: 5,
+  window_timezone: 'assistant',
+  holidays: [],
 };
 
 type Ids = { campaign_id: number; user_id: number };

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { IssueAccessToken } from '../users/commands/issue-access-token';
 import { RegisterUser } from '../users/commands/register-user';
 import { RevokeAccessToken } from '../users/commands/revoke-access-token';
+import { SetQuietHours } from '../users/commands/set-quiet-hours';
+import { UsersQueries } from '../users/users.queries';
 import { campaignTrail } from './campaign-trail';
 import { rebuildProjections } from './rebuild-projections';
 import { CliUsageError } from './usage-error';
@@ -79,6 +81,24 @@ export const commands: Record<string, CliCommandSpec> = {
       const { token } = options(args, { token: { type: 'string' } });
       if (!token) throw new CliUsageError('--token is required');
       return app.get(CommandBus).execute(new RevokeAccessToken(token));
+    },
+  },
+  'users:quiet-hours': {
+    usage: '--user <id> (--unrestricted | --start <HH:MM> --end <HH:MM>)',
+    summary: "set a user's quiet hours beyond the 08:00-21:00 floor, or lift them",
+    run: async (app, args) => {
+      const unrestricted = args.includes('--unrestricted');
+      const { user, start, end } = options(
+        args.filter((a) => a !== '--unrestricted'),
+        { user: { type: 'string' }, start: { type: 'string' }, end: { type: 'string' } },
+      );
+      const userId = positiveInt(user, '--user');
+      if (!userId) throw new CliUsageError('--user is required');
+      const hhmm = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
+      if (unrestricted === (start !== undefined || end !== undefined)) throw new CliUsageError('give either --unrestricted or --start and --end');
+      if (!unrestricted && !(hhmm.test(start ?? '') && hhmm.test(end ?? ''))) throw new CliUsageError('--start and --end must both be HH:MM');
+      await app.get(CommandBus).execute(new SetQuietHours(userId, unrestricted ? null : { start: start!, end: end! }, 'operator'));
+      return { user_id: userId, quiet_hours: await app.get(UsersQueries).quietHours(userId) };
     },
   },
   'campaigns:history': {

@@ -18,6 +18,7 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
 import { isInsideCallingWindow } from '../shared/calling-window';
 import { DialingPolicies } from './dialing-policies';
+import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 
 /**
  * Decides who is dialed now (contract §9): for each `in-progress` campaign inside its
@@ -39,6 +40,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly campaigns: CampaignsQueries,
     private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
+    private readonly doNotCall: DoNotCallQueries,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -109,11 +111,15 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         return 0;
       }
     }
-    const window = await this.policies.window(campaign);
-    if (!window || !isInsideCallingWindow(window, now)) {
+    // A window read in the assistant's zone closes for every lead at once; one read in each
+    // lead's zone, and the quiet hours and holidays, are judged lead by lead when claimed.
+    const window = await this.policies.assistantWindow(campaign);
+    if (window && !isInsideCallingWindow(window, now)) {
       this.metrics.dialDecision('outside_window');
       return 0;
     }
+    const policy = await this.policies.policyOf(campaign);
+    if (!policy) return 0;
     const free = campaign.max_concurrent_calls - inFlight;
     if (free <= 0) {
       this.metrics.dialDecision('at_capacity');
@@ -126,8 +132,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     // an append with the expected revision of its own lead.
     const claims = await Promise.all(
       due.map(async (lead) => {
+        const listed = await this.doNotCall.listed(campaign.user_id, [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)]);
         const callId = await this.events.nextId('call');
-        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId));
+        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, policy, listed));
       }),
     );
     const claimed = claims.filter((c) => c.claimed).length;

@@ -6,6 +6,7 @@ import { CampaignsModule } from '../campaigns/campaigns.module';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { LeadsModule } from '../leads/leads.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
+import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DialScheduler } from './dial-scheduler';
 import { Dialer } from './dialer.port';
 import { DialingPolicies } from './dialing-policies';
@@ -16,9 +17,10 @@ import { SimulatedDialer } from './simulated-dialer';
 import { StuckCallSweeper } from './stuck-call-sweeper';
 import { CallPlacer } from './call-placer';
 import { UnsentDialSweeper } from './unsent-dial-sweeper';
+import { OptOutReactor } from './opt-out.reactor';
 
 @Module({
-  imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule],
+  imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
   providers: [
     {
       provide: Dialer,
@@ -29,6 +31,7 @@ import { UnsentDialSweeper } from './unsent-dial-sweeper';
     DialScheduler,
     PlaceCallsReactor,
     LeadCallResultsReactor,
+    OptOutReactor,
     StuckCallSweeper,
     CallPlacer,
     UnsentDialSweeper,

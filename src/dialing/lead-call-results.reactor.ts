@@ -36,7 +36,7 @@ export class LeadCallResultsReactor implements Reactor {
     const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;
-    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy));
+    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true));
     this.scheduler.nudge();
   }
   onParked(event: RecordedEvent, error: string, retryAt: Date): Promise<void> {

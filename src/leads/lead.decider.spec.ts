@@ -12,8 +12,10 @@ const created: LeadEvent = {
   data: {
     ...ids,
     phone_number: '+12015550123',
+    timezone: null,
+    zones: ['America/New_York'],
     variables: { customer_name: 'Ann' },
-    secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {} }],
+    secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {}, timezone: null, zones: ['America/New_York'] }],
   },
 };
 const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object = {}): LeadCommand => ({
@@ -23,7 +25,9 @@ const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object
   campaignId: 3,
   phoneNumber: '+12015550123',
   variables: { customer_name: 'Ann' },
-  contacts: [{ id: 10, phoneNumber: '+12015550124', variables: {} }],
+  contacts: [{ id: 10, phoneNumber: '+12015550124', variables: {}, timezone: null, zones: ['America/New_York'] }],
+  timezone: null,
+  zones: ['America/New_York'],
   campaignOwned: true,
   duplicate,
   allowDuplicate,
@@ -109,7 +113,14 @@ describe('lead decider', () => {
     const policy: RetryPolicy = {
       max_retries: 1,
       retry_delay_seconds: 3600,
-      window: { timezone: 'UTC', calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] },
+      rules: {
+        calling_hours: { start: '00:00', end: '24:00' },
+        calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        window_timezone: 'assistant',
+        assistant_timezone: 'UTC',
+        quiet_hours: null,
+        holidays: [],
+      },
     };
     const twoContacts: LeadEvent = {
       type: 'LeadCreated',
@@ -123,7 +134,7 @@ describe('lead decider', () => {
         ],
       },
     };
-    const start = (callId: number): LeadCommand => ({ type: 'StartLeadCall', id: 1, callId });
+    const start = (callId: number, doNotCall: string[] = [], p = policy): LeadCommand => ({ type: 'StartLeadCall', id: 1, callId, policy: p, doNotCall });
     const finish = (callId: number, reached: boolean, p = policy): LeadCommand => ({
       type: 'FinishLeadCall',
       id: 1,
@@ -195,9 +206,62 @@ describe('lead decider', () => {
     });
 
     it('moves a retry that falls outside the calling window to the next opening', () => {
-      const office = { ...policy, window: { timezone: 'UTC', calling_hours: { start: '09:00', end: '17:00' }, calling_days: policy.window.calling_days } };
+      const office = { ...policy, rules: { ...policy.rules, calling_hours: { start: '09:00', end: '17:00' } } };
       const events = play([created], [false, false], office, new Date('2025-01-01T16:30:00Z'));
       expect(events.at(-1)).toMatchObject({ type: 'LeadAttemptFailed', data: { next_due_at: '2025-01-02T09:00:00.000Z' } });
+    });
+
+    describe('held to the compliance rules (contract §13)', () => {
+      const byLead = { ...policy, rules: { ...policy.rules, window_timezone: 'lead' as const, calling_hours: { start: '09:00', end: '17:00' } } };
+      const berlin: LeadEvent = {
+        type: 'LeadCreated',
+        data: {
+          ...ids,
+          phone_number: '+4930123456',
+          zones: ['Europe/Berlin'],
+          variables: {},
+          secondary_contacts: [{ id: 10, phone_number: '+4930123457', variables: {} }],
+        },
+      };
+
+      it("moves the lead's turn to its next window when its contact may not be dialed now, and claims nothing", () => {
+        // 00:00 UTC is 01:00 in Berlin: the window opens at 09:00 there, 08:00 UTC.
+        given([berlin])
+          .when(start(100, [], byLead))
+          .then([{ type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: null, due_at: '2025-01-01T08:00:00.000Z' } }]);
+        expect(isDue(fold(leadDecider, [berlin, ...given([berlin]).when(start(100, [], byLead))()]), NOW)).toBe(false);
+      });
+
+      it('ends a lead whose number has no zone under a window read in the lead’s time', () => {
+        const nowhere: LeadEvent = { type: 'LeadCreated', data: { ...ids, phone_number: '+12015550123', zones: [], variables: {}, secondary_contacts: [] } };
+        given([nowhere])
+          .when(start(100, [], byLead))
+          .then([{ type: 'LeadStopped', data: { ...ids, reason: 'no-timezone' } }]);
+      });
+
+      it('passes over a listed number to the next contact without using an attempt', () => {
+        given([created])
+          .when(start(100, ['+12015550123']))
+          .then([
+            { type: 'LeadContactSkipped', data: { ...ids, secondary_contact_id: null, phone_number: '+12015550123', reason: 'do-not-call' } },
+            { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: 10, due_at: NOW.toISOString() } },
+            { type: 'LeadCallStarted', data: { ...ids, call_id: 100, secondary_contact_id: 10, phone_number: '+12015550124', attempt: 1 } },
+          ]);
+      });
+
+      it('ends the lead, never dialed, when every one of its numbers is listed', () => {
+        const events = given([created]).when(start(100, ['+12015550123', '+12015550124']))();
+        expect(events.map((e) => e.type)).toEqual(['LeadContactSkipped', 'LeadNextContactDue', 'LeadContactSkipped', 'LeadStopped']);
+        expect(events.at(-1)).toEqual({ type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } });
+        expect(fold(leadDecider, [created, ...events])).toMatchObject({ status: 'completed', attempts: 0 });
+      });
+
+      it('ends the round as not reached when the last contact is listed after the primary was called', () => {
+        const first = given([created]).when(start(100))();
+        const finished = given([created, ...first]).when(finish(100, false))();
+        const events = given([created, ...first, ...finished]).when(start(101, ['+12015550124']))();
+        expect(events.map((e) => e.type)).toEqual(['LeadContactSkipped', 'LeadAttemptFailed']);
+      });
     });
 
     it('ignores a result for a call that is not the one in flight, and a repeated result', () => {

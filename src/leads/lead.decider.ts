@@ -1,8 +1,11 @@
-import { CallingWindow, nextCallingInstant } from '../shared/calling-window';
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';
-import { LeadEvent, LeadStatus, Variables } from './lead.events';
+import { LeadEvent, LeadStatus, LeadStopReason, Variables } from './lead.events';
+import { RetryPolicy, finishCall, startCall } from './lead-rounds';
+import { zonesFor, zonesOf } from './lead-zones';
+
+export type { RetryPolicy } from './lead-rounds';
 
 export const DUPLICATE_MESSAGE = 'The phone number has already been taken for this campaign.';
 export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
@@ -10,13 +13,6 @@ export const RESERVED_STATUS_MESSAGE = 'The status reached-max-retries is assign
 export const NOT_DUE_MESSAGE = 'Lead is not due for a call.';
 export const MAX_VARIABLES = 100;
 export const TOO_MANY_VARIABLES = `The variables field must not have more than ${MAX_VARIABLES} items.`;
-
-/** What decides a lead's next round: the campaign's retry settings and calling window. */
-export interface RetryPolicy {
-  max_retries: number;
-  retry_delay_seconds: number;
-  window: CallingWindow;
-}
 
 type CreateLeadRequest = Pick<Extract<LeadCommand, { type: 'CreateLead' }>, 'campaignOwned' | 'duplicate' | 'allowDuplicate' | 'inputErrors'>;
 
@@ -40,7 +36,10 @@ export type LeadCommand =
       campaignId: number;
       phoneNumber: string;
       variables: Variables;
-      contacts: Array<{ id: number; phoneNumber: string; variables: Variables }>;
+      contacts: Array<{ id: number; phoneNumber: string; variables: Variables; timezone: string | null; zones: string[] }>;
+      /** The timezone the user gave (null: none), and the zones dialing reads. */
+      timezone: string | null;
+      zones: string[];
       /** Whether the campaign is the user's (false when the request named none). */
       campaignOwned: boolean;
       duplicate: boolean;
@@ -55,20 +54,30 @@ export type LeadCommand =
       changes: { campaignId?: number; phoneNumber?: string; status?: LeadStatus; variables?: Variables };
     }
   | { type: 'DeleteLead'; id: number; userId: number }
-  /** The dialer claims the lead for a call to its next contact. */
-  | { type: 'StartLeadCall'; id: number; callId: number }
+  /**
+   * The dialer claims the lead for a call to its next contact, held to the campaign's rules
+   * (contract §13): `doNotCall`, the lead's numbers on its user's do-not-call list.
+   */
+  | { type: 'StartLeadCall'; id: number; callId: number; policy: RetryPolicy; doNotCall: readonly string[] }
+  /** Contract §13: the lead ends without being reached (an opt-out). */
+  | { type: 'StopLead'; id: number; reason: LeadStopReason }
   /** A call of the lead reached its terminal status. */
-  | { type: 'FinishLeadCall'; id: number; callId: number; callStatus: string; reached: boolean; policy: RetryPolicy };
+  | { type: 'FinishLeadCall'; id: number; callId: number; callStatus: string; reached: boolean; policy: RetryPolicy; optOut?: boolean };
 
 export interface ContactState {
   id: number;
   phoneNumber: string;
   status: LeadStatus;
+  /** The zones the contact is dialed in (contract §13). */
+  zones: readonly string[];
 }
 
 export type LeadState = OwnedResource<{
   campaignId: number;
   phoneNumber: string;
+  /** The timezone the user gave for the primary number, or null. */
+  timezone: string | null;
+  zones: readonly string[];
   status: LeadStatus;
   /** Rounds that ended with nobody reached. */
   attempts: number;
@@ -110,8 +119,16 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
               user_id: command.userId,
               campaign_id: command.campaignId,
               phone_number: command.phoneNumber,
+              timezone: command.timezone,
+              zones: command.zones,
               variables: command.variables,
-              secondary_contacts: command.contacts.map((c) => ({ id: c.id, phone_number: c.phoneNumber, variables: c.variables })),
+              secondary_contacts: command.contacts.map((c) => ({
+                id: c.id,
+                phone_number: c.phoneNumber,
+                variables: c.variables,
+                timezone: c.timezone,
+                zones: c.zones,
+              })),
             },
           },
         ];
@@ -128,7 +145,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
           events.push({ type: 'LeadMovedToCampaign', data: { ...ids(), from_campaign_id: state.campaignId } });
         }
         if (phoneNumber !== undefined && phoneNumber !== state.phoneNumber) {
-          events.push({ type: 'LeadPhoneNumberChanged', data: { ...ids(), phone_number: phoneNumber } });
+          events.push({ type: 'LeadPhoneNumberChanged', data: { ...ids(), phone_number: phoneNumber, zones: zonesFor(phoneNumber, state.timezone) } });
         }
         if (variables !== undefined && new Set([...state.variableKeys, ...Object.keys(variables)]).size > MAX_VARIABLES) {
           throw DomainError.validation('variables', TOO_MANY_VARIABLES);
@@ -145,26 +162,14 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
       case 'DeleteLead':
         if (!ownedLive(state, command.userId)) throw DomainError.notFound('Lead');
         return [{ type: 'LeadDeleted', data: { lead_id: command.id, user_id: command.userId, campaign_id: state.campaignId } }];
-      case 'StartLeadCall': {
+      case 'StartLeadCall':
         if (!isDue(state, now) || !state.exists) throw new DomainError('conflict', NOT_DUE_MESSAGE);
-        const contact = state.contacts.find((c) => c.id === state.nextContactId);
-        return [
-          {
-            type: 'LeadCallStarted',
-            data: {
-              lead_id: command.id,
-              user_id: state.userId,
-              campaign_id: state.campaignId,
-              call_id: command.callId,
-              secondary_contact_id: contact?.id ?? null,
-              phone_number: contact?.phoneNumber ?? state.phoneNumber,
-              attempt: state.attempts + 1,
-            },
-          },
-        ];
-      }
+        return startCall(command, state, now);
       case 'FinishLeadCall':
         return finishCall(command, state, now);
+      case 'StopLead':
+        if (!state.exists || state.deleted || state.status !== 'created') return [];
+        return [{ type: 'LeadStopped', data: { lead_id: command.id, user_id: state.userId, campaign_id: state.campaignId, reason: command.reason } }];
     }
   },
 
@@ -176,9 +181,11 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         deleted: false,
         campaignId: event.data.campaign_id,
         phoneNumber: event.data.phone_number,
+        timezone: event.data.timezone ?? null,
+        zones: zonesOf(event.data),
         status: 'created',
         attempts: 0,
-        contacts: event.data.secondary_contacts.map((c) => ({ id: c.id, phoneNumber: c.phone_number, status: 'created' as const })),
+        contacts: event.data.secondary_contacts.map((c) => ({ id: c.id, phoneNumber: c.phone_number, status: 'created' as const, zones: zonesOf(c) })),
         variableKeys: Object.keys(event.data.variables),
         inFlight: null,
         nextContactId: null,
@@ -190,7 +197,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
       case 'LeadVariablesMerged':
         return { ...state, variableKeys: [...new Set([...state.variableKeys, ...Object.keys(event.data.variables)])] };
       case 'LeadPhoneNumberChanged':
-        return { ...state, phoneNumber: event.data.phone_number };
+        return { ...state, phoneNumber: event.data.phone_number, zones: zonesOf(event.data) };
       case 'LeadMovedToCampaign':
         return { ...state, campaignId: event.data.campaign_id };
       case 'LeadStatusChanged':
@@ -227,36 +234,12 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
           attempts: event.data.attempts,
           contacts: state.contacts.map((c) => (c.status === 'created' ? { ...c, status: 'reached-max-retries' as const } : c)),
         };
+      case 'LeadDialDeferred':
+        return { ...state, nextContactId: event.data.secondary_contact_id, dueAt: event.data.due_at };
+      case 'LeadStopped':
+        return { ...state, status: 'completed' };
+      case 'LeadContactSkipped':
+        return state;
     }
   },
 };
-
-/**
- * A finished call ends the lead's round when it reached someone or when no `created`
- * secondary contact is left after the one just called; a round that reached nobody counts
- * as one attempt, and the `1 + max_retries`-th such round is the last.
- */
-function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall' }>, state: LeadState, now: Date): LeadEvent[] {
-  if (!state.exists || state.inFlight?.callId !== command.callId) return [];
-  const contactId = state.inFlight.contactId;
-  const ids = { lead_id: command.id, user_id: state.userId, campaign_id: state.campaignId };
-  const events: LeadEvent[] = [
-    {
-      type: 'LeadCallFinished',
-      data: { ...ids, call_id: command.callId, secondary_contact_id: contactId, call_status: command.callStatus, reached: command.reached },
-    },
-  ];
-  // A deleted, completed or manually closed lead keeps the record of the call and nothing more.
-  if (state.deleted || state.status !== 'created') return events;
-  if (command.reached) return [...events, { type: 'LeadReached', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId } }];
-
-  const after = contactId === null ? 0 : state.contacts.findIndex((c) => c.id === contactId) + 1;
-  const next = state.contacts.slice(after).find((c) => c.status === 'created');
-  if (next) return [...events, { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } }];
-
-  const attempts = state.attempts + 1;
-  if (attempts >= 1 + command.policy.max_retries) return [...events, { type: 'LeadReachedMaxRetries', data: { ...ids, attempts } }];
-  const retryAt = new Date(now.getTime() + command.policy.retry_delay_seconds * 1000);
-  const nextDue = nextCallingInstant(command.policy.window, retryAt) ?? retryAt;
-  return [...events, { type: 'LeadAttemptFailed', data: { ...ids, attempts, next_due_at: nextDue.toISOString() } }];
-}

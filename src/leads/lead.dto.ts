@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ValidateNested } from 'class-validator';
 import { PageQuery } from '../shared/http/page-query';
-import { Arr, Bool, Int, OneOf, Phone, Required, Rules, Str, Variables, Optional } from '../shared/validation/rules';
+import { Arr, Bool, Int, OneOf, Phone, Required, Rules, Str, Timezone, Variables, Optional } from '../shared/validation/rules';
 import { LEAD_STATUSES, LeadStatus, Variables as LeadVariables } from './lead.events';
 
 export const MAX_SECONDARY_CONTACTS = 10;
@@ -9,12 +9,15 @@ export const MAX_SECONDARY_CONTACTS = 10;
 export class SecondaryContactDto {
   @Rules(Required(), Str(), Phone()) phone_number!: string;
   @Optional() @Rules(Variables()) variables?: LeadVariables;
+  /** Contract §13: where the number rings, when its number does not tell (or tells wrong). */
+  @Optional() @Rules(Str(), Timezone()) timezone?: string;
 }
 
 export class CreateLeadDto {
   @Rules(Required(), Str(), Phone()) phone_number!: string;
   @Rules(Required(), Int()) campaign_id!: number;
   @Optional() @Rules(Variables()) variables?: LeadVariables;
+  @Optional() @Rules(Str(), Timezone()) timezone?: string;
   /** Spelled so by interface.md §4.3. */
   @Optional() @Rules(Bool()) allow_dupplicate?: boolean;
   // class-validator reports the rule registered first, and decorators register bottom-up: the type check goes last.

@@ -9,15 +9,28 @@ export type Variables = Record<string, string | number | boolean | null>;
 /** Every lead event names its user and campaign, so a replay can place it without other streams. */
 type Ids = { lead_id: number; user_id: number; campaign_id: number };
 
-export interface SecondaryContactSpec {
+/**
+ * Where a number rings (contract §13): `timezone` as the user gave it, else null; `zones` the
+ * zones dialing reads, the given one or those of the number, fixed when recorded. Both are
+ * absent in events recorded before them (the number's zones are read then).
+ */
+export interface NumberZones {
+  timezone?: string | null;
+  zones?: string[];
+}
+
+export interface SecondaryContactSpec extends NumberZones {
   id: number;
   phone_number: string;
   variables: Variables;
 }
 
-export type LeadCreated = DomainEvent<'LeadCreated', Ids & { phone_number: string; variables: Variables; secondary_contacts: SecondaryContactSpec[] }>;
+export type LeadCreated = DomainEvent<
+  'LeadCreated',
+  Ids & NumberZones & { phone_number: string; variables: Variables; secondary_contacts: SecondaryContactSpec[] }
+>;
 export type LeadVariablesMerged = DomainEvent<'LeadVariablesMerged', Ids & { variables: Variables }>;
-export type LeadPhoneNumberChanged = DomainEvent<'LeadPhoneNumberChanged', Ids & { phone_number: string }>;
+export type LeadPhoneNumberChanged = DomainEvent<'LeadPhoneNumberChanged', Ids & { phone_number: string; zones?: string[] }>;
 export type LeadMovedToCampaign = DomainEvent<'LeadMovedToCampaign', Ids & { from_campaign_id: number }>;
 /** A manual change of status by the owner (only `completed`; `created` is a re-queue). */
 export type LeadStatusChanged = DomainEvent<'LeadStatusChanged', Ids & { from: LeadStatus; to: LeadStatus }>;
@@ -43,6 +56,15 @@ export type LeadAttemptFailed = DomainEvent<'LeadAttemptFailed', Ids & { attempt
 /** The last allowed round reached nobody: the lead and its open contacts are `reached-max-retries`. */
 export type LeadReachedMaxRetries = DomainEvent<'LeadReachedMaxRetries', Ids & { attempts: number }>;
 
+/** Why a lead was ended without being reached (contract §13). */
+export type LeadStopReason = 'do-not-call' | 'opt-out' | 'no-timezone';
+/** A contact's number is on the do-not-call list: passed over in its round, with no attempt used. */
+export type LeadContactSkipped = DomainEvent<'LeadContactSkipped', Ids & { secondary_contact_id: number | null; phone_number: string; reason: 'do-not-call' }>;
+/** The contact due may not be dialed now (its window, quiet hours, a holiday): its turn moves to `due_at`. */
+export type LeadDialDeferred = DomainEvent<'LeadDialDeferred', Ids & { secondary_contact_id: number | null; due_at: string }>;
+/** The lead ends `completed` without a call reaching it: every number listed, an opt-out, or no zone to dial it in. */
+export type LeadStopped = DomainEvent<'LeadStopped', Ids & { reason: LeadStopReason }>;
+
 export type LeadEvent =
   | LeadCreated
   | LeadVariablesMerged
@@ -56,7 +78,10 @@ export type LeadEvent =
   | LeadReached
   | LeadNextContactDue
   | LeadAttemptFailed
-  | LeadReachedMaxRetries;
+  | LeadReachedMaxRetries
+  | LeadContactSkipped
+  | LeadDialDeferred
+  | LeadStopped;
 
 export const LEAD_EVENT_TYPES = eventTypes<LeadEvent>({
   LeadCreated: true,
@@ -72,4 +97,7 @@ export const LEAD_EVENT_TYPES = eventTypes<LeadEvent>({
   LeadNextContactDue: true,
   LeadAttemptFailed: true,
   LeadReachedMaxRetries: true,
+  LeadContactSkipped: true,
+  LeadDialDeferred: true,
+  LeadStopped: true,
 });

@@ -4,6 +4,7 @@ import { CampaignsModule } from '../campaigns/campaigns.module';
 import { CreateLeadHandler } from './commands/create-lead';
 import { DeleteLeadHandler } from './commands/delete-lead';
 import { FinishLeadCallHandler } from './commands/finish-lead-call';
+import { StopLeadHandler } from './commands/stop-lead';
 import { StartLeadCallHandler } from './commands/start-lead-call';
 import { UpdateLeadHandler } from './commands/update-lead';
 import { LeadsController } from './leads.controller';
@@ -28,6 +29,7 @@ import { LeadsQueries } from './leads.queries';
     DeleteLeadHandler,
     StartLeadCallHandler,
     FinishLeadCallHandler,
+    StopLeadHandler,
   ],
   exports: [LeadsQueries, CAMPAIGN_LEADS],
 })

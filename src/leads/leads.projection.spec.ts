@@ -94,7 +94,20 @@ describe('leads projection', () => {
   it('takes it off the dialing index while a call is in flight, and back after', async () => {
     const started = { type: 'LeadCallStarted', data: { lead_id: 1, user_id: 1, campaign_id: 2, call_id: 9 } };
     await given(created, started).then([{ ...doc, in_flight_call_id: 9, in_flight: true, dial_due_at: null }]);
-    await given(created, started, { type: 'LeadCallFinished', data: { lead_id: 1, user_id: 1, campaign_id: 2, call_id: 9 } }).then([doc]);
+    await given(created, started, { type: 'LeadCallFinished', data: { lead_id: 1, user_id: 1, campaign_id: 2, call_id: 9, call_status: 'busy' } }).then([
+      { ...doc, last_call_status: 'busy', last_called_at: expect.any(String) },
+    ]);
+  });
+
+  it('moves a deferred turn to its new instant, and ends a stopped lead completed with its reason', async () => {
+    const deferred = {
+      type: 'LeadDialDeferred',
+      data: { lead_id: 1, user_id: 1, campaign_id: 2, secondary_contact_id: null, due_at: '2030-01-01T08:00:00.000Z' },
+    };
+    const due = Date.parse('2030-01-01T08:00:00.000Z');
+    await given(created, deferred).then([{ ...doc, next_due_at: due, dial_due_at: due }]);
+    const stopped = { type: 'LeadStopped', data: { lead_id: 1, user_id: 1, campaign_id: 2, reason: 'do-not-call' } };
+    await given(created, stopped).then([{ ...doc, status: 'completed', stopped_reason: 'do-not-call', dial_due_at: null, updated_at: expect.any(String) }]);
   });
 
   it('keeps a deleted lead, marked deleted and off the dialing index', () =>

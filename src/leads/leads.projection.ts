@@ -3,7 +3,8 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { sqlDateTime } from '../shared/formats';
-import { LeadCreated, LeadEvent, LeadStatus, Variables, LEAD_EVENT_TYPES } from './lead.events';
+import { LeadCreated, LeadEvent, LeadStatus, LeadStopReason, Variables, LEAD_EVENT_TYPES } from './lead.events';
+import { shownTimezone } from './lead-zones';
 
 export interface SecondaryContactDocument {
   id: number;
@@ -21,6 +22,11 @@ export interface LeadDocument {
   phone_number: string;
   variables: Variables;
   status: LeadStatus;
+  /** Contract §13: the zone the lead is dialed in when there is one (given, or its number's only one). */
+  timezone: string | null;
+  stopped_reason: LeadStopReason | null;
+  last_call_status: string | null;
+  last_called_at: string | null;
   secondary_contacts: SecondaryContactDocument[];
   deleted: boolean;
   attempts: number;
@@ -49,8 +55,8 @@ export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads'];
   readonly eventTypes = LEAD_EVENT_TYPES;
-  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view. */
-  readonly version = 3;
+  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view; 4: the fields of contract §13. */
+  readonly version = 4;
   readonly leads: Collection<LeadDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -92,6 +98,10 @@ export function createdLead(data: LeadCreated['data'], occurredAt: string): Lead
     phone_number,
     variables,
     status: 'created',
+    timezone: shownTimezone(data),
+    stopped_reason: null,
+    last_call_status: null,
+    last_called_at: null,
     secondary_contacts: secondary_contacts.map((c) => Object.assign({}, c, { status: 'created' as const, created_at: at, updated_at: at })),
     deleted: false,
     attempts: 0,
@@ -112,19 +122,23 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
     case 'LeadVariablesMerged':
       return { ...doc, variables: { ...doc.variables, ...event.data.variables }, updated_at: at };
     case 'LeadPhoneNumberChanged':
-      return { ...doc, phone_number: event.data.phone_number, updated_at: at };
+      return { ...doc, phone_number: event.data.phone_number, timezone: shownTimezone(event.data), updated_at: at };
     case 'LeadMovedToCampaign':
       return { ...doc, campaign_id: event.data.campaign_id, updated_at: at };
     case 'LeadStatusChanged':
       return { ...doc, status: event.data.to, updated_at: at };
     case 'LeadRequeued':
-      return { ...doc, status: 'created', attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at };
+      return { ...doc, status: 'created', stopped_reason: null, attempts: 0, next_due_at: atMs, secondary_contacts: contacts(() => 'created'), updated_at: at };
     case 'LeadDeleted':
       return { ...doc, deleted: true, updated_at: at };
     case 'LeadCallStarted':
       return { ...doc, in_flight_call_id: event.data.call_id };
     case 'LeadCallFinished':
-      return { ...doc, in_flight_call_id: null };
+      return { ...doc, in_flight_call_id: null, last_call_status: event.data.call_status, last_called_at: new Date(atMs).toISOString() };
+    case 'LeadDialDeferred':
+      return { ...doc, next_due_at: Date.parse(event.data.due_at) };
+    case 'LeadStopped':
+      return { ...doc, status: 'completed', stopped_reason: event.data.reason, updated_at: at };
     case 'LeadReached':
       return {
         ...doc,
@@ -169,9 +183,13 @@ export function leadFields(doc: LeadDocument) {
     phone_number: doc.phone_number,
     variables: doc.variables,
     status: doc.status,
+    timezone: doc.timezone ?? null,
+    stopped_reason: doc.stopped_reason ?? null,
     attempts: doc.attempts,
     // Contract §13: when the next call is due, while one may be placed (not during a call, not once ended).
     next_attempt_at: doc.dial_due_at === null ? null : new Date(doc.dial_due_at).toISOString(),
+    last_call_status: doc.last_call_status ?? null,
+    last_called_at: doc.last_called_at ?? null,
     created_at: doc.created_at,
     updated_at: doc.updated_at,
     secondary_contacts: doc.secondary_contacts.map((c) => ({

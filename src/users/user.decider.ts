@@ -1,11 +1,17 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
-import { UserEvent } from './user.events';
+import { QuietHours, UserEvent } from './user.events';
+
+/** Contract §13: the floor a user may only narrow. */
+export const QUIET_HOURS_FLOOR: QuietHours = { start: '08:00', end: '21:00' };
+export const QUIET_HOURS_OUTSIDE_FLOOR = `The quiet hours field must stay within ${QUIET_HOURS_FLOOR.start}-${QUIET_HOURS_FLOOR.end}.`;
 
 export type UserCommand =
   | { type: 'RegisterUser'; userId: number; email: string; toolLimit: number; webhookSecret: string; tokenHash: string }
   | { type: 'IssueAccessToken'; userId: number; tokenHash: string }
-  | { type: 'RevokeAccessToken'; userId: number; tokenHash: string };
+  | { type: 'RevokeAccessToken'; userId: number; tokenHash: string }
+  /** `by: 'user'` may only narrow the floor; the operator may set any range, or none. */
+  | { type: 'SetQuietHours'; userId: number; quietHours: QuietHours | null; by: 'user' | 'operator' };
 
 export interface UserState {
   registered: boolean;
@@ -33,6 +39,15 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (!state.registered) throw DomainError.notFound('User');
         if (!state.activeTokens.has(command.tokenHash)) return [];
         return [{ type: 'AccessTokenRevoked', data: { user_id: command.userId, token_hash: command.tokenHash } }];
+      case 'SetQuietHours': {
+        if (!state.registered) throw DomainError.notFound('User');
+        const hours = command.quietHours;
+        if (hours !== null && hours.start >= hours.end)
+          throw DomainError.validation('quiet_hours', 'The quiet hours end must be a time after their start.', 'Validation failed');
+        const outside = hours === null || hours.start < QUIET_HOURS_FLOOR.start || hours.end > QUIET_HOURS_FLOOR.end;
+        if (command.by === 'user' && outside) throw DomainError.validation('quiet_hours', QUIET_HOURS_OUTSIDE_FLOOR, 'Validation failed');
+        return [{ type: 'UserQuietHoursSet', data: { user_id: command.userId, quiet_hours: hours, by: command.by } }];
+      }
     }
   },
 
@@ -47,6 +62,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         activeTokens.delete(event.data.token_hash);
         return { ...state, activeTokens };
       }
+      case 'UserQuietHoursSet':
+        return state;
     }
   },
 };

@@ -7,6 +7,13 @@ export type UserRegistered = DomainEvent<'UserRegistered', { user_id: number; em
 export type AccessTokenIssued = DomainEvent<'AccessTokenIssued', { user_id: number; token_hash: string }>;
 export type AccessTokenRevoked = DomainEvent<'AccessTokenRevoked', { user_id: number; token_hash: string }>;
 
-export type UserEvent = UserRegistered | AccessTokenIssued | AccessTokenRevoked;
+export type QuietHours = { start: string; end: string };
+/**
+ * Contract §13: the user's quiet hours, in the called party's time; null: no floor (only the
+ * operator sets that). `by` names who set them: the user (within the floor) or the operator.
+ */
+export type UserQuietHoursSet = DomainEvent<'UserQuietHoursSet', { user_id: number; quiet_hours: QuietHours | null; by: 'user' | 'operator' }>;
 
-export const USER_EVENT_TYPES = eventTypes<UserEvent>({ UserRegistered: true, AccessTokenIssued: true, AccessTokenRevoked: true });
+export type UserEvent = UserRegistered | AccessTokenIssued | AccessTokenRevoked | UserQuietHoursSet;
+
+export const USER_EVENT_TYPES = eventTypes<UserEvent>({ UserRegistered: true, AccessTokenIssued: true, AccessTokenRevoked: true, UserQuietHoursSet: true });

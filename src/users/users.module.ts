@@ -5,19 +5,22 @@ import { RegisterUserHandler } from './commands/register-user';
 import { RevokeAccessTokenHandler } from './commands/revoke-access-token';
 import { UserDirectory } from './user-directory';
 import { MeController } from './me.controller';
+import { SetQuietHoursHandler } from './commands/set-quiet-hours';
+import { SettingsController } from './settings.controller';
 import { UsersProjection } from './users.projection';
 import { UsersQueries } from './users.queries';
 
 /** Global: every feature's controllers need the token verifier behind the bearer guard. */
 @Global()
 @Module({
-  controllers: [MeController],
+  controllers: [MeController, SettingsController],
   providers: [
     UsersProjection,
     UsersQueries,
     RegisterUserHandler,
     IssueAccessTokenHandler,
     RevokeAccessTokenHandler,
+    SetQuietHoursHandler,
     UserDirectory,
     { provide: AccessTokenVerifier, useExisting: UserDirectory },
   ],

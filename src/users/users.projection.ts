@@ -9,6 +9,8 @@ export interface UserRecord {
   email: string;
   tool_limit: number;
   webhook_secret: string;
+  /** Contract §13: absent until set (the operator's default applies); null: no floor. */
+  quiet_hours?: { start: string; end: string } | null;
   created_at: string;
 }
 
@@ -44,6 +46,11 @@ export class UsersProjection implements ReadModelProjection {
       case 'AccessTokenRevoked': {
         const { user_id, token_hash } = event.data;
         await this.tokens.upsert(token_hash, { token_hash, user_id, revoked: event.type === 'AccessTokenRevoked' }, recorded.position);
+        return;
+      }
+      case 'UserQuietHoursSet': {
+        const user = await this.users.get(event.data.user_id);
+        if (user) await this.users.upsert(user.id, { ...user, quiet_hours: event.data.quiet_hours }, recorded.position);
         return;
       }
     }

@@ -24,6 +24,7 @@ type Watched = CallEvent | LeadEvent | CampaignEvent;
 function lifecycleKind(event: Watched): WebhookKind | null {
   switch (event.type) {
     case 'LeadReached':
+    case 'LeadStopped':
       return 'lead.completed';
     case 'LeadReachedMaxRetries':
       return 'lead.reached-max-retries';
@@ -55,6 +56,7 @@ export class WebhookTriggersReactor implements Reactor {
     'LeadReached',
     'LeadReachedMaxRetries',
     'LeadStatusChanged',
+    'LeadStopped',
     'CampaignCompleted',
     'CampaignStopped',
   ];

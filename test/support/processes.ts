@@ -42,7 +42,15 @@ export async function freePort(): Promise<number> {
 export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stdout(): string; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/main.js')], {
-    env: { ...process.env, LOG_LEVEL: 'error', HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'error',
+      DEFAULT_QUIET_HOURS: 'none',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
+      PORT: String(port),
+    },
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -42,6 +42,8 @@ export async function startTestApp(
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     ALLOW_PRIVATE_TARGETS: 'true',
+    // Tests dial at whatever hour they run; those about quiet hours set their own.
+    DEFAULT_QUIET_HOURS: 'none',
     RATE_LIMIT_PER_MINUTE: '100000',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...env,

@@ -29,6 +29,8 @@ export class AppConfig {
     readonly metricsToken: string | null = null,
     /** Readable log lines (pino-pretty) instead of JSON. */
     readonly logPretty = false,
+    /** Contract §13: the quiet hours of users who set none, in the called party's time; null: no floor. */
+    readonly defaultQuietHours: { start: string; end: string } | null = { start: '08:00', end: '21:00' },
   ) {}
 }
 
@@ -174,7 +176,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     env.METRICS_TOKEN || null,
     bool('LOG_PRETTY', process.stdout.isTTY === true),
+    quietHours(env.DEFAULT_QUIET_HOURS),
   );
   if (problems.length) throw new ConfigError(problems);
   return config;
+
+  function quietHours(raw: string | undefined): { start: string; end: string } | null {
+    if (raw === undefined || raw === '') return { start: '08:00', end: '21:00' };
+    if (raw === 'none') return null;
+    const match = /^(([01]\d|2[0-3]):[0-5]\d)-(([01]\d|2[0-3]):[0-5]\d|24:00)$/.exec(raw);
+    if (!match || match[1] >= match[3]) {
+      problems.push(`DEFAULT_QUIET_HOURS must be HH:MM-HH:MM (start before end) or none (got "${raw}")`);
+      return null;
+    }
+    return { start: match[1], end: match[3] };
+  }
 }

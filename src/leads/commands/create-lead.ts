@@ -13,6 +13,7 @@ import { LeadCreated, leadStream } from '../lead.events';
 import { LeadDocument, createdLead } from '../leads.projection';
 import { LeadsQueries } from '../leads.queries';
 import { LeadNumbers } from '../lead-numbers';
+import { zonesFor } from '../lead-zones';
 
 export class CreateLead {
   constructor(
@@ -48,7 +49,15 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     await this.numbers.take(user.id, body.campaign_id!, phoneNumber!, id, allowDuplicate);
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
-      contacts.push({ id: await this.events.nextId('secondary_contact'), phoneNumber: toE164(contact.phone_number)!, variables: contact.variables ?? {} });
+      const e164 = toE164(contact.phone_number)!;
+      const timezone = contact.timezone ?? null;
+      contacts.push({
+        id: await this.events.nextId('secondary_contact'),
+        phoneNumber: e164,
+        variables: contact.variables ?? {},
+        timezone,
+        zones: zonesFor(e164, timezone),
+      });
     }
     const { position, events, occurredAt } = await this.runner.run(
       leadStream(id),
@@ -59,6 +68,8 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
         userId: user.id,
         campaignId: body.campaign_id,
         phoneNumber: phoneNumber!,
+        timezone: body.timezone ?? null,
+        zones: zonesFor(phoneNumber!, body.timezone),
         variables: body.variables ?? {},
         contacts,
         ...request,

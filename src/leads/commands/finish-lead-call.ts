@@ -10,6 +10,8 @@ export class FinishLeadCall {
     readonly callStatus: string,
     readonly reached: boolean,
     readonly policy: RetryPolicy,
+    /** The called party opted out on the call's last status (contract §13). */
+    readonly optOut = false,
   ) {}
 }
 
@@ -18,11 +20,11 @@ export class FinishLeadCall {
 export class FinishLeadCallHandler implements ICommandHandler<FinishLeadCall, { events: LeadEvent[]; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, callStatus, reached, policy }: FinishLeadCall) {
+  async execute({ leadId, callId, callStatus, reached, policy, optOut }: FinishLeadCall) {
     const { events, position } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
-      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy },
+      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut },
       { retries: 10 },
     );
     return { events, position };

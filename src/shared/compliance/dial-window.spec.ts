@@ -80,6 +80,12 @@ describe('dial window', () => {
     expect(next(r, contact('Australia/Lord_Howe'), '2026-12-01T12:00:00Z')).toBe('2026-12-01T21:00:00.000Z');
   });
 
+  it("given the README's example, then New York is dialed now and Berlin waits past Thanksgiving", () => {
+    const r = rules({ window_timezone: 'lead', holidays: ['US'] });
+    expect(next(r, contact('America/New_York'), '2026-11-25T20:00:00Z')).toBe('2026-11-25T20:00:00.000Z');
+    expect(next(r, contact('Europe/Berlin'), '2026-11-25T20:00:00Z')).toBe('2026-11-27T08:00:00.000Z');
+  });
+
   it('given no calling day, then the window never opens', () => {
     expect(next(rules({ calling_days: [] }), contact('America/New_York'), '2026-06-01T13:00:00Z')).toBeNull();
   });

@@ -16,6 +16,7 @@ import {
   ValidateIf,
   ValidationOptions,
 } from 'class-validator';
+import { IANAZone } from 'luxon';
 import { toE164 } from '../phone';
 
 /**
@@ -125,5 +126,15 @@ export const Variables = (maxKeys = 100) =>
         if (Object.keys(value).length > maxKeys) return `The :attribute field must not have more than ${maxKeys} items.`;
         return 'The :attribute field values must be strings, numbers, booleans or null.';
       },
+    },
+  });
+
+/** An IANA zone (`America/New_York`) or `UTC`. */
+export const Timezone = () =>
+  ValidateBy({
+    name: 'timezone',
+    validator: {
+      validate: (value) => value === 'UTC' || (typeof value === 'string' && value.includes('/') && IANAZone.isValidZone(value)),
+      defaultMessage: () => 'The :attribute field must be a valid timezone.',
     },
   });

@@ -1,0 +1,17 @@
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+
+/** One stream per user: their do-not-call list (contract §13). */
+export const doNotCallStream = (userId: number) => `dnc-${userId}`;
+
+export type ListingSource = 'user' | 'opt-out';
+
+/** Numbers (E.164) that are never dialed for this user again; only those not listed yet. */
+export type NumbersAddedToDoNotCall = DomainEvent<
+  'NumbersAddedToDoNotCall',
+  { user_id: number; phone_numbers: string[]; reason: string | null; source: ListingSource }
+>;
+export type NumberRemovedFromDoNotCall = DomainEvent<'NumberRemovedFromDoNotCall', { user_id: number; phone_number: string }>;
+
+export type DoNotCallEvent = NumbersAddedToDoNotCall | NumberRemovedFromDoNotCall;
+
+export const DO_NOT_CALL_EVENT_TYPES = eventTypes<DoNotCallEvent>({ NumbersAddedToDoNotCall: true, NumberRemovedFromDoNotCall: true });

@@ -1,0 +1,100 @@
+import { DialRules, mayDial, nextDialInstant } from '../shared/compliance/dial-window';
+import type { LeadCommand, LeadState } from './lead.decider';
+import { LeadEvent } from './lead.events';
+
+/** What decides a lead's rounds: the campaign's retry settings and its dialing rules (contract §13). */
+export interface RetryPolicy {
+  max_retries: number;
+  retry_delay_seconds: number;
+  rules: DialRules;
+}
+
+type Existing = Extract<LeadState, { exists: true }>;
+
+const idsOf = (leadId: number, state: Existing) => ({ lead_id: leadId, user_id: state.userId, campaign_id: state.campaignId });
+
+/** The `created` secondary contact after `contactId` (after the primary number when null). */
+function contactAfter(state: Existing, contactId: number | null) {
+  const after = contactId === null ? 0 : state.contacts.findIndex((c) => c.id === contactId) + 1;
+  return state.contacts.slice(after).find((c) => c.status === 'created');
+}
+
+/**
+ * A round that reached nobody: one attempt used; the `1 + max_retries`-th is the last, else the
+ * next round starts from the primary number after the retry delay, at its first allowed instant.
+ */
+function roundEnded(leadId: number, state: Existing, policy: RetryPolicy, now: Date): LeadEvent[] {
+  const ids = idsOf(leadId, state);
+  const attempts = state.attempts + 1;
+  if (attempts >= 1 + policy.max_retries) return [{ type: 'LeadReachedMaxRetries', data: { ...ids, attempts } }];
+  const retryAt = new Date(now.getTime() + policy.retry_delay_seconds * 1000);
+  const nextDue = nextDialInstant(policy.rules, { zones: state.zones, doNotCall: false }, retryAt) ?? retryAt;
+  return [{ type: 'LeadAttemptFailed', data: { ...ids, attempts, next_due_at: nextDue.toISOString() } }];
+}
+
+/**
+ * The dialer's claim on a due lead (contract §13): a contact on the do-not-call list is passed
+ * over with no attempt used (every number listed ends the lead); a contact that may not be dialed
+ * now has its turn moved to its next allowed instant (none: the lead ends, `no-timezone`);
+ * otherwise the call starts. Only the last is a claim; the others are recorded for the audit trail.
+ */
+export function startCall(command: Extract<LeadCommand, { type: 'StartLeadCall' }>, state: Existing, now: Date): LeadEvent[] {
+  const ids = idsOf(command.id, state);
+  const listed = new Set(command.doNotCall);
+  const events: LeadEvent[] = [];
+  let contactId = state.nextContactId;
+  for (;;) {
+    const contact = contactId === null ? null : state.contacts.find((c) => c.id === contactId)!;
+    const phoneNumber = contact?.phoneNumber ?? state.phoneNumber;
+    const zones = contact?.zones ?? state.zones;
+    if (listed.has(phoneNumber)) {
+      events.push({ type: 'LeadContactSkipped', data: { ...ids, secondary_contact_id: contactId, phone_number: phoneNumber, reason: 'do-not-call' } });
+      const next = contactAfter(state, contactId);
+      if (next) {
+        contactId = next.id;
+        events.push({ type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } });
+        continue;
+      }
+      const everyNumberListed = [state.phoneNumber, ...state.contacts.map((c) => c.phoneNumber)].every((n) => listed.has(n));
+      if (everyNumberListed) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } }];
+      return [...events, ...roundEnded(command.id, state, command.policy, now)];
+    }
+    const contactRules = { zones, doNotCall: false };
+    if (!mayDial(command.policy.rules, contactRules, now)) {
+      const at = nextDialInstant(command.policy.rules, contactRules, now);
+      if (at === null) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'no-timezone' } }];
+      return [...events, { type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: contactId, due_at: at.toISOString() } }];
+    }
+    return [
+      ...events,
+      {
+        type: 'LeadCallStarted',
+        data: { ...ids, call_id: command.callId, secondary_contact_id: contactId, phone_number: phoneNumber, attempt: state.attempts + 1 },
+      },
+    ];
+  }
+}
+
+/**
+ * A finished call ends the lead's round when it reached someone or when no `created`
+ * secondary contact is left after the one just called; a round that reached nobody counts
+ * as one attempt, and the `1 + max_retries`-th such round is the last.
+ */
+export function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall' }>, state: LeadState, now: Date): LeadEvent[] {
+  if (!state.exists || state.inFlight?.callId !== command.callId) return [];
+  const contactId = state.inFlight.contactId;
+  const ids = idsOf(command.id, state);
+  const events: LeadEvent[] = [
+    {
+      type: 'LeadCallFinished',
+      data: { ...ids, call_id: command.callId, secondary_contact_id: contactId, call_status: command.callStatus, reached: command.reached },
+    },
+  ];
+  // A deleted, completed or manually closed lead keeps the record of the call and nothing more.
+  if (state.deleted || state.status !== 'created') return events;
+  if (command.optOut) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'opt-out' } }];
+  if (command.reached) return [...events, { type: 'LeadReached', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId } }];
+  const next = contactAfter(state, contactId);
+  if (next) return [...events, { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } }];
+  return [...events, ...roundEnded(command.id, state, command.policy, now)];
+}

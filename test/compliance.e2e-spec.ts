@@ -1,0 +1,189 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { DialScheduler } from '../src/dialing/dial-scheduler';
+import { sign } from '../src/shared/signature';
+import { SetQuietHours } from '../src/users/commands/set-quiet-hours';
+import { eventually } from './support/fake-provider';
+import { EVERY_DAY, SECRET, World, campaign, getCampaign, lead, leadsOf, setStatus, settled, world } from './support/dialing-world';
+
+const history = async (w: World, id: number) => (await w.t.request('GET', `/api/user/campaigns/${id}/history?limit=1000`, { token: w.token })).body.data;
+const byNumber = (leads: Array<{ phone_number: string }>, n: string) => leads.find((l) => l.phone_number === n) as any;
+const advance = async (w: World, to: string) => {
+  w.clock.set(new Date(to));
+  w.t.app.get(DialScheduler).nudge();
+  await settled(w);
+};
+
+/** Contract §13 over HTTP, with the fake provider. */
+describe('compliance-grade dialing', () => {
+  describe("a window read in each lead's own time, under the quiet hours", () => {
+    let w: World;
+    const berlin = '+4930123456';
+    const newYork = '+12015550701';
+    // Monday 1 June 2026, 06:00 UTC: 08:00 in Berlin, 02:00 in New York.
+    beforeAll(async () => (w = await world('2026-06-01T06:00:00Z', {}, { DEFAULT_QUIET_HOURS: '08:00-21:00' })));
+    afterAll(async () => {
+      await w.t.close();
+      await w.provider.stop();
+    });
+
+    it('dials each lead only once its own 09:00 comes, and shows when and why it waits', async () => {
+      const id = await campaign(w, { window_timezone: 'lead', calling_hours: { start: '09:00', end: '17:00' }, calling_days: EVERY_DAY });
+      await lead(w, id, berlin);
+      await lead(w, id, newYork);
+      expect((await setStatus(w, id, 'start')).status).toBe(200);
+      await settled(w);
+      expect(w.provider.dials).toEqual([]);
+      let leads = await leadsOf(w, id);
+      expect(byNumber(leads, berlin)).toMatchObject({ timezone: 'Europe/Berlin', next_attempt_at: '2026-06-01T07:00:00.000Z', attempts: 0 });
+      expect(byNumber(leads, newYork)).toMatchObject({ timezone: 'America/New_York', next_attempt_at: '2026-06-01T13:00:00.000Z' });
+      expect((await history(w, id)).filter((e: { type: string }) => e.type === 'LeadDialDeferred')).toHaveLength(2);
+
+      await advance(w, '2026-06-01T07:00:00Z');
+      expect(w.provider.dials.map((d) => d.request.to)).toEqual([berlin]);
+      await advance(w, '2026-06-01T12:59:00Z');
+      expect(w.provider.dials).toHaveLength(1);
+      await advance(w, '2026-06-01T13:00:00Z');
+      expect(w.provider.dials.map((d) => d.request.to)).toEqual([berlin, newYork]);
+      await eventually(async () => (await getCampaign(w, id)).status === 'completed', 10_000, 'the campaign to complete');
+      leads = await leadsOf(w, id);
+      expect(byNumber(leads, newYork)).toMatchObject({ status: 'completed', attempts: 1, last_call_status: 'completed', next_attempt_at: null });
+    });
+
+    it('keeps the user’s narrower quiet hours, refuses wider ones, and lets only the operator lift them', async () => {
+      const settings = () => w.t.request('GET', '/api/user/settings', { token: w.token });
+      expect((await settings()).body).toEqual({ quiet_hours: { start: '08:00', end: '21:00' } });
+      const narrower = await w.t.request('PUT', '/api/user/settings', { token: w.token, body: { quiet_hours: { start: '09:00', end: '20:00' } } });
+      expect(narrower.status).toBe(200);
+      expect((await settings()).body).toEqual({ quiet_hours: { start: '09:00', end: '20:00' } });
+      const wider = await w.t.request('PUT', '/api/user/settings', { token: w.token, body: { quiet_hours: { start: '07:00', end: '21:00' } } });
+      expect(wider.status).toBe(422);
+      expect(wider.body).toEqual({ message: 'Validation failed', errors: { quiet_hours: [expect.stringContaining('08:00-21:00')] } });
+      const me = (await w.t.request('GET', '/api/user/me', { token: w.token })).body;
+      await w.t.app.get(CommandBus).execute(new SetQuietHours(me.id, null, 'operator'));
+      expect((await settings()).body).toEqual({ quiet_hours: null });
+    });
+  });
+
+  describe('holidays, lead timezones and their validation', () => {
+    let w: World;
+    // Thanksgiving, Thursday 26 November 2026, 10:00 in New York.
+    beforeAll(async () => (w = await world('2026-11-26T15:00:00Z', {})));
+    afterAll(async () => {
+      await w.t.close();
+      await w.provider.stop();
+    });
+
+    it('never dials on a public holiday of the campaign’s calendars, in the called party’s date', async () => {
+      const id = await campaign(w, { holidays: ['US'], calling_hours: { start: '09:00', end: '17:00' }, calling_days: EVERY_DAY });
+      expect((await getCampaign(w, id)).holidays).toEqual(['US']);
+      await lead(w, id, '+12015550721');
+      await setStatus(w, id, 'start');
+      await settled(w);
+      expect(w.provider.dials).toEqual([]);
+      expect((await leadsOf(w, id))[0].next_attempt_at).toBe('2026-11-27T14:00:00.000Z');
+      await advance(w, '2026-11-27T14:00:00Z');
+      expect(w.provider.dials).toHaveLength(1);
+    });
+
+    it('refuses unknown holiday calendars, window timezones and lead timezones; keeps a lead’s own zone', async () => {
+      const assistant = (await w.t.request('GET', '/api/user/assistants/get', { token: w.token })).body.data[0].id;
+      const refused = await w.t.request('POST', '/api/user/campaigns', {
+        token: w.token,
+        body: { name: 'Bad', assistant_id: assistant, holidays: ['US', 'XX'], window_timezone: 'moon' },
+      });
+      expect(refused.status).toBe(422);
+      expect(Object.keys(refused.body.errors).sort()).toEqual(['holidays', 'window_timezone']);
+      const id = await campaign(w, { window_timezone: 'lead', holidays: ['US-CA', 'DE'] });
+      const made = await w.t.request('POST', '/api/user/lead', {
+        token: w.token,
+        body: {
+          campaign_id: id,
+          phone_number: '+12015550722',
+          timezone: 'Asia/Kolkata',
+          secondary_contacts: [{ phone_number: '+12015550723', timezone: 'Europe/Berlin' }],
+        },
+      });
+      expect(made.status).toBe(200);
+      expect(made.body.data.timezone).toBe('Asia/Kolkata');
+      const bad = await w.t.request('POST', '/api/user/lead', {
+        token: w.token,
+        body: { campaign_id: id, phone_number: '+12015550724', timezone: 'Mars/Base' },
+      });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors.timezone).toEqual(['The timezone field must be a valid timezone.']);
+    });
+  });
+
+  describe('the do-not-call list and opt-outs', () => {
+    let w: World;
+    const listed = '+12015550711';
+    const listedPrimary = '+12015550712';
+    const itsContact = '+12015550713';
+    const optingOut = '+12015550714';
+    // Tuesday 2 June 2026, 11:00 in New York; quiet hours off (the test app's default).
+    beforeAll(async () => (w = await world('2026-06-02T15:00:00Z', { [optingOut]: ['silence'] })));
+    afterAll(async () => {
+      await w.t.close();
+      await w.provider.stop();
+    });
+
+    it('never dials a listed number: passes over it to the next contact, ends a lead whose every number is listed', async () => {
+      const id = await campaign(w, { calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY });
+      const onlyListed = await lead(w, id, listed);
+      const withContact = await lead(w, id, listedPrimary, [itsContact]);
+      await lead(w, id, optingOut);
+      const bad = await w.t.request('POST', '/api/user/dnc', { token: w.token, body: { phone_numbers: ['+1 201-555-0711', 'not a number'] } });
+      expect(bad.status).toBe(422);
+      const added = await w.t.request('POST', '/api/user/dnc', {
+        token: w.token,
+        body: { phone_numbers: ['+1 201-555-0711', listedPrimary, listed], reason: 'asked' },
+      });
+      expect(added.body).toEqual({ message: 'Numbers added to the do-not-call list.', added: 2 });
+      await setStatus(w, id, 'start');
+      await settled(w);
+      expect(w.provider.dials.map((d) => d.request.to).sort()).toEqual([itsContact, optingOut]);
+      const leads = await leadsOf(w, id);
+      expect(byNumber(leads, listed)).toMatchObject({ id: onlyListed.id, status: 'completed', stopped_reason: 'do-not-call', attempts: 0 });
+      expect(byNumber(leads, listedPrimary)).toMatchObject({ id: withContact.id, status: 'completed', stopped_reason: null, attempts: 1 });
+      const trail = await history(w, id);
+      expect(
+        trail
+          .filter((e: { type: string }) => e.type === 'LeadContactSkipped')
+          .map((e: any) => e.data.phone_number)
+          .sort(),
+      ).toEqual([listed, listedPrimary]);
+    });
+
+    it('lists a number that opts out during a call, and stops its lead', async () => {
+      const dial = w.provider.dials.find((d) => d.request.to === optingOut)!;
+      const body = JSON.stringify({ status: 'completed', answered_by: 'human', duration: 12, opt_out: true });
+      const answer = await fetch(`${w.t.url}/api/telephony/calls/${dial.request.call_id}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': sign(body, SECRET) },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      const optedOut = await eventually(
+        async () => {
+          const found = byNumber(await leadsOf(w, dial.request.campaign_id), optingOut);
+          return found.stopped_reason === 'opt-out' ? found : undefined;
+        },
+        10_000,
+        'the lead to stop',
+      );
+      expect(optedOut.status).toBe('completed');
+      const list = (await w.t.request('GET', `/api/user/dnc?phone_number=${encodeURIComponent(optingOut)}`, { token: w.token })).body;
+      expect(list.data).toEqual([{ phone_number: optingOut, reason: null, source: 'opt-out', created_at: expect.any(String) }]);
+      expect(list.total).toBe(1);
+    });
+
+    it('lists the numbers newest first, and removes one', async () => {
+      const list = (await w.t.request('GET', '/api/user/dnc', { token: w.token })).body;
+      expect(list.data.map((e: { phone_number: string }) => e.phone_number)).toEqual([optingOut, listed, listedPrimary]);
+      const removed = await w.t.request('DELETE', `/api/user/dnc/${encodeURIComponent(listed)}`, { token: w.token });
+      expect(removed.body).toEqual({ message: 'Number removed from the do-not-call list.' });
+      expect((await w.t.request('DELETE', `/api/user/dnc/${encodeURIComponent(listed)}`, { token: w.token })).status).toBe(404);
+      expect((await w.t.request('GET', '/api/user/dnc', { token: w.token })).body.total).toBe(2);
+    });
+  });
+});
