@@ -38,6 +38,7 @@ describe('campaigns API', () => {
         max_concurrent_calls: 5,
         window_timezone: 'assistant',
         holidays: [],
+        retry_policy: {},
         timezone: 'America/New_York',
         stats: { leads: { created: 0, completed: 0, 'reached-max-retries': 0 }, calls_in_flight: 0 },
         stopped_reason: null,

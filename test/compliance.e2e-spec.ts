@@ -89,10 +89,23 @@ describe('compliance-grade dialing', () => {
       const assistant = (await w.t.request('GET', '/api/user/assistants/get', { token: w.token })).body.data[0].id;
       const refused = await w.t.request('POST', '/api/user/campaigns', {
         token: w.token,
-        body: { name: 'Bad', assistant_id: assistant, holidays: ['US', 'XX'], window_timezone: 'moon' },
+        body: {
+          name: 'Bad',
+          assistant_id: assistant,
+          holidays: ['US', 'XX'],
+          window_timezone: 'moon',
+          retry_policy: { voicemail: { retry: true } },
+        },
       });
       expect(refused.status).toBe(422);
-      expect(Object.keys(refused.body.errors).sort()).toEqual(['holidays', 'window_timezone']);
+      expect(Object.keys(refused.body.errors).sort()).toEqual(['holidays', 'retry_policy', 'window_timezone']);
+      const badDelay = await w.t.request('POST', '/api/user/campaigns', {
+        token: w.token,
+        body: { name: 'Bad', assistant_id: assistant, retry_policy: { busy: { retry: 'yes', delay_seconds: -1 } } },
+      });
+      expect(Object.keys(badDelay.body.errors).sort()).toEqual(['retry_policy.busy.delay_seconds', 'retry_policy.busy.retry']);
+      const kept = await campaign(w, { retry_policy: { busy: { retry: true, delay_seconds: 300 }, machine: { retry: false } } });
+      expect((await getCampaign(w, kept)).retry_policy).toEqual({ busy: { retry: true, delay_seconds: 300 }, machine: { retry: false } });
       const id = await campaign(w, { window_timezone: 'lead', holidays: ['US-CA', 'DE'] });
       const made = await w.t.request('POST', '/api/user/lead', {
         token: w.token,

@@ -26,6 +26,7 @@ export class CampaignView {
         max_concurrent_calls: doc.max_concurrent_calls,
         window_timezone: doc.window_timezone ?? 'assistant',
         holidays: doc.holidays ?? [],
+        retry_policy: doc.retry_policy ?? {},
         timezone: timezones.get(doc.assistant_id) ?? null,
         stats: await this.stats(doc.id),
         // Contract §13: why a campaign is stopped; every stop so far is the user's (CampaignStopped).

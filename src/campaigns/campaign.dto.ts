@@ -2,9 +2,31 @@ import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, ArrayNotEmpty, ValidateBy, ValidateNested } from 'class-validator';
 import { isHolidayCode } from '../shared/compliance/public-holidays';
-import { Arr, Between, Int, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
+import { Arr, Between, Bool, Int, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { WEEKDAYS, Weekday } from '../shared/calling-window';
-import { WINDOW_TIMEZONES, WindowTimezone } from './campaign.events';
+import { RETRY_OUTCOMES, RetryPolicyByOutcome, WINDOW_TIMEZONES, WindowTimezone } from './campaign.events';
+
+/** Keyed by outcome only. */
+const OutcomeKeys = () =>
+  ValidateBy({
+    name: 'outcomeKeys',
+    validator: {
+      validate: (value) => value !== null && typeof value === 'object' && Object.keys(value).every((k) => (RETRY_OUTCOMES as readonly string[]).includes(k)),
+      defaultMessage: () => `The :attribute field may only hold ${RETRY_OUTCOMES.join(', ')}.`,
+    },
+  });
+
+export class OutcomeRetryDto {
+  @Rules(Required(), Bool()) retry!: boolean;
+  @Optional() @Rules(Int(), Between(0, 604800)) delay_seconds?: number;
+}
+
+export class RetryPolicyDto {
+  @Optional() @ValidateNested() @Type(() => OutcomeRetryDto) @Rules(Obj()) busy?: OutcomeRetryDto;
+  @Optional() @ValidateNested() @Type(() => OutcomeRetryDto) @Rules(Obj()) 'no-answer'?: OutcomeRetryDto;
+  @Optional() @ValidateNested() @Type(() => OutcomeRetryDto) @Rules(Obj()) machine?: OutcomeRetryDto;
+  @Optional() @ValidateNested() @Type(() => OutcomeRetryDto) @Rules(Obj()) failed?: OutcomeRetryDto;
+}
 
 /** Each item a date-holidays country or region code (`US`, `US-CA`, `DE`). */
 const HolidayCodes = () =>
@@ -42,6 +64,7 @@ export class CreateCampaignDto {
   @ArrayUnique({ message: 'The :attribute field has a duplicate value.' })
   @Rules(Arr(), HolidayCodes())
   holidays?: string[];
+  @Optional() @ValidateNested() @Type(() => RetryPolicyDto) @Rules(Obj(), OutcomeKeys()) retry_policy?: RetryPolicyByOutcome;
 }
 
 export class UpdateCampaignDto extends PartialType(CreateCampaignDto, { skipNullProperties: false }) {}

@@ -17,7 +17,13 @@ export interface CampaignSettings {
   window_timezone?: WindowTimezone;
   /** Contract §13: date-holidays codes whose public holidays are never dialed; absent in older events (none). */
   holidays?: string[];
+  /** Contract §13: whether and when a round that ended so is tried again; absent outcomes retry after `retry_delay_seconds`. */
+  retry_policy?: RetryPolicyByOutcome;
 }
+
+export type RetryOutcome = 'busy' | 'no-answer' | 'machine' | 'failed';
+export const RETRY_OUTCOMES: readonly RetryOutcome[] = ['busy', 'no-answer', 'machine', 'failed'];
+export type RetryPolicyByOutcome = Partial<Record<RetryOutcome, { retry: boolean; delay_seconds?: number }>>;
 
 export type WindowTimezone = 'assistant' | 'lead';
 export const WINDOW_TIMEZONES: readonly WindowTimezone[] = ['assistant', 'lead'];
@@ -30,6 +36,7 @@ export const CAMPAIGN_DEFAULTS: Omit<CampaignSettings, 'name' | 'assistant_id'> 
   max_concurrent_calls: 5,
   window_timezone: 'assistant',
   holidays: [],
+  retry_policy: {},
 };
 
 type Ids = { campaign_id: number; user_id: number };

@@ -40,7 +40,7 @@ export class DialingPolicies {
       quiet_hours: await this.users.quietHours(campaign.user_id),
       holidays: campaign.holidays ?? [],
     };
-    return { max_retries: campaign.max_retries, retry_delay_seconds: campaign.retry_delay_seconds, rules };
+    return { max_retries: campaign.max_retries, retry_delay_seconds: campaign.retry_delay_seconds, by_outcome: campaign.retry_policy ?? {}, rules };
   }
 
   async retryPolicy(campaignId: number): Promise<RetryPolicy | null> {

