@@ -39,6 +39,8 @@ describe('campaigns API', () => {
         window_timezone: 'assistant',
         holidays: [],
         retry_policy: {},
+        max_calls_per_minute: null,
+        failure_breaker: null,
         timezone: 'America/New_York',
         stats: { leads: { created: 0, completed: 0, 'reached-max-retries': 0 }, calls_in_flight: 0 },
         stopped_reason: null,

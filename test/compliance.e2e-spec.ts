@@ -199,4 +199,69 @@ describe('compliance-grade dialing', () => {
       expect((await w.t.request('GET', '/api/user/dnc', { token: w.token })).body.total).toBe(2);
     });
   });
+
+  describe('pacing and the failure breaker', () => {
+    let w: World;
+    const failing = Array.from({ length: 14 }, (_, i) => `+1201555${7300 + i}`);
+    const paced = Array.from({ length: 6 }, (_, i) => `+1201555${7400 + i}`);
+    // Wednesday 3 June 2026, 11:00 in New York.
+    beforeAll(async () => (w = await world('2026-06-03T15:00:00Z', Object.fromEntries(failing.map((n) => [n, ['failed'] as const])) as never)));
+    afterAll(async () => {
+      await w.t.close();
+      await w.provider.stop();
+    });
+
+    it('places at most max_calls_per_minute new calls in any rolling minute', async () => {
+      const id = await campaign(w, {
+        max_calls_per_minute: 3,
+        max_concurrent_calls: 10,
+        calling_hours: { start: '00:00', end: '24:00' },
+        calling_days: EVERY_DAY,
+      });
+      for (const n of paced) await lead(w, id, n);
+      await setStatus(w, id, 'start');
+      await settled(w);
+      expect(w.provider.dials.filter((d) => d.request.campaign_id === id)).toHaveLength(3);
+      await advance(w, '2026-06-03T15:00:59Z');
+      expect(w.provider.dials.filter((d) => d.request.campaign_id === id)).toHaveLength(3);
+      await advance(w, '2026-06-03T15:01:01Z');
+      expect(w.provider.dials.filter((d) => d.request.campaign_id === id)).toHaveLength(6);
+    });
+
+    it('stops a campaign whose last calls failed beyond its share, and judges again only the calls after a restart', async () => {
+      const id = await campaign(w, {
+        max_retries: 0,
+        max_concurrent_calls: 1,
+        failure_breaker: { window: 5 },
+        calling_hours: { start: '00:00', end: '24:00' },
+        calling_days: EVERY_DAY,
+      });
+      expect((await getCampaign(w, id)).failure_breaker).toEqual({ window: 5, max_failure_ratio: 0.5 });
+      for (const n of failing) await lead(w, id, n);
+      await setStatus(w, id, 'start');
+      const stopped = await eventually(
+        async () => {
+          const c = await getCampaign(w, id);
+          return c.status === 'stopped' ? c : undefined;
+        },
+        15_000,
+        'the breaker to trip',
+      );
+      expect(stopped.stopped_reason).toBe('failure-rate');
+      await settled(w);
+      const firstRun = w.provider.dials.filter((d) => d.request.campaign_id === id).length;
+      expect(firstRun).toBeGreaterThanOrEqual(5);
+      expect(firstRun).toBeLessThanOrEqual(6);
+      const trail = await history(w, id);
+      expect(trail.find((e: { type: string }) => e.type === 'CampaignStopped').data).toMatchObject({ reason: 'failure-rate', failed: 5, window: 5 });
+
+      // The user restarts it a minute later: only the calls placed since count.
+      w.clock.advance(60_000);
+      expect((await setStatus(w, id, 'start')).status).toBe(200);
+      await eventually(async () => (await getCampaign(w, id)).status === 'stopped', 15_000, 'the breaker to trip again');
+      await settled(w);
+      const secondRun = w.provider.dials.filter((d) => d.request.campaign_id === id).length - firstRun;
+      expect(secondRun).toBeGreaterThanOrEqual(5);
+    });
+  });
 });

@@ -15,6 +15,11 @@ export class CallsQueries {
     return doc && doc.user_id === userId ? doc : null;
   }
 
+  /** A campaign's most recent calls, newest first. */
+  latestOfCampaign(userId: number, campaignId: number, limit: number): Promise<CallDocument[]> {
+    return this.projection.calls.find({ user_id: userId, campaign_id: campaignId }, { sort: [['id', 'desc']], limit });
+  }
+
   /** Open calls past their deadline (epoch ms), the longest overdue first. */
   overdue(now: number, limit: number): Promise<CallDocument[]> {
     return this.projection.calls.find({ deadline_at: { lte: now } }, { sort: [['deadline_at', 'asc']], limit });

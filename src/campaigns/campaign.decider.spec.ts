@@ -10,7 +10,7 @@ const given = (events: CampaignEvent[]) => ({
 const ids = { campaign_id: 1, user_id: 2 };
 const created: CampaignEvent = { type: 'CampaignCreated', data: { ...ids, settings: { ...CAMPAIGN_DEFAULTS, name: 'Spring', assistant_id: 3 } } };
 const started: CampaignEvent = { type: 'CampaignStarted', data: ids };
-const stopped: CampaignEvent = { type: 'CampaignStopped', data: ids };
+const stopped: CampaignEvent = { type: 'CampaignStopped', data: { ...ids, reason: 'user' } };
 const start = (leadsToCall = 1): Extract<CampaignCommand, { type: 'StartCampaign' }> => ({ type: 'StartCampaign', id: 1, userId: 2, leadsToCall });
 const stop: CampaignCommand = { type: 'StopCampaign', id: 1, userId: 2 };
 
@@ -82,6 +82,12 @@ describe('campaign decider', () => {
   it('repeats the current action as a no-op', () => {
     expect(given([created, started]).when(start(0))()).toEqual([]);
     expect(given([created, started, stopped]).when(stop)()).toEqual([]);
+  });
+
+  it('stops when its failure breaker trips while it dials, and only then', () => {
+    const tripped = { type: 'TripFailureBreaker', id: ids.campaign_id, failed: 12, window: 20 } as const;
+    expect(given([created, started]).when(tripped)()).toEqual([{ type: 'CampaignStopped', data: { ...ids, reason: 'failure-rate', failed: 12, window: 20 } }]);
+    expect(given([created, started, stopped]).when(tripped)()).toEqual([]);
   });
 
   it('stops and starts again', () => {

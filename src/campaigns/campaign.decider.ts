@@ -1,7 +1,14 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
+import { defined } from '../shared/defined';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';
-import { CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
+import { BREAKER_DEFAULTS, CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
+
+/** A breaker given in part takes the defaults for the rest (contract §13). */
+function withBreakerDefaults<T extends Partial<CampaignSettings>>(settings: T): T {
+  const breaker = settings.failure_breaker;
+  return breaker ? { ...settings, failure_breaker: { ...BREAKER_DEFAULTS, ...defined(breaker) } } : settings;
+}
 
 export type CampaignCommand =
   /** `settings` are complete when `inputErrors` is empty: the fields in error were taken out. */
@@ -21,7 +28,9 @@ export type CampaignCommand =
   /** The dialer failed on this campaign; it is tried again at `retryAt`. */
   | { type: 'RecordDialingFailure'; id: number; message: string; retryAt: Date }
   /** The dialer went through this campaign again without failing. */
-  | { type: 'RecordDialingRecovery'; id: number };
+  | { type: 'RecordDialingRecovery'; id: number }
+  /** Contract §13: `failed` of the last `window` finished calls failed, above the breaker's share. */
+  | { type: 'TripFailureBreaker'; id: number; failed: number; window: number };
 
 export type CampaignState = OwnedResource<{ status: CampaignStatus; settings: CampaignSettings; failing: boolean }>;
 
@@ -59,18 +68,23 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
     if (command.type === 'RecordDialingRecovery') {
       return state.exists && state.failing ? [{ type: 'CampaignDialingRecovered', data: { campaign_id: command.id, user_id: state.userId } }] : [];
     }
+    if (command.type === 'TripFailureBreaker') {
+      if (!state.exists || state.status !== 'in-progress') return [];
+      const data = { campaign_id: command.id, user_id: state.userId, reason: 'failure-rate' as const, failed: command.failed, window: command.window };
+      return [{ type: 'CampaignStopped', data }];
+    }
     const ids = { campaign_id: command.id, user_id: command.userId };
     switch (command.type) {
       case 'CreateCampaign': {
         if (state.exists) throw new DomainError('conflict', 'Campaign already exists');
-        const settings = { ...CAMPAIGN_DEFAULTS, ...command.settings };
+        const settings = withBreakerDefaults({ ...CAMPAIGN_DEFAULTS, ...command.settings });
         checkSettings(settings, command.settings, command.assistantCanCall, command.inputErrors);
         return [{ type: 'CampaignCreated', data: { ...ids, settings } }];
       }
       case 'UpdateCampaign':
         if (!ownedLive(state, command.userId)) throw notFound();
         checkSettings({ ...state.settings, ...command.changes }, command.changes, command.assistantCanCall, command.inputErrors);
-        return [{ type: 'CampaignUpdated', data: { ...ids, changes: command.changes } }];
+        return [{ type: 'CampaignUpdated', data: { ...ids, changes: withBreakerDefaults(command.changes) } }];
       case 'StartCampaign':
         if (!ownedLive(state, command.userId)) throw notFound();
         if (state.status === 'in-progress') return [];
@@ -79,7 +93,7 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
       case 'StopCampaign':
         if (!ownedLive(state, command.userId)) throw notFound();
         if (state.status === 'stopped' || state.status === 'completed') return [];
-        return [{ type: 'CampaignStopped', data: ids }];
+        return [{ type: 'CampaignStopped', data: { ...ids, reason: 'user' } }];
     }
   },
 

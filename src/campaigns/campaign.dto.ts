@@ -2,9 +2,9 @@ import { PartialType } from '@nestjs/mapped-types';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, ArrayNotEmpty, ValidateBy, ValidateNested } from 'class-validator';
 import { isHolidayCode } from '../shared/compliance/public-holidays';
-import { Arr, Between, Bool, Int, MaxLen, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
+import { Arr, Between, Bool, Int, MaxLen, Nullable, Num, Obj, OneOf, Pattern, Required, Rules, Str, Optional } from '../shared/validation/rules';
 import { WEEKDAYS, Weekday } from '../shared/calling-window';
-import { RETRY_OUTCOMES, RetryPolicyByOutcome, WINDOW_TIMEZONES, WindowTimezone } from './campaign.events';
+import { FailureBreaker, RETRY_OUTCOMES, RetryPolicyByOutcome, WINDOW_TIMEZONES, WindowTimezone } from './campaign.events';
 
 /** Keyed by outcome only. */
 const OutcomeKeys = () =>
@@ -19,6 +19,11 @@ const OutcomeKeys = () =>
 export class OutcomeRetryDto {
   @Rules(Required(), Bool()) retry!: boolean;
   @Optional() @Rules(Int(), Between(0, 604800)) delay_seconds?: number;
+}
+
+export class FailureBreakerDto {
+  @Optional() @Rules(Int(), Between(5, 1000)) window?: number;
+  @Optional() @Rules(Num(), Between(0, 1)) max_failure_ratio?: number;
 }
 
 export class RetryPolicyDto {
@@ -65,6 +70,8 @@ export class CreateCampaignDto {
   @Rules(Arr(), HolidayCodes())
   holidays?: string[];
   @Optional() @ValidateNested() @Type(() => RetryPolicyDto) @Rules(Obj(), OutcomeKeys()) retry_policy?: RetryPolicyByOutcome;
+  @Nullable() @Rules(Int(), Between(1, 6000)) max_calls_per_minute?: number | null;
+  @Nullable() @ValidateNested() @Type(() => FailureBreakerDto) @Rules(Obj()) failure_breaker?: FailureBreaker | null;
 }
 
 export class UpdateCampaignDto extends PartialType(CreateCampaignDto, { skipNullProperties: false }) {}

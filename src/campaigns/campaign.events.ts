@@ -19,7 +19,17 @@ export interface CampaignSettings {
   holidays?: string[];
   /** Contract §13: whether and when a round that ended so is tried again; absent outcomes retry after `retry_delay_seconds`. */
   retry_policy?: RetryPolicyByOutcome;
+  /** Contract §13: new dials per rolling minute; null (and absent in older events): no pacing. */
+  max_calls_per_minute?: number | null;
+  /** Contract §13: stop the campaign when too many of its last finished calls failed; null: never. */
+  failure_breaker?: FailureBreaker | null;
 }
+
+export interface FailureBreaker {
+  window: number;
+  max_failure_ratio: number;
+}
+export const BREAKER_DEFAULTS: FailureBreaker = { window: 20, max_failure_ratio: 0.5 };
 
 export type RetryOutcome = 'busy' | 'no-answer' | 'machine' | 'failed';
 export const RETRY_OUTCOMES: readonly RetryOutcome[] = ['busy', 'no-answer', 'machine', 'failed'];
@@ -37,13 +47,17 @@ export const CAMPAIGN_DEFAULTS: Omit<CampaignSettings, 'name' | 'assistant_id'> 
   window_timezone: 'assistant',
   holidays: [],
   retry_policy: {},
+  max_calls_per_minute: null,
+  failure_breaker: null,
 };
 
 type Ids = { campaign_id: number; user_id: number };
 export type CampaignCreated = DomainEvent<'CampaignCreated', Ids & { settings: CampaignSettings }>;
 export type CampaignUpdated = DomainEvent<'CampaignUpdated', Ids & { changes: Partial<CampaignSettings> }>;
 export type CampaignStarted = DomainEvent<'CampaignStarted', Ids>;
-export type CampaignStopped = DomainEvent<'CampaignStopped', Ids>;
+export type StopReason = 'user' | 'failure-rate';
+/** Stopped by its user, or by its failure breaker (`reason` absent in older events: the user). */
+export type CampaignStopped = DomainEvent<'CampaignStopped', Ids & { reason?: StopReason; failed?: number; window?: number }>;
 export type CampaignCompleted = DomainEvent<'CampaignCompleted', Ids>;
 /** The dialer could not dial the campaign (whatever its stored data); it tries again at `retry_at`. */
 export type CampaignDialingFailed = DomainEvent<'CampaignDialingFailed', Ids & { message: string; retry_at: string }>;

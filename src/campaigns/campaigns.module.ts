@@ -7,6 +7,7 @@ import { CampaignsProjection } from './campaigns.projection';
 import { CampaignsQueries } from './campaigns.queries';
 import { ChangeCampaignStatusHandler } from './commands/change-campaign-status';
 import { RecordDialingFailureHandler, RecordDialingRecoveryHandler } from './commands/record-dialing-health';
+import { TripFailureBreakerHandler } from './commands/trip-failure-breaker';
 import { CompleteCampaignHandler } from './commands/complete-campaign';
 import { CreateCampaignHandler } from './commands/create-campaign';
 import { UpdateCampaignHandler } from './commands/update-campaign';
@@ -25,6 +26,7 @@ import { UpdateCampaignHandler } from './commands/update-campaign';
     CompleteCampaignHandler,
     RecordDialingFailureHandler,
     RecordDialingRecoveryHandler,
+    TripFailureBreakerHandler,
   ],
   exports: [CampaignsQueries, CampaignAssistants],
 })

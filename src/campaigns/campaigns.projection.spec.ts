@@ -18,8 +18,14 @@ describe('campaigns projection', () => {
 
   it('follows its settings and status', () =>
     given(created, { type: 'CampaignUpdated', data: { ...ids, changes: { max_retries: 1 } } }, { type: 'CampaignStarted', data: ids, occurredAt: later }).then([
-      { ...base, max_retries: 1, status: 'in-progress', updated_at: isoMicros(later) },
+      { ...base, max_retries: 1, status: 'in-progress', stopped_reason: null, started_at: later, updated_at: isoMicros(later) },
     ]));
+
+  it('keeps why it stopped: the user, or its failure breaker', async () => {
+    const byBreaker = { type: 'CampaignStopped', data: { ...ids, reason: 'failure-rate', failed: 12, window: 20 } };
+    await given(created, byBreaker).then([{ ...base, status: 'stopped', stopped_reason: 'failure-rate', updated_at: isoMicros(AT) }]);
+    await given(created, { type: 'CampaignStopped', data: ids }).then([{ ...base, status: 'stopped', stopped_reason: 'user', updated_at: isoMicros(AT) }]);
+  });
 
   it('shows the last dialing failure until the dialer recovers', async () => {
     const failed = { type: 'CampaignDialingFailed', data: { ...ids, message: 'bad window', retry_at: later } };

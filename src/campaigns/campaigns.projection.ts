@@ -3,7 +3,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { isoMicros } from '../shared/formats';
-import { CampaignEvent, CampaignSettings, CampaignStatus, CAMPAIGN_EVENT_TYPES } from './campaign.events';
+import { CampaignEvent, CampaignSettings, CampaignStatus, CAMPAIGN_EVENT_TYPES, StopReason } from './campaign.events';
 
 export interface CampaignDocument extends CampaignSettings {
   id: number;
@@ -11,6 +11,10 @@ export interface CampaignDocument extends CampaignSettings {
   status: CampaignStatus;
   /** Why the dialer last failed on the campaign, while it has not dialed it since; absent in older documents. */
   last_error?: { message: string; at: string } | null;
+  /** Why it is stopped (absent in older documents: the user); null while not stopped. */
+  stopped_reason?: StopReason | null;
+  /** When it was last started: its failure breaker judges the calls since. */
+  started_at?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -50,7 +54,14 @@ export class CampaignsProjection implements ReadModelProjection {
       await this.campaigns.upsert(current.id, { ...current, last_error }, recorded.position);
       return;
     }
-    const changes = event.type === 'CampaignUpdated' ? event.data.changes : { status: STATUS_AFTER[event.type]! };
+    const changes =
+      event.type === 'CampaignUpdated'
+        ? event.data.changes
+        : {
+            status: STATUS_AFTER[event.type]!,
+            stopped_reason: event.type === 'CampaignStopped' ? (event.data.reason ?? 'user') : null,
+            ...(event.type === 'CampaignStarted' ? { started_at: recorded.occurredAt } : {}),
+          };
     await this.campaigns.upsert(current.id, { ...current, ...changes, updated_at: at }, recorded.position);
   }
 }

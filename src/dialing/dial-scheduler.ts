@@ -19,6 +19,8 @@ import { Clock } from '../shared/clock';
 import { isInsideCallingWindow } from '../shared/calling-window';
 import { DialingPolicies } from './dialing-policies';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
+import { CallsQueries } from '../calls/calls.queries';
+import { dialsLeftThisMinute } from './campaign-limits';
 
 /**
  * Decides who is dialed now (contract §9): for each `in-progress` campaign inside its
@@ -32,6 +34,8 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly job: RepeatingJob;
   private readonly logger = new Logger('DialScheduler');
   private readonly backoff = new Backoff();
+  /** Calls this scheduler placed in the last minute, per campaign: pacing counts them before the read model does. */
+  private readonly claimsByCampaign = new Map<number, Array<{ callId: number; at: number }>>();
   private stopped = false;
 
   constructor(
@@ -41,6 +45,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
     private readonly doNotCall: DoNotCallQueries,
+    private readonly calls: CallsQueries,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -101,6 +106,23 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /**
+   * Contract §13: with `max_calls_per_minute`, the calls still allowed in the rolling minute:
+   * those the read model shows (every instance's), and this scheduler's own claims whose calls
+   * it does not show yet (a claim's call is recorded a moment after it).
+   */
+  private async pacedAllowance(campaign: CampaignDocument, now: Date): Promise<number> {
+    const perMinute = campaign.max_calls_per_minute;
+    if (!perMinute) return Infinity;
+    const shown = await this.calls.latestOfCampaign(campaign.user_id, campaign.id, perMinute);
+    const shownIds = new Set(shown.map((c) => c.id));
+    const cutoff = now.getTime() - 60_000;
+    const own = (this.claimsByCampaign.get(campaign.id) ?? []).filter((c) => c.at > cutoff);
+    this.claimsByCampaign.set(campaign.id, own);
+    const unseen = own.filter((c) => !shownIds.has(c.callId)).length;
+    return dialsLeftThisMinute(perMinute, shown, now.getTime()) - unseen;
+  }
+
   private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
     assertDialable(campaign);
     const inFlight = await this.leads.inFlight(campaign.id);
@@ -120,7 +142,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const policy = await this.policies.policyOf(campaign);
     if (!policy) return 0;
-    const free = campaign.max_concurrent_calls - inFlight;
+    const free = Math.min(campaign.max_concurrent_calls - inFlight, await this.pacedAllowance(campaign, now));
     if (free <= 0) {
       this.metrics.dialDecision('at_capacity');
       return 0;
@@ -134,7 +156,10 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       due.map(async (lead) => {
         const listed = await this.doNotCall.listed(campaign.user_id, [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)]);
         const callId = await this.events.nextId('call');
-        return this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, policy, listed));
+        const claim = await this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, policy, listed));
+        if (claim.claimed && campaign.max_calls_per_minute)
+          this.claimsByCampaign.set(campaign.id, [...(this.claimsByCampaign.get(campaign.id) ?? []), { callId, at: now.getTime() }]);
+        return claim;
       }),
     );
     const claimed = claims.filter((c) => c.claimed).length;

@@ -11,6 +11,9 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { DialScheduler } from './dial-scheduler';
 import { DialingPolicies } from './dialing-policies';
 import { CallsQueries } from '../calls/calls.queries';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
+import { TripFailureBreaker } from '../campaigns/commands/trip-failure-breaker';
+import { breakerTrips } from './campaign-limits';
 import { RoundOutcome } from '../leads/lead.decider';
 
 /** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
@@ -33,6 +36,7 @@ export class LeadCallResultsReactor implements Reactor {
     private readonly policies: DialingPolicies,
     private readonly scheduler: DialScheduler,
     private readonly calls: CallsQueries,
+    private readonly campaigns: CampaignsQueries,
   ) {}
 
   handles(event: RecordedEvent): boolean {
@@ -48,8 +52,20 @@ export class LeadCallResultsReactor implements Reactor {
     const call = await this.calls.get(data.call_id);
     const outcome = roundOutcome(data.status, call?.answered_by ?? data.details?.answered_by);
     await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true, outcome));
+    await this.judgeFailures(lead.campaign_id);
     this.scheduler.nudge();
   }
+  /** Contract §13: a campaign whose last finished calls failed beyond its breaker's share stops. */
+  private async judgeFailures(campaignId: number): Promise<void> {
+    const campaign = await this.campaigns.get(campaignId);
+    const breaker = campaign?.failure_breaker;
+    if (!campaign || !breaker || campaign.status !== 'in-progress') return;
+    // Calls still in flight are among the latest too: at most the campaign's concurrency.
+    const latest = await this.calls.latestOfCampaign(campaign.user_id, campaign.id, breaker.window + campaign.max_concurrent_calls);
+    const failed = breakerTrips(breaker, latest, Date.parse(campaign.started_at ?? campaign.created_at));
+    if (failed !== null) await this.commands.execute(new TripFailureBreaker(campaign.id, failed, breaker.window));
+  }
+
   onParked(event: RecordedEvent, error: string, retryAt: Date): Promise<void> {
     return showOnCampaign(this.commands, event, error, retryAt);
   }

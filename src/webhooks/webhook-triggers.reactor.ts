@@ -125,7 +125,8 @@ export class WebhookTriggersReactor implements Reactor {
       if (!lead) return;
       payload = { event: kind, lead: leadView(lead, campaign), campaign: shown };
     } else {
-      payload = { event: kind, campaign: shown, ...(kind === 'campaign.stopped' ? { stopped_reason: 'user' } : {}) };
+      const stoppedReason = event.type === 'CampaignStopped' ? (event.data.reason ?? 'user') : undefined;
+      payload = { event: kind, campaign: shown, ...(stoppedReason ? { stopped_reason: stoppedReason } : {}) };
     }
     const id = lifecycleDeliveryId(kind, position);
     await this.commands.execute(new RequestWebhook(id, null, campaign.user_id, campaign.id, kind, settings.webhook_url, payload));

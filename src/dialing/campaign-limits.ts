@@ -1,0 +1,28 @@
+import { isTerminal } from '../calls/call-status';
+import { CallStatus } from '../calls/call.events';
+import { FailureBreaker } from '../campaigns/campaign.events';
+
+/** A call as the limits read it: its status and when it was placed (`YYYY-MM-DD HH:MM:SS`, UTC). */
+export interface RecentCall {
+  status: CallStatus;
+  created_at: string;
+}
+
+const placedAt = (call: RecentCall) => Date.parse(`${call.created_at.replace(' ', 'T')}Z`);
+
+/**
+ * Contract §13's breaker: of the last `window` calls finished since `since`, newest first, the
+ * number that failed when it is above the breaker's share; null while it holds (or fewer finished).
+ */
+export function breakerTrips(breaker: FailureBreaker, newestFirst: readonly RecentCall[], since: number): number | null {
+  const finished = newestFirst.filter((c) => isTerminal(c.status) && placedAt(c) >= since).slice(0, breaker.window);
+  if (finished.length < breaker.window) return null;
+  const failed = finished.filter((c) => c.status === 'failed').length;
+  return failed / breaker.window > breaker.max_failure_ratio ? failed : null;
+}
+
+/** Contract §13's pacing: how many more calls may be placed now, of `perMinute` in any rolling minute. */
+export function dialsLeftThisMinute(perMinute: number, newestFirst: readonly RecentCall[], now: number): number {
+  const placed = newestFirst.filter((c) => placedAt(c) > now - 60_000).length;
+  return Math.max(0, perMinute - placed);
+}
