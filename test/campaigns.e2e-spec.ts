@@ -45,6 +45,7 @@ describe('campaigns API', () => {
         stats: { leads: { created: 0, completed: 0, 'reached-max-retries': 0 }, calls_in_flight: 0 },
         stopped_reason: null,
         last_error: null,
+        next_window_at: null,
         created_at: expect.stringMatching(/Z$/),
         updated_at: expect.stringMatching(/Z$/),
       },

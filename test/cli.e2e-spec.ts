@@ -53,6 +53,27 @@ describe('service and CLI as separate processes on one data directory', () => {
     }
   });
 
+  it("sets a user's quiet hours beyond the floor, or lifts them, seen at once by the running service", async () => {
+    const created = await cli(env, 'users:create', '--email', 'quiet@example.com');
+    const service = await startService(env);
+    try {
+      const settings = async () => (await fetch(`${service.url}/api/user/settings`, { headers: { authorization: `Bearer ${created.json.token}` } })).json();
+      // The service the test starts has no floor (DEFAULT_QUIET_HOURS=none); the operator sets one, wider than a user may.
+      const wide = await cli(env, 'users:quiet-hours', '--user', String(created.json.id), '--start', '07:00', '--end', '22:30');
+      expect(wide).toMatchObject({ code: 0, json: { user_id: created.json.id, quiet_hours: { start: '07:00', end: '22:30' } } });
+      expect(await settings()).toEqual({ quiet_hours: { start: '07:00', end: '22:30' } });
+      const lifted = await cli(env, 'users:quiet-hours', '--user', String(created.json.id), '--unrestricted');
+      expect(lifted.json).toEqual({ user_id: created.json.id, quiet_hours: null });
+      expect(await settings()).toEqual({ quiet_hours: null });
+      expect(await cli(env, 'users:quiet-hours', '--user', String(created.json.id), '--start', '7')).toMatchObject({ code: 64 });
+      expect(await cli(env, 'users:quiet-hours', '--user', String(created.json.id), '--unrestricted', '--start', '07:00', '--end', '08:00')).toMatchObject({
+        code: 64,
+      });
+    } finally {
+      await service.stop();
+    }
+  });
+
   it('refuses bad CLI input with a message and a non-zero exit', async () => {
     expect(await cli(env, 'users:create', '--email', 'owner@example.com')).toMatchObject({
       code: 1,

@@ -37,11 +37,14 @@ describe('compliance-grade dialing', () => {
       expect(byNumber(leads, berlin)).toMatchObject({ timezone: 'Europe/Berlin', next_attempt_at: '2026-06-01T07:00:00.000Z', attempts: 0 });
       expect(byNumber(leads, newYork)).toMatchObject({ timezone: 'America/New_York', next_attempt_at: '2026-06-01T13:00:00.000Z' });
       expect((await history(w, id)).filter((e: { type: string }) => e.type === 'LeadDialDeferred')).toHaveLength(2);
+      // Nothing may be dialed now: the campaign says when dialing resumes.
+      expect((await getCampaign(w, id)).next_window_at).toBe('2026-06-01T07:00:00.000Z');
 
       await advance(w, '2026-06-01T07:00:00Z');
       expect(w.provider.dials.map((d) => d.request.to)).toEqual([berlin]);
       await advance(w, '2026-06-01T12:59:00Z');
       expect(w.provider.dials).toHaveLength(1);
+      expect((await getCampaign(w, id)).next_window_at).toBe('2026-06-01T13:00:00.000Z');
       await advance(w, '2026-06-01T13:00:00Z');
       expect(w.provider.dials.map((d) => d.request.to)).toEqual([berlin, newYork]);
       await eventually(async () => (await getCampaign(w, id)).status === 'completed', 10_000, 'the campaign to complete');
@@ -81,6 +84,7 @@ describe('compliance-grade dialing', () => {
       await settled(w);
       expect(w.provider.dials).toEqual([]);
       expect((await leadsOf(w, id))[0].next_attempt_at).toBe('2026-11-27T14:00:00.000Z');
+      expect((await getCampaign(w, id)).next_window_at).toBe('2026-11-27T14:00:00.000Z');
       await advance(w, '2026-11-27T14:00:00Z');
       expect(w.provider.dials).toHaveLength(1);
     });

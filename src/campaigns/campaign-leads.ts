@@ -11,4 +11,6 @@ export interface CampaignLeads {
   inFlight(campaignId: number): Promise<number>;
   /** Its live leads still to call. */
   toCall(campaignId: number): Promise<number>;
+  /** When its next lead is due (epoch ms), or null when none waits to be dialed. */
+  nextDue(campaignId: number): Promise<number | null>;
 }

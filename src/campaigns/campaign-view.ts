@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CAMPAIGN_LEADS, CampaignLeads } from './campaign-leads';
 import { CampaignAssistants } from './campaign-assistants';
 import { CampaignDocument } from './campaigns.projection';
+import { Clock } from '../shared/clock';
+import { nextCallingInstant } from '../shared/calling-window';
 
 /** The campaign record of contract §5: its settings, the assistant's timezone and live stats. */
 @Injectable()
@@ -9,6 +11,7 @@ export class CampaignView {
   constructor(
     private readonly assistants: CampaignAssistants,
     @Inject(CAMPAIGN_LEADS) private readonly leads: CampaignLeads,
+    private readonly clock: Clock,
   ) {}
 
   async render(docs: CampaignDocument[]) {
@@ -33,10 +36,29 @@ export class CampaignView {
         failure_breaker: doc.failure_breaker ?? null,
         stopped_reason: doc.status === 'stopped' ? (doc.stopped_reason ?? 'user') : null,
         last_error: doc.last_error ?? null,
+        next_window_at: await this.nextWindowAt(doc, timezones.get(doc.assistant_id) ?? null),
         created_at: doc.created_at,
         updated_at: doc.updated_at,
       })),
     );
+  }
+
+  /**
+   * Contract §13: while it runs and nothing may be dialed now, when dialing resumes: the
+   * assistant's window opening, else the first instant a lead is due (its window, quiet hours,
+   * holidays and retry delay all weighed when its turn was moved).
+   */
+  private async nextWindowAt(doc: CampaignDocument, assistantTimezone: string | null): Promise<string | null> {
+    if (doc.status !== 'in-progress') return null;
+    const now = this.clock.now().getTime();
+    let resumes = now;
+    if ((doc.window_timezone ?? 'assistant') === 'assistant' && assistantTimezone) {
+      const window = { timezone: assistantTimezone, calling_hours: doc.calling_hours, calling_days: doc.calling_days };
+      resumes = nextCallingInstant(window, new Date(now))?.getTime() ?? now;
+    }
+    const due = await this.leads.nextDue(doc.id);
+    if (due !== null) resumes = Math.max(resumes, due);
+    return resumes > now ? new Date(resumes).toISOString() : null;
   }
 
   private async stats(campaignId: number) {

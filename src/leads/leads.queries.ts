@@ -43,6 +43,12 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' });
   }
 
+  /** When the campaign's next lead is due (epoch ms), or null when none waits to be dialed. */
+  async nextDue(campaignId: number): Promise<number | null> {
+    const [first] = await this.projection.leads.find({ campaign_id: campaignId, dial_due_at: { gte: 0 } }, { sort: [['dial_due_at', 'asc']], limit: 1 });
+    return first?.dial_due_at ?? null;
+  }
+
   /** The campaign's leads due by `now` (epoch ms), the longest waiting first. */
   due(campaignId: number, now: number, limit: number): Promise<LeadDocument[]> {
     return this.projection.leads.find(
