@@ -180,4 +180,4 @@ function dialingSettings(assistantId) {
   };
 }
 
-module.exports = { loadLeads, loadCalls, phone, assistantBody, dialingSettings };
+module.exports = { BulkWriter, loadLeads, loadCalls, phone, assistantBody, dialingSettings };

@@ -11,6 +11,7 @@ const { startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, 
 const { loadLeads, loadCalls, phone, assistantBody, dialingSettings } = require('./load');
 const { inRounds, median, rateOfRounds } = require('./rounds');
 
+const { manyCampaigns } = require('./many-campaigns');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
@@ -358,6 +359,11 @@ async function main() {
   if (!only || only === 'adapters') await adapters();
   if (!only || only === 'http') await httpAndReads();
   if (!only || only === 'dialing') await dialingAndMemory();
+  if (!only || only === 'campaigns') {
+    const figure = await manyCampaigns({ users: n(100), perCampaign: Math.max(10, n(1000)), seconds: 2 * SECONDS, log });
+    log('many campaigns', JSON.stringify(figure));
+    results.figures.push(figure);
+  }
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const shown = (figure) => Object.fromEntries(Object.entries(figure).map(([key, value]) => [key, Array.isArray(value) ? value.join('–') : value]));
   console.table(results.figures.map(({ errors: _e, ...f }) => shown(f)));

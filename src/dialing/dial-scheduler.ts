@@ -22,6 +22,9 @@ import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { CallsQueries } from '../calls/calls.queries';
 import { dialsLeftThisMinute } from './campaign-limits';
 
+/** The most of the main thread passes take back to back: the rest places and finishes the calls they claim. */
+const SCHEDULER_SHARE = 0.5;
+
 /**
  * Decides who is dialed now (contract §9): for each `in-progress` campaign inside its
  * calling window and under its concurrency limit, the due leads, oldest due first, each
@@ -37,6 +40,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   /** Calls this scheduler placed in the last minute, per campaign: pacing counts them before the read model does. */
   private readonly claimsByCampaign = new Map<number, Array<{ callId: number; at: number }>>();
   private stopped = false;
+  private passes = 0;
 
   constructor(
     private readonly commands: CommandBus,
@@ -54,7 +58,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
   ) {
     // A pass that claimed calls may have more to claim once they are projected.
-    this.job = new RepeatingJob('DialScheduler', registry, async () => (await this.pass()) > 0);
+    this.job = new RepeatingJob('DialScheduler', registry, async () => (await this.pass()) > 0, SCHEDULER_SHARE);
   }
 
   onApplicationBootstrap(): void {
@@ -78,7 +82,11 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.projections.settle(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
-    for (const campaign of await this.campaigns.inProgress()) {
+    // Contract §13: every campaign has its turn; each pass begins one further along, so no
+    // campaign is always served first (its calls would end, and it would claim, before the others').
+    const running = await this.campaigns.inProgress();
+    const first = running.length ? this.passes++ % running.length : 0;
+    for (const campaign of [...running.slice(first), ...running.slice(0, first)]) {
       if (this.stopped) break;
       started += await this.dialIsolated(campaign, now);
     }

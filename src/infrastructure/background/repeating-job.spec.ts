@@ -37,6 +37,26 @@ describe('repeating job', () => {
     expect(runs).toBe(2);
   });
 
+  it('given a share of a half, then after a run the next waits about as long as the run took', async () => {
+    const runs: Array<{ start: number; end: number }> = [];
+    const job = new RepeatingJob(
+      'shared-job',
+      new SchedulerRegistry(),
+      async () => {
+        const start = performance.now();
+        while (performance.now() - start < 30); // a run that holds the thread 30 ms
+        runs.push({ start, end: performance.now() });
+        return runs.length < 3;
+      },
+      0.5,
+    );
+    job.start(60_000);
+    await until(() => runs.length === 3);
+    await job.stop();
+    // Each rest is the run's own length (30 ms): well above the next turn of the event loop.
+    for (let i = 1; i < runs.length; i++) expect(runs[i].start - runs[i - 1].end).toBeGreaterThanOrEqual(25);
+  });
+
   it('runs again at once while the work says there is more', async () => {
     let more = 3;
     let runs = 0;

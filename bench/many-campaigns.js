@@ -1,0 +1,190 @@
+// Contract §13 at scale: 1,000 campaigns of 100 users over 1,000,000 leads in 24 zones, all
+// dialing at once through the simulated dialer. Measures the scheduler's pass time, attempts per
+// second, and each campaign's share of the dials against its fair share (equal limits: equal shares).
+'use strict';
+require('reflect-metadata');
+const Database = require('better-sqlite3');
+const { mkdtempSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { NestFactory } = require('@nestjs/core');
+const { CommandBus } = require('@nestjs/cqrs');
+const { AppModule } = require('../dist/app.module');
+const { loadConfig } = require('../dist/infrastructure/config/app-config');
+const { RegisterUser } = require('../dist/users/commands/register-user');
+const { CreateAssistant } = require('../dist/assistants/commands/create-assistant');
+const { CreateCampaign } = require('../dist/campaigns/commands/create-campaign');
+const { ChangeCampaignStatus } = require('../dist/campaigns/commands/change-campaign-status');
+const { BulkWriter, phone, assistantBody } = require('./load');
+const { startService, rssMb, cpuSeconds } = require('./service');
+
+const ZONES = [
+  'Pacific/Honolulu',
+  'America/Anchorage',
+  'America/Los_Angeles',
+  'America/Denver',
+  'America/Phoenix',
+  'America/Chicago',
+  'America/New_York',
+  'America/Sao_Paulo',
+  'Atlantic/Azores',
+  'Europe/London',
+  'Europe/Berlin',
+  'Europe/Athens',
+  'Europe/Moscow',
+  'Asia/Dubai',
+  'Asia/Karachi',
+  'Asia/Kolkata',
+  'Asia/Dhaka',
+  'Asia/Bangkok',
+  'Asia/Shanghai',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+  'Australia/Lord_Howe',
+  'Pacific/Noumea',
+  'Pacific/Auckland',
+];
+const EVERY_DAY = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** Users, their assistants and campaigns, made through the command bus as the API makes them. */
+async function makeCampaigns(dataDir, users, campaignsPerUser) {
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEFAULT_QUIET_HOURS: 'none' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error'] });
+  const bus = app.get(CommandBus);
+  const made = [];
+  try {
+    for (let u = 0; u < users; u++) {
+      const user = await bus.execute(new RegisterUser(`user${u}@example.com`));
+      const authenticated = { id: user.id, email: user.email, toolLimit: 10, webhookSecret: user.webhook_secret };
+      const assistantId = await bus.execute(new CreateAssistant(authenticated, { fields: assistantBody(`A${u}`), errors: {} }));
+      for (let c = 0; c < campaignsPerUser; c++) {
+        const settings = {
+          name: `C${u}-${c}`,
+          assistant_id: assistantId,
+          max_concurrent_calls: 5,
+          max_retries: 0,
+          calling_hours: { start: '00:00', end: '24:00' },
+          calling_days: EVERY_DAY,
+          window_timezone: 'lead',
+        };
+        const id = await bus.execute(new CreateCampaign(authenticated, { fields: settings, errors: {} }));
+        made.push({ user: authenticated, id });
+      }
+    }
+  } finally {
+    await app.close();
+  }
+  return made;
+}
+
+/** `perCampaign` leads in each campaign, each in one of the 24 zones (given as its timezone). */
+function loadLeads(dataDir, campaigns, perCampaign) {
+  const store = new BulkWriter(dataDir);
+  const at = new Date().toISOString();
+  let n = 0;
+  for (const { user, id: campaignId } of campaigns) {
+    for (let i = 0; i < perCampaign; i++, n++) {
+      const id = store.nextId('lead');
+      const zone = ZONES[n % ZONES.length];
+      const data = {
+        lead_id: id,
+        user_id: user.id,
+        campaign_id: campaignId,
+        phone_number: phone(n, 212),
+        timezone: zone,
+        zones: [zone],
+        variables: {},
+        secondary_contacts: [],
+      };
+      store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
+    }
+  }
+  store.close();
+}
+
+async function startAll(dataDir, campaigns) {
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEFAULT_QUIET_HOURS: 'none' });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false }), { logger: ['error'] });
+  try {
+    const bus = app.get(CommandBus);
+    for (const { user, id } of campaigns) await bus.execute(new ChangeCampaignStatus(user, id, 'start'));
+  } finally {
+    await app.close();
+  }
+}
+
+/** Calls placed per campaign, read off the event store after the run. */
+function dialsPerCampaign(dataDir) {
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true });
+  try {
+    const rows = db
+      .prepare(`SELECT json_extract(data, '$.campaign_id') AS campaign, COUNT(*) AS n FROM events WHERE type = 'LeadCallStarted' GROUP BY campaign`)
+      .all();
+    return new Map(rows.map((r) => [r.campaign, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+const sample = (text, name) => Number((text.split('\n').find((l) => l.startsWith(`${name} `)) ?? ' NaN').split(' ')[1]);
+
+async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign = 1000, seconds = 20, log = console.log } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-campaigns-'));
+  log(`making ${users} users and ${users * campaignsPerUser} campaigns`);
+  const campaigns = await makeCampaigns(dataDir, users, campaignsPerUser);
+  log(`loading ${campaigns.length * perCampaign} leads in ${ZONES.length} zones`);
+  loadLeads(dataDir, campaigns, perCampaign);
+  await startAll(dataDir, campaigns);
+  const env = { DATA_DIR: dataDir, SIMULATED_CALL_STEP_SECONDS: '0', SIMULATED_DIALER_ODDS: 'human:1,no-answer:1', DIAL_INTERVAL_MS: '50' };
+  const service = await startService(env);
+  try {
+    const metrics = async () => (await fetch(`${service.url}/metrics`)).text();
+    const before = await metrics();
+    const cpuBefore = cpuSeconds(service.pid);
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const after = await metrics();
+    const elapsed = (Date.now() - started) / 1000;
+    const passes = sample(after, 'scheduler_pass_duration_seconds_count') - sample(before, 'scheduler_pass_duration_seconds_count');
+    const passSeconds = sample(after, 'scheduler_pass_duration_seconds_sum') - sample(before, 'scheduler_pass_duration_seconds_sum');
+    const cpu = cpuSeconds(service.pid) - cpuBefore;
+    const rss = Math.round(rssMb(service.pid));
+    await service.stop();
+    const dials = dialsPerCampaign(dataDir);
+    const counts = campaigns.map((c) => dials.get(c.id) ?? 0);
+    const total = counts.reduce((a, b) => a + b, 0);
+    const fair = total / campaigns.length;
+    const within = counts.filter((n) => Math.abs(n - fair) <= 0.1 * fair).length;
+    return {
+      name: `${campaigns.length} campaigns of ${users} users, ${campaigns.length * perCampaign} leads in ${ZONES.length} zones (simulated, window in each lead's time)`,
+      attempts: total,
+      attempts_per_second: Math.round(total / elapsed),
+      cpu_ms_per_attempt: +((cpu * 1000) / Math.max(1, total)).toFixed(3),
+      scheduler_pass_ms: +((passSeconds * 1000) / Math.max(1, passes)).toFixed(1),
+      passes,
+      share_min: +(Math.min(...counts) / fair).toFixed(2),
+      share_max: +(Math.max(...counts) / fair).toFixed(2),
+      campaigns_within_10_percent: `${within} of ${campaigns.length}`,
+      rss_mb: rss,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+module.exports = { manyCampaigns };
+
+if (require.main === module) {
+  const scale = Number(process.env.BENCH_SCALE ?? 1);
+  manyCampaigns({
+    users: Math.max(1, Math.round(100 * scale)),
+    perCampaign: Math.max(10, Math.round(1000 * scale)),
+    seconds: Number(process.env.BENCH_SECONDS ?? 20),
+  }).then(
+    (result) => console.log(JSON.stringify(result)),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
