@@ -53,6 +53,9 @@ export class CampaignView {
     const now = this.clock.now().getTime();
     let resumes = now;
     if ((doc.window_timezone ?? 'assistant') === 'assistant' && assistantTimezone) {
+      const hours = doc.calling_hours as Partial<CampaignDocument['calling_hours']> | null;
+      // Stored settings the dialer refuses (contract §12: it shows `last_error`) have no window.
+      if (typeof hours?.start !== 'string' || typeof hours.end !== 'string' || !Array.isArray(doc.calling_days)) return null;
       const window = { timezone: assistantTimezone, calling_hours: doc.calling_hours, calling_days: doc.calling_days };
       resumes = nextCallingInstant(window, new Date(now))?.getTime() ?? now;
     }
