@@ -5,8 +5,8 @@ import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier'
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
-import { pageEnvelope } from '../shared/http/page-envelope';
-import { listPath } from '../shared/http/page-query';
+import { pagedList } from '../infrastructure/http/paged-list';
+import { SortOrder } from '../infrastructure/read-store/document-store.port';
 import { toE164 } from '../shared/phone';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { AddToDoNotCall } from './commands/add-to-do-not-call';
@@ -37,25 +37,11 @@ export class DoNotCallController {
   @Get('dnc')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: DoNotCallListQuery, @Req() req: FastifyRequest) {
     const phone = query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number);
-    const filter = { user_id: user.id, phone_number: phone };
-    const [docs, total] = await Promise.all([
-      this.read.entries.find(filter, {
-        sort: [
-          ['listed_at_position', 'desc'],
-          ['phone_number', 'asc'],
-        ],
-        skip: (query.page - 1) * query.per_page,
-        limit: query.per_page,
-      }),
-      this.read.entries.count(filter),
-    ]);
-    const { page: _page, ...kept } = req.query as Record<string, string>;
-    return pageEnvelope(docs.map(view), total, {
-      page: query.page,
-      perPage: query.per_page,
-      path: listPath(this.config.publicUrl, req.url.split('?')[0]),
-      query: kept,
-    });
+    const sort: SortOrder = [
+      ['listed_at_position', 'desc'],
+      ['phone_number', 'asc'],
+    ];
+    return pagedList(this.read.entries, { user_id: user.id, phone_number: phone }, sort, query, req, this.config.publicUrl, view);
   }
 
   @Delete('dnc/:phone_number')

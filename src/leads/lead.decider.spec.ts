@@ -3,6 +3,7 @@ import { deciderSpec } from '../testing/decider-spec';
 import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, TOO_MANY_VARIABLES, isDue, leadDecider } from './lead.decider';
 import { refusalOf } from '../testing/refusal';
 import { LeadEvent } from './lead.events';
+import { ALWAYS_OPEN } from '../testing/dial-policy.fixture';
 
 const NOW = new Date('2025-01-01T00:00:00Z');
 const { given } = deciderSpec(leadDecider, NOW);
@@ -110,18 +111,7 @@ describe('lead decider', () => {
 
   describe('dialing', () => {
     // Wednesday 2025-01-01 00:00 UTC; a window open around the clock every day, so retries are not moved.
-    const policy: RetryPolicy = {
-      max_retries: 1,
-      retry_delay_seconds: 3600,
-      rules: {
-        calling_hours: { start: '00:00', end: '24:00' },
-        calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-        window_timezone: 'assistant',
-        assistant_timezone: 'UTC',
-        quiet_hours: null,
-        holidays: [],
-      },
-    };
+    const policy: RetryPolicy = { ...ALWAYS_OPEN, max_retries: 1 };
     const twoContacts: LeadEvent = {
       type: 'LeadCreated',
       data: {

@@ -5,8 +5,8 @@ import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier'
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
-import { pageEnvelope } from '../shared/http/page-envelope';
-import { listPath } from '../shared/http/page-query';
+import { pagedList } from '../infrastructure/http/paged-list';
+import { SortOrder } from '../infrastructure/read-store/document-store.port';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { RedeliverWebhook } from './commands/redeliver-webhook';
 import { WebhookDeliveryListQuery } from './webhook-delivery.dto';
@@ -25,25 +25,11 @@ export class WebhookDeliveriesController {
   @Get('webhook-deliveries')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: WebhookDeliveryListQuery, @Req() req: FastifyRequest) {
     const status = query.status === 'pending' ? { in: ['pending', 'retrying'] } : query.status;
-    const filter = { user_id: user.id, call_id: query.call_id, status };
-    const [docs, total] = await Promise.all([
-      this.read.deliveries.find(filter, {
-        sort: [
-          ['created_at', 'desc'],
-          ['id', 'desc'],
-        ],
-        skip: (query.page - 1) * query.per_page,
-        limit: query.per_page,
-      }),
-      this.read.deliveries.count(filter),
-    ]);
-    const { page: _page, ...kept } = req.query as Record<string, string>;
-    return pageEnvelope(docs.map(deliveryView), total, {
-      page: query.page,
-      perPage: query.per_page,
-      path: listPath(this.config.publicUrl, req.url.split('?')[0]),
-      query: kept,
-    });
+    const sort: SortOrder = [
+      ['created_at', 'desc'],
+      ['id', 'desc'],
+    ];
+    return pagedList(this.read.deliveries, { user_id: user.id, call_id: query.call_id, status }, sort, query, req, this.config.publicUrl, deliveryView);
   }
 
   @Get('webhook-deliveries/:id')
