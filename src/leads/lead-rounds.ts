@@ -1,18 +1,7 @@
-import { DialRules, mayDial, nextDialInstant } from '../shared/compliance/dial-window';
-import type { LeadCommand, LeadState } from './lead.decider';
+import { mayDial, nextDialInstant } from '../shared/compliance/dial-window';
+import { RetryPolicy, RoundOutcome } from './lead-policy';
+import type { LeadCommand, LeadState } from './lead.state';
 import { LeadEvent } from './lead.events';
-
-/** How a round that reached nobody ended, as `retry_policy` names it (contract §13). */
-export type RoundOutcome = 'busy' | 'no-answer' | 'machine' | 'failed';
-
-/** What decides a lead's rounds: the campaign's retry settings and its dialing rules (contract §13). */
-export interface RetryPolicy {
-  max_retries: number;
-  retry_delay_seconds: number;
-  /** Per outcome: whether to try again, and after how long; an outcome not named retries after `retry_delay_seconds`. */
-  by_outcome?: Partial<Record<RoundOutcome, { retry: boolean; delay_seconds?: number }>>;
-  rules: DialRules;
-}
 
 type Existing = Extract<LeadState, { exists: true }>;
 

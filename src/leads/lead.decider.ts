@@ -1,11 +1,13 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
-import { OwnedResource, ownedLive } from '../shared/owned-resource';
-import { LeadEvent, LeadStatus, LeadStopReason, Variables } from './lead.events';
-import { RetryPolicy, RoundOutcome, finishCall, startCall } from './lead-rounds';
+import { ownedLive } from '../shared/owned-resource';
+import { LeadEvent } from './lead.events';
+import { finishCall, startCall } from './lead-rounds';
 import { zonesFor, zonesOf } from './lead-zones';
+import { LeadCommand, LeadState } from './lead.state';
 
-export type { RetryPolicy, RoundOutcome } from './lead-rounds';
+export type { RetryPolicy, RoundOutcome } from './lead-policy';
+export type { ContactState, LeadCommand, LeadState } from './lead.state';
 
 export const DUPLICATE_MESSAGE = 'The phone number has already been taken for this campaign.';
 export const INVALID_CAMPAIGN = 'The selected campaign id is invalid.';
@@ -27,79 +29,6 @@ export function creationRefusal(request: CreateLeadRequest): DomainError | null 
   // A lead's refusal carries its first field message on top (contract §3).
   return DomainError.invalid(request.inputErrors, found, true);
 }
-
-export type LeadCommand =
-  | {
-      type: 'CreateLead';
-      id: number;
-      userId: number;
-      campaignId: number;
-      phoneNumber: string;
-      variables: Variables;
-      contacts: Array<{ id: number; phoneNumber: string; variables: Variables; timezone: string | null; zones: string[] }>;
-      /** The timezone the user gave (null: none), and the zones dialing reads. */
-      timezone: string | null;
-      zones: string[];
-      /** Whether the campaign is the user's (false when the request named none). */
-      campaignOwned: boolean;
-      duplicate: boolean;
-      allowDuplicate: boolean;
-      /** The request's own field errors; the other fields are complete only when there are none. */
-      inputErrors: FieldErrors;
-    }
-  | {
-      type: 'UpdateLead';
-      id: number;
-      userId: number;
-      changes: { campaignId?: number; phoneNumber?: string; status?: LeadStatus; variables?: Variables };
-    }
-  | { type: 'DeleteLead'; id: number; userId: number }
-  /**
-   * The dialer claims the lead for a call to its next contact, held to the campaign's rules
-   * (contract §13): `doNotCall`, the lead's numbers on its user's do-not-call list.
-   */
-  | { type: 'StartLeadCall'; id: number; callId: number; policy: RetryPolicy; doNotCall: readonly string[] }
-  /** Contract §13: the lead ends without being reached (an opt-out). */
-  | { type: 'StopLead'; id: number; reason: LeadStopReason }
-  /** A call of the lead reached its terminal status. */
-  | {
-      type: 'FinishLeadCall';
-      id: number;
-      callId: number;
-      callStatus: string;
-      reached: boolean;
-      policy: RetryPolicy;
-      optOut?: boolean;
-      /** How the call went when it reached nobody, as retry_policy names it; null: none of its outcomes. */
-      outcome?: RoundOutcome | null;
-    };
-
-export interface ContactState {
-  id: number;
-  phoneNumber: string;
-  status: LeadStatus;
-  /** The zones the contact is dialed in (contract §13). */
-  zones: readonly string[];
-}
-
-export type LeadState = OwnedResource<{
-  campaignId: number;
-  phoneNumber: string;
-  /** The timezone the user gave for the primary number, or null. */
-  timezone: string | null;
-  zones: readonly string[];
-  status: LeadStatus;
-  /** Rounds that ended with nobody reached. */
-  attempts: number;
-  contacts: ContactState[];
-  /** The names of the lead's variables: a merge may not take them past MAX_VARIABLES. */
-  variableKeys: readonly string[];
-  inFlight: { callId: number; contactId: number | null } | null;
-  /** Whom the round dials next: null for the primary number, else a secondary contact id. */
-  nextContactId: number | null;
-  /** When the next call is due; null when due since the lead was created or re-queued. */
-  dueAt: string | null;
-}>;
 
 /** Whether the dialer may claim the lead at `now`. */
 export function isDue(state: LeadState, now: Date): boolean {
