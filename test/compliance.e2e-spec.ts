@@ -1,5 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DialScheduler } from '../src/dialing/dial-scheduler';
+import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
+import { StartLeadCall } from '../src/leads/commands/start-lead-call';
+import { ALWAYS_OPEN } from '../src/testing/dial-policy.fixture';
 import { sign } from '../src/shared/signature';
 import { SetQuietHours } from '../src/users/commands/set-quiet-hours';
 import { eventually } from './support/fake-provider';
@@ -194,13 +197,32 @@ describe('compliance-grade dialing', () => {
       expect(list.total).toBe(1);
     });
 
+    it('never dials a number listed after its lead was claimed', async () => {
+      const id = (await leadsOf(w, w.provider.dials[0].request.campaign_id))[0].campaign_id;
+      const late = await lead(w, id, '+12015550715');
+      await w.t.request('POST', '/api/user/dnc', { token: w.token, body: { phone_numbers: ['+12015550715'] } });
+      // A claim decided on a list read before the number joined it.
+      const callId = await w.t.app.get<EventStore>(EVENT_STORE).nextId('call');
+      expect((await w.t.app.get(CommandBus).execute(new StartLeadCall(late.id, callId, ALWAYS_OPEN, []))).claimed).toBe(true);
+      const call = await eventually(
+        async () => {
+          const found = (await w.t.request('GET', `/api/user/calls/${callId}`, { token: w.token })).body;
+          return found.status === 'failed' ? found : undefined;
+        },
+        10_000,
+        'the call to be refused',
+      );
+      expect(call.status).toBe('failed');
+      expect(w.provider.dials.map((d) => d.request.to)).not.toContain('+12015550715');
+    });
+
     it('lists the numbers newest first, and removes one', async () => {
       const list = (await w.t.request('GET', '/api/user/dnc', { token: w.token })).body;
-      expect(list.data.map((e: { phone_number: string }) => e.phone_number)).toEqual([optingOut, listed, listedPrimary]);
+      expect(list.data.map((e: { phone_number: string }) => e.phone_number)).toEqual(['+12015550715', optingOut, listed, listedPrimary]);
       const removed = await w.t.request('DELETE', `/api/user/dnc/${encodeURIComponent(listed)}`, { token: w.token });
       expect(removed.body).toEqual({ message: 'Number removed from the do-not-call list.' });
       expect((await w.t.request('DELETE', `/api/user/dnc/${encodeURIComponent(listed)}`, { token: w.token })).status).toBe(404);
-      expect((await w.t.request('GET', '/api/user/dnc', { token: w.token })).body.total).toBe(2);
+      expect((await w.t.request('GET', '/api/user/dnc', { token: w.token })).body.total).toBe(3);
     });
   });
 

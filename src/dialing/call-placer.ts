@@ -7,6 +7,7 @@ import { ConfirmDialSent } from '../calls/commands/call-dial';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { Metrics } from '../infrastructure/metrics/metrics';
+import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { DialRequest, Dialer } from './dialer.port';
 
 /**
@@ -24,9 +25,16 @@ export class CallPlacer {
     private readonly dialer: Dialer,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly doNotCall: DoNotCallQueries,
   ) {}
 
   async place(callId: number, spec: CallSpec): Promise<void> {
+    // Contract §13: a number listed after its lead was claimed is still never dialed.
+    if (spec.campaign_id !== null && (await this.doNotCall.listed(spec.user_id, [spec.client_phone_number])).length) {
+      this.metrics.callPlaced('refused');
+      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'not dialed: the number is on the do-not-call list' }));
+      return;
+    }
     const assistant = await this.assistants.get(spec.assistant_id);
     if (!assistant) {
       await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'dial refused: the assistant is gone' }));
