@@ -9,7 +9,8 @@ export function callsChart() {
   const root = h('section', { 'aria-labelledby': 'chart-title' }, h('h2', { id: 'chart-title' }, 'Calls per hour'), plot, summary);
   let chart = null;
   let shown = '';
-  window.addEventListener('resize', () => chart?.setSize({ width: Math.max(280, plot.clientWidth), height: 200 }));
+  const fit = () => chart?.setSize({ width: Math.max(280, plot.clientWidth), height: 200 });
+  window.addEventListener('resize', fit);
 
   function update(calls) {
     const counts = new Map();
@@ -47,5 +48,11 @@ export function callsChart() {
     );
   }
 
-  return { root, update };
+  /** Leaving the page: the chart no longer follows the window. */
+  const destroy = () => {
+    window.removeEventListener('resize', fit);
+    chart?.destroy();
+  };
+
+  return { root, update, destroy };
 }

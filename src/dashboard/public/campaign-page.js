@@ -82,7 +82,10 @@ export function campaignPage(main, id, { every }) {
 
   const stop = every(load);
   void history.more();
-  return stop;
+  return () => {
+    stop();
+    chart.destroy();
+  };
 }
 
 /** The campaign's audit trail, oldest first, fifty events at a time. */
