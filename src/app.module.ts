@@ -2,7 +2,7 @@ import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { SlidingWindowStorage } from './infrastructure/auth/sliding-window-storage';
+import { SharedRateLimitStorage } from './infrastructure/auth/shared-rate-limit-storage';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './health/metrics.controller';
 import { AppConfig } from './infrastructure/config/app-config';
@@ -39,10 +39,13 @@ export class AppModule implements OnApplicationBootstrap {
         InfrastructureModule.forRoot(options),
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: options.config.rateLimitPerMinute }],
-          errorMessage: 'Too Many Attempts.',
-          storage: new SlidingWindowStorage(),
+        ThrottlerModule.forRootAsync({
+          inject: [SharedRateLimitStorage],
+          useFactory: (storage: SharedRateLimitStorage) => ({
+            throttlers: [{ ttl: 60_000, limit: options.config.rateLimitPerMinute }],
+            errorMessage: 'Too Many Attempts.',
+            storage,
+          }),
         }),
         UsersModule,
         ToolsModule,

@@ -8,6 +8,7 @@ import { RecordDialingFailure, RecordDialingRecovery } from '../campaigns/comman
 import { Backoff } from '../infrastructure/background/backoff';
 import { assertDialable } from './dialable-settings';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
+import { LeaseHandle, WorkLeases } from '../infrastructure/leases/work-leases';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { Metrics } from '../infrastructure/metrics/metrics';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
@@ -32,17 +33,20 @@ const CAMPAIGNS_AT_ONCE = 16;
  * calling window and under its concurrency limit, the due leads, oldest due first, each
  * claimed by an append with the expected revision. Due leads are found through the read
  * model's `(campaign_id, dial_due_at, id)` index, a page at a time, never a whole campaign.
- * Runs on an interval and whenever a call's end may have freed a slot.
+ * Runs on an interval and whenever a call's end may have freed a slot, in one instance at a
+ * time (its lease's holder), so `max_concurrent_calls` and pacing hold across instances.
  */
 @Injectable()
 export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly job: RepeatingJob;
+  private lease?: LeaseHandle;
   private readonly logger = new Logger('DialScheduler');
   private readonly backoff = new Backoff();
   /** Calls this scheduler placed in the last minute, per campaign: pacing counts them before the read model does. */
   private readonly claimsByCampaign = new Map<number, Array<{ callId: number; at: number }>>();
   private stopped = false;
   private passes = 0;
+  private mayDial = () => true;
 
   constructor(
     private readonly commands: CommandBus,
@@ -58,17 +62,23 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     registry: SchedulerRegistry,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
+    private readonly leases: WorkLeases,
   ) {
     // A pass that claimed calls may have more to claim once they are projected.
     this.job = new RepeatingJob('DialScheduler', registry, async () => (await this.pass()) > 0, SCHEDULER_SHARE);
   }
 
-  onApplicationBootstrap(): void {
-    if (this.background) this.job.start(this.config.dialing.intervalMs);
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.background) return;
+    const work = this.job.leased(this.config.dialing.intervalMs);
+    this.lease = await this.leases.add(work);
+    // A holder paused past its lease's end (another instance may dial by now) skips its passes.
+    this.mayDial = () => this.leases.holds(work.name);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
+    await this.lease?.release();
     await this.job.stop();
   }
 
@@ -79,6 +89,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** One look at every running campaign; answers how many calls it started. */
   async pass(): Promise<number> {
+    if (!this.mayDial()) return 0;
     const startedAt = performance.now();
     // Decide on a read model that has seen every claim made so far.
     await this.projections.settle(await this.events.headPosition());

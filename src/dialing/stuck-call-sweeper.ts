@@ -5,6 +5,7 @@ import { STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projection';
 import { CallsQueries } from '../calls/calls.queries';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { Sweep } from '../infrastructure/background/sweep';
+import { WorkLeases } from '../infrastructure/leases/work-leases';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
@@ -27,8 +28,9 @@ export class StuckCallSweeper extends Sweep {
     config: AppConfig,
     registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) background: boolean,
+    leases: WorkLeases,
   ) {
-    super('StuckCallSweeper', registry, background, config.dialing.intervalMs, PAGE);
+    super('StuckCallSweeper', registry, background, config.dialing.intervalMs, PAGE, leases);
   }
 
   /** Fails a page of calls past their deadline; answers how many. */

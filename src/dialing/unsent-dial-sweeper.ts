@@ -5,6 +5,7 @@ import { CallSpec } from '../calls/call.events';
 import { CallsQueries } from '../calls/calls.queries';
 import { ClaimDialResend } from '../calls/commands/call-dial';
 import { Sweep } from '../infrastructure/background/sweep';
+import { WorkLeases } from '../infrastructure/leases/work-leases';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
@@ -28,8 +29,9 @@ export class UnsentDialSweeper extends Sweep {
     private readonly config: AppConfig,
     registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) background: boolean,
+    leases: WorkLeases,
   ) {
-    super('UnsentDialSweeper', registry, background, config.dialing.intervalMs, PAGE);
+    super('UnsentDialSweeper', registry, background, config.dialing.intervalMs, PAGE, leases);
   }
 
   /** Sends again a page of dials overdue for confirmation; answers how many it claimed. */

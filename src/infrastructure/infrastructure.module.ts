@@ -7,6 +7,8 @@ import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
 import { Reservations } from './reservations/reservations';
 import { ServiceInstances } from './instances/service-instances';
+import { WorkLeases } from './leases/work-leases';
+import { SharedRateLimitStorage } from './auth/shared-rate-limit-storage';
 import { Metrics } from './metrics/metrics';
 import { RunnerLagMetrics } from './metrics/runner-lag-metrics';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
@@ -113,6 +115,12 @@ export class InfrastructureModule {
         { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
         StoreLifecycle,
         ServiceInstances,
+        WorkLeases,
+        {
+          provide: SharedRateLimitStorage,
+          inject: [READ_STORE, ServiceInstances],
+          useFactory: (store: DocumentStore, instances: ServiceInstances) => new SharedRateLimitStorage(store, instances),
+        },
         Metrics,
         RunnerLagMetrics,
       ],
@@ -131,6 +139,8 @@ export class InfrastructureModule {
         OutboundHttp,
         PublicTargets,
         ServiceInstances,
+        WorkLeases,
+        SharedRateLimitStorage,
         Metrics,
       ],
     };

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
+import { LeaseHandle, WorkLeases } from '../infrastructure/leases/work-leases';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
 import { DeliverWebhook } from './commands/deliver-webhook';
@@ -12,12 +13,13 @@ const POLL_MS = 250;
 const PARALLEL = 16;
 
 /**
- * Sends the attempts that are due. Due times live on the deliveries read model, so
- * pending retries are found again after a restart.
+ * Sends the attempts that are due, in one instance at a time. Due times live on the deliveries
+ * read model, so pending retries are found again after a restart.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly job: RepeatingJob;
+  private lease?: LeaseHandle;
 
   constructor(
     private readonly commands: CommandBus,
@@ -25,16 +27,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     private readonly clock: Clock,
     registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
+    private readonly leases: WorkLeases,
   ) {
     this.job = new RepeatingJob('WebhookDispatcher', registry, () => this.sendDue());
   }
 
-  onApplicationBootstrap(): void {
-    if (this.background) this.job.start(POLL_MS);
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.background) this.lease = await this.leases.add(this.job.leased(POLL_MS));
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.job.stop();
+  async onModuleDestroy(): Promise<void> {
+    await this.lease?.release();
   }
 
   nudge(): void {

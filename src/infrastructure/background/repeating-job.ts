@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { yieldToIo } from '../../shared/yield-to-io';
+import { LeasedWork } from '../leases/work-leases';
 
 /**
  * Work that runs on an interval and when nudged, never two runs at once: a nudge during a
@@ -35,6 +36,11 @@ export class RepeatingJob {
     timer.unref();
     this.registry.addInterval(this.name, timer);
     this.nudge();
+  }
+
+  /** The job as work that runs only in the instance holding its lease (see WorkLeases). */
+  leased(intervalMs: number): LeasedWork {
+    return { name: `job:${this.name}`, start: () => this.start(intervalMs), stop: () => this.stop() };
   }
 
   async stop(): Promise<void> {

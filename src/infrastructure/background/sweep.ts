@@ -1,13 +1,16 @@
 import { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { LeaseHandle, WorkLeases } from '../leases/work-leases';
 import { RepeatingJob } from './repeating-job';
 
 /**
  * A sweep over a read model that runs on the dialer's interval in the service (not in the
- * CLI): each run handles a page and answers whether a full page asks for another at once.
+ * CLI), in one instance at a time: each run handles a page and answers whether a full page
+ * asks for another at once.
  */
 export abstract class Sweep implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly job: RepeatingJob;
+  private lease?: LeaseHandle;
 
   protected constructor(
     name: string,
@@ -15,6 +18,7 @@ export abstract class Sweep implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly background: boolean,
     private readonly intervalMs: number,
     private readonly pageSize: number,
+    private readonly leases: WorkLeases,
   ) {
     this.job = new RepeatingJob(name, registry, async () => (await this.sweepOnce()) === this.pageSize);
   }
@@ -22,11 +26,11 @@ export abstract class Sweep implements OnApplicationBootstrap, OnModuleDestroy {
   /** Handles one page; answers how many it handled. */
   abstract sweepOnce(): Promise<number>;
 
-  onApplicationBootstrap(): void {
-    if (this.background) this.job.start(this.intervalMs);
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.background) this.lease = await this.leases.add(this.job.leased(this.intervalMs));
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.job.stop();
+  async onModuleDestroy(): Promise<void> {
+    await this.lease?.release();
   }
 }

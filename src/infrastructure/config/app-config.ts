@@ -31,6 +31,8 @@ export class AppConfig {
     readonly logPretty = false,
     /** Contract §13: the quiet hours of users who set none, in the called party's time; null: no floor. */
     readonly defaultQuietHours: { start: string; end: string } | null = { start: '08:00', end: '21:00' },
+    /** How long an instance's hold on a piece of background work lasts unless renewed (see WorkLeases). */
+    readonly workLeaseTtlMs = 10_000,
   ) {}
 }
 
@@ -177,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     env.METRICS_TOKEN || null,
     bool('LOG_PRETTY', process.stdout.isTTY === true),
     quietHours(env.DEFAULT_QUIET_HOURS),
+    int('WORK_LEASE_TTL_MS', 10_000, 1000, 600_000),
   );
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -99,9 +99,9 @@ export class ProjectionRunner implements OnApplicationBootstrap {
         if ((await this.readStore.getCheckpoint(projection.name)) > 0) {
           this.logger.log(`Projection ${projection.name} changed to version ${version}: projecting it again`);
           for (const collection of projection.collections) await this.readStore.clearCollection(collection);
-          await this.readStore.setCheckpoint(projection.name, 0);
+          await this.readStore.resetCheckpoint(projection.name, 0);
         }
-        await this.readStore.setCheckpoint(key, version);
+        await this.readStore.resetCheckpoint(key, version);
       }
     });
   }
@@ -156,7 +156,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
       chosen.flatMap((p) => p.collections),
       async () => {
         await this.readStore.exclusive(LOCK, async () => {
-          for (const projection of chosen) await this.readStore.setCheckpoint(projection.name, 0);
+          for (const projection of chosen) await this.readStore.resetCheckpoint(projection.name, 0);
         });
         this.projectedUpTo = 0;
         let applied = 0;

@@ -11,6 +11,7 @@ import { Reactor } from './reactor';
 import { CommandRunner } from '../event-sourcing/command-runner';
 import { SystemClock } from '../../shared/clock';
 import { ReactorRunner } from './reactor-runner';
+import { workLeasesOn } from '../../testing/work-leases.fixture';
 
 describe('ReactorRunner', () => {
   let dir: string;
@@ -37,6 +38,7 @@ describe('ReactorRunner', () => {
     let caughtUp!: () => void;
     const projections = { caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)) } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
+    const leases = workLeasesOn(readStore);
     const runner = new ReactorRunner(
       discovery,
       events,
@@ -46,6 +48,7 @@ describe('ReactorRunner', () => {
       true,
       new CommandRunner(events, new SystemClock(), upcasters),
       new SystemClock(),
+      leases,
     );
 
     const started = runner.start();
@@ -61,6 +64,7 @@ describe('ReactorRunner', () => {
       caughtUp();
       await started;
       await runner.onModuleDestroy();
+      await leases.onModuleDestroy();
     }
   });
 
@@ -82,6 +86,7 @@ describe('ReactorRunner', () => {
     const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
     const projections = { caughtUpAtStart: Promise.resolve() } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
+    const leases = workLeasesOn(readStore);
     const runner = new ReactorRunner(
       discovery,
       events,
@@ -91,6 +96,7 @@ describe('ReactorRunner', () => {
       true,
       new CommandRunner(events, new SystemClock(), upcasters),
       new SystemClock(),
+      leases,
     );
     const until = async (check: () => boolean) => {
       for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
@@ -109,6 +115,7 @@ describe('ReactorRunner', () => {
       expect(trail.filter((t) => t === 'ReactorEventRecovered')).toHaveLength(3);
     } finally {
       await runner.onModuleDestroy();
+      await leases.onModuleDestroy();
     }
   });
 });

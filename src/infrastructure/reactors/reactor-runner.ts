@@ -9,6 +9,15 @@ import { TrailingCheckpoint } from './trailing-checkpoint';
 import { ParkedEvents, partitionOf } from './parked-events';
 import { CommandRunner } from '../event-sourcing/command-runner';
 import { Clock } from '../../shared/clock';
+import { LeaseHandle, WorkLeases } from '../leases/work-leases';
+
+interface RunningReactor {
+  name: string;
+  types: readonly string[];
+  subscription: Subscription;
+  checkpoint: TrailingCheckpoint;
+  parked: ParkedEvents;
+}
 
 /**
  * Runs each reactor on its own checkpointed subscription: one event at a time (the next
@@ -17,13 +26,14 @@ import { Clock } from '../../shared/clock';
  * reactor goes on with every other campaign (contract §12, see ParkedEvents). The checkpoint
  * trails by up to CHECKPOINT_EVERY_MS (and is saved at stop) rather than costing a
  * transaction per event: after a crash a reactor sees the last moments' events again, which
- * it must bear anyway (reactors are idempotent).
+ * it must bear anyway (reactors are idempotent). Each reactor runs in one instance at a time,
+ * the one holding its lease (see WorkLeases).
  */
 @Injectable()
 export class ReactorRunner implements OnModuleDestroy {
   private readonly logger = new Logger('Reactors');
-  private subscriptions: Array<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> =
-    [];
+  private readonly running = new Map<string, RunningReactor>();
+  private leases: LeaseHandle[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -34,6 +44,7 @@ export class ReactorRunner implements OnModuleDestroy {
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
     private readonly runner: CommandRunner,
     private readonly clock: Clock,
+    private readonly workLeases: WorkLeases,
   ) {}
 
   /**
@@ -49,27 +60,35 @@ export class ReactorRunner implements OnModuleDestroy {
       .getProviders({ metadataKey: ReactsToEvents.KEY })
       .filter((w) => w.instance)
       .map((w) => w.instance as Reactor);
-    for (const reactor of reactors) this.subscriptions.push(await this.startOne(reactor));
+    for (const reactor of reactors) {
+      const lease = await this.workLeases.add({
+        name: `reactor:${reactor.name}`,
+        start: async () => void this.running.set(reactor.name, await this.startOne(reactor)),
+        stop: () => this.stopOne(reactor.name),
+      });
+      this.leases.push(lease);
+    }
   }
 
-  /** The reactors started, by checkpoint name, with the position each has handled up to. */
+  /** The reactors running here, by checkpoint name, with the position each has handled up to. */
   positions(): Array<{ name: string; position: number; types: readonly string[] }> {
-    return this.subscriptions.map(({ subscription, name, types }) => ({ name, position: subscription.position, types }));
+    return [...this.running.values()].map(({ subscription, name, types }) => ({ name, position: subscription.position, types }));
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all(
-      this.subscriptions.splice(0).map(async ({ subscription, checkpoint, parked }) => {
-        await subscription.stop();
-        await parked.stop();
-        await checkpoint.save();
-      }),
-    );
+    await Promise.all(this.leases.splice(0).map((lease) => lease.release()));
   }
 
-  private async startOne(
-    reactor: Reactor,
-  ): Promise<{ name: string; types: readonly string[]; subscription: Subscription; checkpoint: TrailingCheckpoint; parked: ParkedEvents }> {
+  private async stopOne(name: string): Promise<void> {
+    const reactor = this.running.get(name);
+    if (!reactor) return;
+    this.running.delete(name);
+    await reactor.subscription.stop();
+    await reactor.parked.stop();
+    await reactor.checkpoint.save();
+  }
+
+  private async startOne(reactor: Reactor): Promise<RunningReactor> {
     const name = `reactor:${reactor.name}`;
     const parked = new ParkedEvents(reactor, this.events, this.runner, this.upcasters, this.clock);
     await parked.start();

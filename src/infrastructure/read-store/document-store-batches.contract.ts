@@ -34,6 +34,61 @@ export function batchCases(t: DocumentStoreCase) {
       expect(await reopened.collection<{ v: number }>(coll).get(1)).toEqual({ v: 1 });
     });
 
+    it('moves a checkpoint only forward, whichever of two stores writes last; a reset sets it as given', async () => {
+      const name = `fwd-${coll}`;
+      const other = await open();
+      await store.setCheckpoint(name, 40);
+      await other.setCheckpoint(name, 30);
+      await store.exclusive(`lock-${coll}`, () => store.setCheckpoint(name, 35));
+      expect(await store.getCheckpoint(name)).toBe(40);
+      expect(await other.getCheckpoint(name)).toBe(40);
+      await other.resetCheckpoint(name, 0);
+      expect(await store.getCheckpoint(name)).toBe(0);
+      await store.exclusive(`lock-${coll}`, async () => {
+        await store.resetCheckpoint(name, 3);
+        await store.setCheckpoint(name, 2);
+        expect(await store.getCheckpoint(name)).toBe(3);
+      });
+      expect(await other.getCheckpoint(name)).toBe(3);
+    });
+
+    it('leases: one owner at a time, renewed by its owner, taken once lapsed or let go, the token growing at each change of hands', async () => {
+      const name = `lease-${coll}`;
+      const other = await open();
+      const first = await store.lease(name, 'a', 1_000, 100);
+      expect(first).toEqual(expect.any(Number));
+      expect(await other.lease(name, 'b', 1_050, 100)).toBeNull();
+      expect(await other.leaseHolder(name, 1_050)).toBe('a');
+      expect(await other.leaseHolder(name, 1_100)).toBeNull();
+      expect(await other.leaseHolder(`${name}-never`, 0)).toBeNull();
+      // A renewal keeps the token and pushes the expiry on.
+      expect(await store.lease(name, 'a', 1_090, 100)).toBe(first);
+      expect(await other.lease(name, 'b', 1_150, 100)).toBeNull();
+      const second = await other.lease(name, 'b', 1_190, 100);
+      expect(second).toBeGreaterThan(first!);
+      expect(await store.lease(name, 'a', 1_200, 100)).toBeNull();
+      // Letting go is for the holder only; then anyone may take it at once.
+      await store.releaseLease(name, 'a');
+      expect(await store.lease(name, 'a', 1_210, 100)).toBeNull();
+      await other.releaseLease(name, 'b');
+      const third = await store.lease(name, 'a', 1_220, 100);
+      expect(third).toBeGreaterThan(second!);
+      // Two owners racing for a free lease: exactly one gets it.
+      const race = await Promise.all([store.lease(`${name}-race`, 'a', 0, 100), other.lease(`${name}-race`, 'b', 0, 100)]);
+      expect(race.filter((token) => token !== null)).toHaveLength(1);
+    });
+
+    it('counts hits of a named counter across stores, from nothing again once it expired', async () => {
+      const name = `hits-${coll}`;
+      const other = await open();
+      expect(await store.countHit(name, 2_000, 1_000)).toBe(1);
+      expect(await other.countHit(name, 2_000, 1_500)).toBe(2);
+      expect(await store.countHit(`${name}-apart`, 2_000, 1_500)).toBe(1);
+      const race = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? store : other).countHit(name, 2_000, 1_600)));
+      expect(race.sort((a, b) => a - b)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      expect(await other.countHit(name, 3_000, 2_000)).toBe(1);
+    });
+
     it('runs exclusive work and returns its result', async () => {
       const outcome = await store.exclusive(`lock-${coll}`, async () => {
         await store.setCheckpoint(`cp-${coll}`, 5);

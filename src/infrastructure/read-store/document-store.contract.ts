@@ -229,7 +229,7 @@ export function atomicBatchContract(name: string, harness: DocumentStoreHarness)
       for (let id = 1; id <= 3; id++) await c.upsert(id, { id, v: 1 }, id);
       await store.setCheckpoint('refilled', 3);
       const failed = store.refill(['refilled'], async () => {
-        await store.setCheckpoint('refilled', 0);
+        await store.resetCheckpoint('refilled', 0);
         await c.upsert(9, { id: 9, v: 2 }, 9);
         throw new Error('crash mid-rebuild');
       });

@@ -72,7 +72,25 @@ export interface DocumentStore {
   /** Opens (and on first use creates, with its indexes) a collection. */
   collection<T extends object>(name: string, options?: CollectionOptions<T>): Collection<T>;
   getCheckpoint(name: string): Promise<number>;
+  /** Moves the checkpoint forward to `position`; never back, so a late writer cannot undo a later one's progress. */
   setCheckpoint(name: string, position: number): Promise<void>;
+  /** Sets the checkpoint to `position` whatever it was: a projection starting again, a version recorded. */
+  resetCheckpoint(name: string, position: number): Promise<void>;
+  /**
+   * Takes the lease `name` for `owner` until `now + ttlMs` when no one holds it, its holder let
+   * it lapse or `owner` holds it already (a renewal). Answers the lease's fencing token, which
+   * grows each time the lease changes hands, or null while another owner holds it.
+   */
+  lease(name: string, owner: string, now: number, ttlMs: number): Promise<number | null>;
+  /** Lets the lease go at once when `owner` holds it, so another owner may take it without waiting. */
+  releaseLease(name: string, owner: string): Promise<void>;
+  /** The owner holding the lease at `now`, null when it is free or lapsed. */
+  leaseHolder(name: string, now: number): Promise<string | null>;
+  /**
+   * Adds one to the named counter, shared by every process of the store, and answers its count.
+   * A counter past `expiresAt` counts from nothing again (and may be forgotten).
+   */
+  countHit(name: string, expiresAt: number, now: number): Promise<number>;
   /**
    * Runs `work` alone among every process sharing the store. Inside it, `get` answers the
    * documents as the work left them; `find` and `count` may answer what was there before it.

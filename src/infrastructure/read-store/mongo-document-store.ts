@@ -96,6 +96,7 @@ export class MongoDocumentStore implements DocumentStore {
 
   static async connect(url: string): Promise<MongoDocumentStore> {
     const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5000 }).asPromise();
+    await connection.collection('counters').createIndex({ expires: 1 }, { expireAfterSeconds: 0 });
     return new MongoDocumentStore(connection);
   }
 
@@ -115,7 +116,63 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async setCheckpoint(name: string, position: number): Promise<void> {
+    await this.connection.collection('checkpoints').updateOne({ _id: name } as never, { $max: { position } }, { upsert: true });
+  }
+
+  async resetCheckpoint(name: string, position: number): Promise<void> {
     await this.connection.collection('checkpoints').updateOne({ _id: name } as never, { $set: { position } }, { upsert: true });
+  }
+
+  /**
+   * One conditional update, so atomic between instances: it matches only a lease that is lapsed
+   * or the owner's; with none matching, the upsert's insert collides with the held lease's id.
+   */
+  async lease(name: string, owner: string, now: number, ttlMs: number): Promise<number | null> {
+    try {
+      const held = await this.connection.collection('leases').findOneAndUpdate(
+        { _id: name, $or: [{ owner }, { expires_at: { $lte: now } }] } as never,
+        [
+          {
+            $set: {
+              token: { $cond: [{ $eq: ['$owner', { $literal: owner }] }, '$token', { $add: [{ $ifNull: ['$token', 0] }, 1] }] },
+              owner: { $literal: owner },
+              expires_at: { $literal: now + ttlMs },
+            },
+          },
+        ],
+        { upsert: true, returnDocument: 'after' },
+      );
+      return (held?.token as number | undefined) ?? null;
+    } catch (error) {
+      if ((error as { code?: number }).code === DUPLICATE_KEY) return null;
+      throw error;
+    }
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.connection.collection('leases').updateOne({ _id: name, owner } as never, { $set: { expires_at: 0 } });
+  }
+
+  /** Counters past their expiry are removed by MongoDB's TTL monitor (made at connect), and restart when hit meanwhile. */
+  async countHit(name: string, expiresAt: number, now: number): Promise<number> {
+    const counter = await this.connection.collection('counters').findOneAndUpdate(
+      { _id: name } as never,
+      [
+        {
+          $set: {
+            n: { $cond: [{ $gt: ['$expires', { $literal: new Date(now) }] }, { $add: ['$n', 1] }, 1] },
+            expires: { $literal: new Date(expiresAt) },
+          },
+        },
+      ],
+      { upsert: true, returnDocument: 'after' },
+    );
+    return counter!.n as number;
+  }
+
+  async leaseHolder(name: string, now: number): Promise<string | null> {
+    const lease = await this.connection.collection('leases').findOne({ _id: name, expires_at: { $gt: now } } as never);
+    return (lease?.owner as string | undefined) ?? null;
   }
 
   async exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }> {

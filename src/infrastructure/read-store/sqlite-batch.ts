@@ -40,6 +40,8 @@ export class SqliteBatch {
   private readonly tables = new Map<string, Map<string, Held>>();
   readonly cleared = new Set<string>();
   readonly checkpoints = new Map<string, number>();
+  /** Checkpoints reset in this batch: written as they are, where the others only move forward. */
+  readonly resets = new Set<string>();
 
   constructor(readonly dataVersion: number) {}
 

@@ -6,6 +6,7 @@ import { RunningCounts } from './running-counts';
 import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion } from './sqlite-batch';
 import { RebuildWriter } from './sqlite-rebuild-writer';
 import { SqliteCollection } from './sqlite-collection';
+import { SqliteCounters } from './sqlite-counters';
 import { SqliteDocumentCache } from './sqlite-document-cache';
 import { copyKeptTables, rebuildFileOf, refuseWhileRebuilt, removeSqliteFile, swapIn } from './sqlite-rebuild-file';
 import { analyze, columnsOf, createIndexes, createTable, keepIndexes, keepViews } from './sqlite-schema';
@@ -29,6 +30,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private rebuild: { writer: RebuildWriter; written: Map<string, Set<string>>; checkpoints: Map<string, number> } | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
+  private readonly counters: SqliteCounters;
   private readonly host = {
     db: () => this.db,
     batch: () => this.batch,
@@ -45,6 +47,7 @@ export class SqliteDocumentStore implements DocumentStore {
   ) {
     refuseWhileRebuilt(file);
     this.db = this.open(file, true);
+    this.counters = new SqliteCounters(file.replace(/(\.db)?$/, '.counters.db'));
     this.optimizer = setInterval(() => void this.serially(async () => this.db.open && analyze(this.db, 'PRAGMA optimize')), 600_000);
     this.optimizer.unref();
   }
@@ -55,6 +58,7 @@ export class SqliteDocumentStore implements DocumentStore {
     analyze(db, 'PRAGMA optimize = 0x10002');
     db.exec(`
       CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, token INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS viewed_collections (collection TEXT PRIMARY KEY);
       ${RunningCounts.schema}
     `);
@@ -89,7 +93,38 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async setCheckpoint(name: string, position: number): Promise<void> {
     if (!this.batch) return this.host.inBatch(() => this.setCheckpoint(name, position));
+    if (position > (await this.getCheckpoint(name))) this.batch.checkpoints.set(name, position);
+  }
+
+  async resetCheckpoint(name: string, position: number): Promise<void> {
+    if (!this.batch) return this.host.inBatch(() => this.resetCheckpoint(name, position));
     this.batch.checkpoints.set(name, position);
+    this.batch.resets.add(name);
+  }
+
+  /** One statement, so atomic between processes: taken when new, lapsed or already the owner's. */
+  async lease(name: string, owner: string, now: number, ttlMs: number): Promise<number | null> {
+    const row = prepared(
+      this.db,
+      `INSERT INTO leases (name, owner, expires_at, token) VALUES (?, ?, ?, 1)
+       ON CONFLICT (name) DO UPDATE SET token = CASE WHEN owner = excluded.owner THEN token ELSE token + 1 END,
+         owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE owner = excluded.owner OR expires_at <= ?
+       RETURNING token`,
+    ).get(name, owner, now + ttlMs, now) as { token: number } | undefined;
+    return row?.token ?? null;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    prepared(this.db, 'UPDATE leases SET expires_at = 0 WHERE name = ? AND owner = ?').run(name, owner);
+  }
+
+  async countHit(name: string, expiresAt: number, now: number): Promise<number> {
+    return this.counters.hit(name, expiresAt, now);
+  }
+
+  async leaseHolder(name: string, now: number): Promise<string | null> {
+    return (prepared(this.db, 'SELECT owner FROM leases WHERE name = ? AND expires_at > ?').pluck().get(name, now) as string | undefined) ?? null;
   }
 
   async clearCollection(name: string): Promise<void> {
@@ -139,8 +174,9 @@ export class SqliteDocumentStore implements DocumentStore {
       [...this.collections.values()].find((c) => c.table === table)?.counts.cleared(writes);
     }
     for (const collection of this.collections.values()) collection.write(batch, writes);
-    const set = 'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
-    for (const [name, position] of batch.checkpoints) writes(set, [name, position]);
+    const reset = 'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
+    const forward = 'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = max(position, excluded.position)';
+    for (const [name, position] of batch.checkpoints) writes(batch.resets.has(name) ? reset : forward, [name, position]);
   }
 
   /**
@@ -206,6 +242,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async close(): Promise<void> {
     clearInterval(this.optimizer);
     await this.queue;
+    this.counters.close();
     if (this.db.open) this.db.close();
   }
 }
