@@ -85,7 +85,10 @@ export interface EventStore {
    * with their types when the store knows them; without types, anything may have come.
    */
   watch(listener: (types?: readonly string[]) => void): () => void;
-  /** Next integer of a named sequence; unique across concurrent writers sharing the store. */
+  /**
+   * Next integer of a named sequence: unique across concurrent writers sharing the store, growing
+   * within a process and across restarts; there may be gaps (an adapter may reserve ids in blocks).
+   */
   nextId(sequence: string): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
-import { AllStreamResolvedEvent, EventStoreDBClient, ReadAllOptions } from '@eventstore/db-client';
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { LogClient, ownEntry, systemEntries } from '../../testing/eventstoredb-log-client';
 import { eventStoreContract } from './event-store.contract';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
@@ -13,58 +14,8 @@ if (url) {
   });
 }
 
-type Entry = { streamId: string; type: string; isJson: boolean };
-
-/**
- * `$all` as the client reads it from a server with its standard projections on: the service's
- * events, the server's own (`$stats-…`) and the links its projections write (`$>` in `$ce-…`).
- * Reads follow the client's rules: START and END, forwards or backwards, a position read
- * forwards is included, `maxCount` bounds the entries, and the stream is consumed lazily.
- */
-class LogClient {
-  consumed = 0;
-  private readonly log: AllStreamResolvedEvent[];
-
-  constructor(entries: Entry[]) {
-    this.log = entries.map(({ streamId, type, isJson }, i) => {
-      const position = { commit: BigInt((i + 1) * 100), prepare: BigInt((i + 1) * 100) };
-      const event = {
-        streamId,
-        id: `id-${i}`,
-        revision: BigInt(i),
-        type,
-        data: isJson ? { n: i } : '0@order-1',
-        metadata: {},
-        isJson,
-        created: new Date(0),
-        position,
-      };
-      return { event, commitPosition: position.commit } as unknown as AllStreamResolvedEvent;
-    });
-  }
-
-  private async *lazily(entries: AllStreamResolvedEvent[]): AsyncIterable<AllStreamResolvedEvent> {
-    for (const entry of entries) {
-      this.consumed++;
-      yield entry;
-    }
-  }
-
-  readAll({ fromPosition = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
-    const at = (e: AllStreamResolvedEvent) => e.event!.position.commit;
-    const entries =
-      direction === 'forwards'
-        ? this.log.filter((e) => fromPosition === 'start' || (fromPosition !== 'end' && at(e) >= fromPosition.commit))
-        : this.log.filter((e) => fromPosition === 'end' || (fromPosition !== 'start' && at(e) <= fromPosition.commit)).reverse();
-    return this.lazily(entries.slice(0, Number(maxCount)));
-  }
-}
-
-const own = (n: number): Entry => ({ streamId: `order-${n}`, type: 'OrderPlaced', isJson: true });
-const system = (count: number): Entry[] =>
-  Array.from({ length: count }, (_, i) =>
-    i % 2 ? { streamId: '$stats-127.0.0.1:2113', type: '$statsCollected', isJson: true } : { streamId: '$ce-order', type: '$>', isJson: false },
-  );
+const own = (n: number) => ownEntry(n);
+const system = systemEntries;
 const storeOf = (client: LogClient) => new EventStoreDbEventStore(client as unknown as EventStoreDBClient);
 
 describe('EventStoreDB adapter over a log with the server’s own events', () => {

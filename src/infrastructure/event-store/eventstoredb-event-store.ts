@@ -16,7 +16,8 @@ import {
 import { EventEmitter } from 'node:events';
 import { ConcurrencyError } from './event-store.errors';
 import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
-import { pullSubscription } from './pull-subscription';
+import { catchUpSubscription } from './eventstoredb-catch-up';
+import { IdBlocks, LastOfStream } from './id-blocks';
 
 /**
  * EventStoreDB adapter. Global positions are the events' prepare positions in the
@@ -27,6 +28,7 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly signals = new EventEmitter();
   private liveFeed?: ReturnType<EventStoreDBClient['subscribeToAll']>;
+  private readonly ids = new IdBlocks({ last: (stream) => this.lastOf(stream), append: (stream, events, expected) => this.append(stream, events, expected) });
 
   constructor(connection: string | EventStoreDBClient) {
     this.client = typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
@@ -128,8 +130,9 @@ export class EventStoreDbEventStore implements EventStore {
     return 0;
   }
 
+  /** A catch-up subscription filtered by the server (see catchUpSubscription). */
   subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
-    return pullSubscription(this, afterPosition, handler, options);
+    return catchUpSubscription(this.client, afterPosition, handler, ownEvent, options);
   }
 
   watch(listener: (types?: readonly string[]) => void): () => void {
@@ -140,17 +143,9 @@ export class EventStoreDbEventStore implements EventStore {
     };
   }
 
-  async nextId(sequence: string): Promise<number> {
-    const stream = `sequence-${sequence}`;
-    for (;;) {
-      const last = await this.lastRevision(stream);
-      try {
-        const { revision } = await this.append(stream, [{ type: 'IdAllocated', data: { sequence } }], last === null ? 'no_stream' : last);
-        return revision + 1;
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError)) throw error;
-      }
-    }
+  /** From blocks reserved by one append each (see IdBlocks). */
+  nextId(sequence: string): Promise<number> {
+    return this.ids.next(sequence);
   }
 
   async ping(): Promise<void> {
@@ -163,10 +158,11 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.dispose();
   }
 
-  private async lastRevision(stream: string): Promise<number | null> {
+  private async lastOf(stream: string): Promise<LastOfStream | null> {
     try {
-      for await (const resolved of this.client.readStream(stream, { fromRevision: END, direction: 'backwards', maxCount: 1 })) {
-        return Number(resolved.event?.revision ?? 0n);
+      for await (const resolved of this.client.readStream(stream, { fromRevision: END, direction: BACKWARDS, maxCount: 1 })) {
+        const event = resolved.event!;
+        return { revision: Number(event.revision), type: event.type, data: event.data as LastOfStream['data'] };
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return null;

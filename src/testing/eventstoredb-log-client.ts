@@ -1,0 +1,132 @@
+import { AllStreamResolvedEvent, Filter, ReadAllOptions, SubscribeToAllOptions } from '@eventstore/db-client';
+import { EventEmitter } from 'node:events';
+import { Readable, Transform, TransformCallback } from 'node:stream';
+
+export type LogEntry = { streamId: string; type: string; isJson: boolean };
+
+/** What the server sends on a subscription: an event, or how far its filter has read. */
+type ServerMessage = { event: AllStreamResolvedEvent } | { checkpoint: { commit: bigint; prepare: bigint } };
+
+/** Events the server's filter reads between two checkpoints, per unit of `checkpointInterval` (its search window). */
+const SEARCH_WINDOW = 32;
+
+export const ownEntry = (n: number, type = 'OrderPlaced'): LogEntry => ({ streamId: `order-${n}`, type, isJson: true });
+/** The server's own events and the links its standard projections write, alternating. */
+export const systemEntries = (count: number): LogEntry[] =>
+  Array.from({ length: count }, (_, i) =>
+    i % 2 ? { streamId: '$stats-127.0.0.1:2113', type: '$statsCollected', isJson: true } : { streamId: '$ce-order', type: '$>', isJson: false },
+  );
+
+/**
+ * `$all` as the EventStoreDB client reads it, for the adapter's specs: reads follow the client's
+ * rules (START and END, forwards or backwards, a position read forwards is included, `maxCount`,
+ * consumed lazily); subscriptions follow the server and the client's `Subscription` (6.x): the
+ * server starts after the position, drops what the filter refuses, sends a checkpoint each
+ * `checkpointInterval` search windows of 32 events read, then follows appends; the client is an
+ * object-mode Transform piped from the server's stream, which awaits `checkpointReached` with
+ * itself and the position, so a slow reader holds the server back.
+ */
+export class LogClient {
+  /** Entries handed out by reads, and entries read by subscriptions' filters. */
+  consumed = 0;
+  scanned = 0;
+  readonly subscriptions: Array<{ options: SubscribeToAllOptions; drop(error: Error): void }> = [];
+  private readonly log: AllStreamResolvedEvent[] = [];
+  private readonly appended = new EventEmitter();
+
+  constructor(entries: LogEntry[]) {
+    this.appended.setMaxListeners(0);
+    entries.forEach((entry) => this.append(entry));
+  }
+
+  /** Appends an entry; its position is 100 times its place in the log. */
+  append({ streamId, type, isJson }: LogEntry): number {
+    const i = this.log.length;
+    const position = { commit: BigInt((i + 1) * 100), prepare: BigInt((i + 1) * 100) };
+    const event = { streamId, id: `id-${i}`, revision: BigInt(i), type, data: isJson ? { n: i } : '0@order-1', metadata: {}, isJson, created: new Date(0), position };
+    this.log.push({ event, commitPosition: position.commit } as unknown as AllStreamResolvedEvent);
+    this.appended.emit('entry');
+    return (i + 1) * 100;
+  }
+
+  private async *lazily(entries: AllStreamResolvedEvent[]): AsyncIterable<AllStreamResolvedEvent> {
+    for (const entry of entries) {
+      this.consumed++;
+      yield entry;
+    }
+  }
+
+  readAll({ fromPosition = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
+    const at = (e: AllStreamResolvedEvent) => e.event!.position.commit;
+    const entries =
+      direction === 'forwards'
+        ? this.log.filter((e) => fromPosition === 'start' || (fromPosition !== 'end' && at(e) >= fromPosition.commit))
+        : this.log.filter((e) => fromPosition === 'end' || (fromPosition !== 'start' && at(e) <= fromPosition.commit)).reverse();
+    return this.lazily(entries.slice(0, Number(maxCount)));
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}, readableOptions: { highWaterMark?: number } = {}) {
+    const { fromPosition = 'start', filter } = options;
+    const start = fromPosition === 'start' ? 0 : fromPosition === 'end' ? this.log.length : this.log.findIndex((e) => e.event!.position.commit > fromPosition.commit);
+    const server = Readable.from(this.serve(start < 0 ? this.log.length : start, filter), { objectMode: true, highWaterMark: 1 });
+    const client = new ClientSubscription(filter?.checkpointReached, readableOptions.highWaterMark);
+    server.pipe(client);
+    const drop = (error: Error) => {
+      server.destroy();
+      client.destroy(error);
+    };
+    this.subscriptions.push({ options, drop });
+    client.unsubscribeWith(() => server.destroy());
+    return client;
+  }
+
+  /** The server's side: read the log from `index` on through the filter, then wait for appends. */
+  private async *serve(index: number, filter?: Filter): AsyncGenerator<ServerMessage> {
+    const matches = (e: AllStreamResolvedEvent) => {
+      if (!filter) return true;
+      const subject = filter.filterOn === 'eventType' ? e.event!.type : e.event!.streamId;
+      return 'regex' in filter ? new RegExp(filter.regex).test(subject) : filter.prefixes.some((p) => subject.startsWith(p));
+    };
+    const window = SEARCH_WINDOW * (filter?.checkpointInterval ?? 1);
+    let read = 0;
+    for (;;) {
+      while (index < this.log.length) {
+        const entry = this.log[index++];
+        this.scanned++;
+        read++;
+        if (matches(entry)) yield { event: entry };
+        if (filter && read % window === 0) yield { checkpoint: entry.event!.position };
+      }
+      await new Promise((resolve) => this.appended.once('entry', resolve));
+    }
+  }
+}
+
+/** The client's `Subscription`: awaits `checkpointReached` with itself, passes events on. */
+class ClientSubscription extends Transform {
+  private onUnsubscribe = () => {};
+
+  constructor(
+    private readonly checkpointReached: Filter['checkpointReached'],
+    highWaterMark?: number,
+  ) {
+    super({ objectMode: true, highWaterMark });
+  }
+
+  unsubscribeWith(stop: () => void): void {
+    this.onUnsubscribe = stop;
+  }
+
+  override async _transform(message: ServerMessage, _encoding: BufferEncoding, next: TransformCallback): Promise<void> {
+    if ('checkpoint' in message) {
+      await this.checkpointReached?.(this as never, message.checkpoint);
+      return next();
+    }
+    next(null, message.event);
+  }
+
+  async unsubscribe(): Promise<void> {
+    this.onUnsubscribe();
+    this.end();
+  }
+}
