@@ -5,14 +5,17 @@ import { ProjectionRunner } from '../infrastructure/projections/projection-runne
 import { CliUsageError } from './usage-error';
 import { ServiceInstances } from '../infrastructure/instances/service-instances';
 import { DomainError } from '../shared/domain-error';
+import { AppConfig } from '../infrastructure/config/app-config';
 
-/** Drops and rebuilds read models with a progress bar; prints the events-per-second figure. */
+/** Rebuilds read models with a progress bar; prints the events-per-second figure. */
 export async function rebuildProjections(app: INestApplicationContext, only?: string) {
   const runner = app.get(ProjectionRunner);
   const names = runner.names();
   if (only && !names.includes(only)) throw new CliUsageError(`Unknown projection "${only}". Known: ${names.join(', ')}`);
   const chosen = only ? [only] : names;
-  const [running] = await app.get(ServiceInstances).running();
+  // The embedded store's rebuild renames a new file over the one running services hold open;
+  // MongoDB's renames collections, which services read on from the next query.
+  const [running] = app.get(AppConfig).readStore === 'embedded' ? await app.get(ServiceInstances).running() : [];
   if (running) {
     throw new DomainError(
       'conflict',

@@ -70,20 +70,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.background) return;
-    const job = this.job.leased(this.config.dialing.intervalMs);
-    let unwatch = () => {};
-    // A round ended in another instance may have freed a slot: its append rings here too.
-    const work = {
-      name: job.name,
-      start: () => {
-        unwatch = this.events.watch((types) => (!types || types.includes('LeadCallFinished')) && this.nudge());
-        return job.start();
-      },
-      stop: () => {
-        unwatch();
-        return job.stop();
-      },
-    };
+    const work = this.job.leased(this.config.dialing.intervalMs);
     this.lease = await this.leases.add(work);
     // A holder paused past its lease's end (another instance may dial by now) skips its passes.
     this.mayDial = () => this.leases.holds(work.name);

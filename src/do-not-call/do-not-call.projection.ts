@@ -41,7 +41,7 @@ export class DoNotCallProjection implements ReadModelProjection {
         await this.entries.upsert(entryId(user_id, phone_number), entry, recorded.position);
       }
     } else {
-      await this.entries.delete(entryId(event.data.user_id, event.data.phone_number));
+      await this.entries.delete(entryId(event.data.user_id, event.data.phone_number), recorded.position);
     }
   }
 }

@@ -64,6 +64,8 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
    * at start. Not the CLI: its commands are short, and a rebuild holds the read store alone.
    */
   async onModuleInit(): Promise<void> {
+    // Every projection has opened its collections by now: an index the store refuses stops the start here.
+    await this.reads.ready();
     const files = [this.config.eventStore === 'embedded' && eventsFile(this.config), this.config.readStore === 'embedded' && readsFile(this.config)];
     const embedded = files.filter((file): file is string => file !== false);
     if (!this.background || !embedded.length) return;

@@ -33,7 +33,7 @@ export class PhoneNumbersProjection implements ReadModelProjection {
       const { phone_number_id: id, user_id, phone_number, label } = event.data;
       await this.numbers.upsert(id, { id, user_id, phone_number, label, created_at: isoMicros(recorded.occurredAt) }, recorded.position);
     } else if (event.type === 'PhoneNumberRemoved') {
-      await this.numbers.delete(event.data.phone_number_id);
+      await this.numbers.delete(event.data.phone_number_id, recorded.position);
     }
   }
 }

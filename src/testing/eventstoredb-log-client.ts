@@ -1,4 +1,14 @@
-import { AllStreamResolvedEvent, Filter, ReadAllOptions, SubscribeToAllOptions } from '@eventstore/db-client';
+import {
+  AllStreamResolvedEvent,
+  AppendToStreamOptions,
+  EventData,
+  Filter,
+  ReadAllOptions,
+  ReadStreamOptions,
+  StreamNotFoundError,
+  SubscribeToAllOptions,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
 import { EventEmitter } from 'node:events';
 import { Readable, Transform, TransformCallback } from 'node:stream';
 
@@ -40,13 +50,69 @@ export class LogClient {
   }
 
   /** Appends an entry; its position is 100 times its place in the log. */
-  append({ streamId, type, isJson }: LogEntry): number {
+  append({ streamId, type, isJson }: LogEntry, data?: unknown, metadata: unknown = {}): number {
     const i = this.log.length;
     const position = { commit: BigInt((i + 1) * 100), prepare: BigInt((i + 1) * 100) };
-    const event = { streamId, id: `id-${i}`, revision: BigInt(i), type, data: isJson ? { n: i } : '0@order-1', metadata: {}, isJson, created: new Date(0), position };
+    const revision = BigInt(this.streamOf(streamId).length);
+    const event = {
+      streamId,
+      id: `id-${i}`,
+      revision,
+      type,
+      data: data ?? (isJson ? { n: i } : '0@order-1'),
+      metadata,
+      isJson,
+      created: new Date(0),
+      position,
+    };
     this.log.push({ event, commitPosition: position.commit } as unknown as AllStreamResolvedEvent);
     this.appended.emit('entry');
     return (i + 1) * 100;
+  }
+
+  /** As the server appends: all or nothing, at the stream's expected revision. */
+  async appendToStream(streamName: string, events: EventData | EventData[], { expectedRevision = 'any' }: AppendToStreamOptions = {}) {
+    const current = this.streamOf(streamName).length - 1;
+    const ok =
+      expectedRevision === 'any' ||
+      (expectedRevision === 'no_stream' ? current === -1 : expectedRevision === 'stream_exists' ? current >= 0 : BigInt(current) === expectedRevision);
+    if (!ok) throw new WrongExpectedVersionError(undefined, { streamName, expected: expectedRevision, current: current < 0 ? 'no_stream' : BigInt(current) });
+    let position = 0;
+    for (const event of [events].flat()) {
+      const isJson = event.contentType === 'application/json';
+      const data = isJson ? event.data : Buffer.from(event.data as Uint8Array).toString('utf8');
+      position = this.append({ streamId: streamName, type: event.type, isJson }, data, event.metadata ?? {});
+    }
+    const nextExpectedRevision = BigInt(this.streamOf(streamName).length - 1);
+    return { success: true, nextExpectedRevision, position: { commit: BigInt(position), prepare: BigInt(position) } };
+  }
+
+  /** As the client reads a stream: StreamNotFoundError for none, links (`$>`, data `revision@stream`) resolved when asked. */
+  readStream(
+    streamName: string,
+    { fromRevision = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER, resolveLinkTos = false }: ReadStreamOptions = {},
+  ): AsyncIterable<{ event?: AllStreamResolvedEvent['event']; link?: AllStreamResolvedEvent['event'] }> {
+    const stream = this.streamOf(streamName);
+    const resolve = (entry: AllStreamResolvedEvent) => {
+      const link = entry.event!;
+      if (!resolveLinkTos || link.type !== '$>') return { event: link };
+      const [revision, target] = String(link.data).split('@');
+      return { event: this.streamOf(target)[Number(revision)]?.event, link };
+    };
+    const count = () => this.consumed++;
+    return (async function* () {
+      if (!stream.length) throw new StreamNotFoundError(undefined, streamName);
+      const from = fromRevision === 'start' ? 0 : fromRevision === 'end' ? stream.length - 1 : Number(fromRevision);
+      const picked = direction === 'forwards' ? stream.slice(from) : stream.slice(0, from + 1).reverse();
+      for (const entry of picked.slice(0, Number(maxCount))) {
+        count();
+        yield resolve(entry);
+      }
+    })();
+  }
+
+  private streamOf(streamId: string): AllStreamResolvedEvent[] {
+    return this.log.filter((e) => e.event!.streamId === streamId);
   }
 
   private async *lazily(entries: AllStreamResolvedEvent[]): AsyncIterable<AllStreamResolvedEvent> {
@@ -67,7 +133,8 @@ export class LogClient {
 
   subscribeToAll(options: SubscribeToAllOptions = {}, readableOptions: { highWaterMark?: number } = {}) {
     const { fromPosition = 'start', filter } = options;
-    const start = fromPosition === 'start' ? 0 : fromPosition === 'end' ? this.log.length : this.log.findIndex((e) => e.event!.position.commit > fromPosition.commit);
+    const start =
+      fromPosition === 'start' ? 0 : fromPosition === 'end' ? this.log.length : this.log.findIndex((e) => e.event!.position.commit > fromPosition.commit);
     const server = Readable.from(this.serve(start < 0 ? this.log.length : start, filter), { objectMode: true, highWaterMark: 1 });
     const client = new ClientSubscription(filter?.checkpointReached, readableOptions.highWaterMark);
     server.pipe(client);

@@ -39,7 +39,7 @@ export class ToolsProjection implements ReadModelProjection {
         return;
       }
       case 'ToolDeleted':
-        await this.tools.delete(event.data.tool_id);
+        await this.tools.delete(event.data.tool_id, recorded.position);
         return;
     }
   }

@@ -16,7 +16,12 @@ describe('EventStoreDB catch-up subscriptions, filtered by the server (against a
     for (const s of running.splice(0)) await s.stop();
   });
 
-  function follow(client: LogClient, after: number, options: { types?: string[]; batchSize?: number; retryDelayMs?: number } = {}, handle?: (e: RecordedEvent) => Promise<void>) {
+  function follow(
+    client: LogClient,
+    after: number,
+    options: { types?: string[]; batchSize?: number; retryDelayMs?: number } = {},
+    handle?: (e: RecordedEvent) => Promise<void>,
+  ) {
     const seen: RecordedEvent[] = [];
     const subscription = storeOf(client).subscribeToAll(
       after,

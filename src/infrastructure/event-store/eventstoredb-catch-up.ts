@@ -1,4 +1,12 @@
-import { AllStreamResolvedEvent, AllStreamSubscription, EventStoreDBClient, Position, START, eventTypeFilter, excludeSystemEvents } from '@eventstore/db-client';
+import {
+  AllStreamResolvedEvent,
+  AllStreamSubscription,
+  EventStoreDBClient,
+  Position,
+  START,
+  eventTypeFilter,
+  excludeSystemEvents,
+} from '@eventstore/db-client';
 import { Readable } from 'node:stream';
 import { EventHandler, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 

@@ -18,6 +18,7 @@ import { ConcurrencyError } from './event-store.errors';
 import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 import { catchUpSubscription } from './eventstoredb-catch-up';
 import { IdBlocks, LastOfStream } from './id-blocks';
+import { CorrelationTrail, TRAIL_STREAM_PREFIX } from './eventstoredb-trail';
 
 /**
  * EventStoreDB adapter. Global positions are the events' prepare positions in the
@@ -28,10 +29,12 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly signals = new EventEmitter();
   private liveFeed?: ReturnType<EventStoreDBClient['subscribeToAll']>;
+  private readonly trail: CorrelationTrail;
   private readonly ids = new IdBlocks({ last: (stream) => this.lastOf(stream), append: (stream, events, expected) => this.append(stream, events, expected) });
 
   constructor(connection: string | EventStoreDBClient) {
     this.client = typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
+    this.trail = new CorrelationTrail(this.client, (after, max) => this.readAll(after, max), toRecorded);
     this.signals.setMaxListeners(0);
   }
 
@@ -102,23 +105,10 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
-  /**
-   * Reads the `$bc-<correlationId>` link stream that EventStoreDB's `$by_correlation_id`
-   * system projection keeps (docker-compose.yml starts the system projections).
-   */
+  /** From the trail index the service keeps (see CorrelationTrail): no server-side projection is needed. */
   async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
-    const out: RecordedEvent[] = [];
-    try {
-      for await (const resolved of this.client.readStream(`$bc-${correlationId}`, { fromRevision: START, direction: FORWARDS, resolveLinkTos: true })) {
-        const recorded = toRecorded(resolved);
-        if (recorded && recorded.position > afterPosition) out.push(recorded);
-        if (out.length === maxCount) break;
-      }
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
-    return out;
+    await this.trail.catchUp(await this.headPosition());
+    return this.trail.read(correlationId, afterPosition, maxCount);
   }
 
   /** The newest event of the service's own, however many system events follow it. */
@@ -183,10 +173,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 }
 
-/** An event of the service's: not one of the server's system streams (`$…`), nor a link. */
+/** An event of the service's: not one of the server's system streams (`$…`), nor a link, nor the trail index's. */
 function ownEvent(resolved: AllStreamResolvedEvent): RecordedEvent | null {
   const recorded = toRecorded(resolved);
-  return recorded && !recorded.stream.startsWith('$') && !recorded.type.startsWith('$') ? recorded : null;
+  return recorded && !recorded.stream.startsWith('$') && !recorded.type.startsWith('$') && !recorded.stream.startsWith(TRAIL_STREAM_PREFIX) ? recorded : null;
 }
 
 function toRecorded(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {

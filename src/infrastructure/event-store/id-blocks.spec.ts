@@ -50,7 +50,14 @@ describe('IdBlocks: ids from blocks reserved by appends with an expected revisio
 
   it('goes on after ids allocated one per event, as streams written before blocks hold them', async () => {
     const { ids, events } = writer();
-    await events.append('sequence-call', [{ type: 'IdAllocated', data: { sequence: 'call' } }, { type: 'IdAllocated', data: { sequence: 'call' } }], 'no_stream');
+    await events.append(
+      'sequence-call',
+      [
+        { type: 'IdAllocated', data: { sequence: 'call' } },
+        { type: 'IdAllocated', data: { sequence: 'call' } },
+      ],
+      'no_stream',
+    );
     expect(await ids.next('call')).toBe(3);
   });
 });

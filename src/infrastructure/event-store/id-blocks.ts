@@ -50,7 +50,11 @@ export class IdBlocks {
       const taken = !last ? 0 : last.type === 'IdBlockReserved' ? last.data.last! : last.revision + 1;
       const first = taken + 1;
       try {
-        await this.store.append(stream, [{ type: 'IdBlockReserved', data: { sequence, first, last: taken + ID_BLOCK_SIZE } }], last ? last.revision : 'no_stream');
+        await this.store.append(
+          stream,
+          [{ type: 'IdBlockReserved', data: { sequence, first, last: taken + ID_BLOCK_SIZE } }],
+          last ? last.revision : 'no_stream',
+        );
         this.blocks.set(sequence, { next: first, last: taken + ID_BLOCK_SIZE });
         return;
       } catch (error) {

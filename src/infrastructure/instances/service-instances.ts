@@ -46,7 +46,7 @@ export class ServiceInstances implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     if (!this.timer) return;
     clearInterval(this.timer);
-    await this.instances.delete(this.id).catch(() => undefined);
+    await this.instances.delete(this.id, this.clock.now().getTime()).catch(() => undefined);
   }
 
   /** The services that beat recently, this one aside. */

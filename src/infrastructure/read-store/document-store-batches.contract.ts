@@ -110,7 +110,7 @@ export function batchCases(t: DocumentStoreCase) {
         expect((await c.getMany([1, 2])).map((d) => d.v).sort()).toEqual([2, 3]);
         await c.upsert(2, { id: 2, v: 4 }, 4);
         await c.upsert(3, { id: 3, v: 5 }, 5);
-        expect(await c.delete(3)).toBe(true);
+        expect(await c.delete(3, 6)).toBe(true);
         expect(await c.get(3)).toBeNull();
       });
       expect(await c.count()).toBe(2);
@@ -141,7 +141,7 @@ export function batchCases(t: DocumentStoreCase) {
         await compare(c);
         await c.upsert(2, { ...people[1], active: true, team: { id: 3 } }, 10);
         await c.upsert(2, { ...people[1], active: false }, 9);
-        await c.delete(4);
+        await c.delete(4, 10);
         await c.upsert(6, { ...people[0], id: 6, age: null }, 11);
         await compare(c);
         expect(await c.count({ active: true, age: 31 })).toBe(1);
@@ -154,7 +154,7 @@ export function batchCases(t: DocumentStoreCase) {
         await compare(c);
         await store.exclusive(`lock-${coll}`, async () => {
           for (let pos = 10; pos < 15; pos++) await c.upsert(1, { ...(await c.get(1))!, active: pos % 2 === 0, team: { id: pos % 3 } }, pos);
-          await c.delete(3);
+          await c.delete(3, 16);
           await c.upsert(7, { ...people[4], id: 7 }, 20);
         });
         await compare(c);
@@ -189,7 +189,7 @@ export function batchCases(t: DocumentStoreCase) {
             await c.upsert(2, { ...people[1], active: true, team: { id: 3 } }, 10);
           });
           await c.upsert(9, { ...people[0], id: 9, age: 25 }, 11);
-          await c.delete(5);
+          await c.delete(5, 12);
           return 'done';
         });
         expect(written).toBe('done');

@@ -69,9 +69,25 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
       it('deletes', async () => {
         const c = store.collection<{ v: number }>(coll);
         await c.upsert(1, { v: 1 }, 1);
-        expect(await c.delete(1)).toBe(true);
-        expect(await c.delete(1)).toBe(false);
+        expect(await c.delete(1, 2)).toBe(true);
+        expect(await c.delete(1, 3)).toBe(false);
         expect(await c.get(1)).toBeNull();
+      });
+
+      it('remembers a deletion: an upsert from before it cannot bring the document back, a later one can', async () => {
+        const c = store.collection<{ v: number }>(coll);
+        await c.upsert(1, { v: 1 }, 10);
+        expect(await c.delete(1, 9)).toBe(false);
+        expect(await c.get(1)).toEqual({ v: 1 });
+        expect(await c.delete(1, 12)).toBe(true);
+        // Another instance applying the same events late, in order: its upserts are refused.
+        expect(await c.upsert(1, { v: 1 }, 10)).toBe(false);
+        expect(await c.upsert(1, { v: 2 }, 12)).toBe(false);
+        expect(await c.get(1)).toBeNull();
+        expect(await c.count()).toBe(0);
+        expect(await (await open()).collection<{ v: number }>(coll).upsert(1, { v: 3 }, 11)).toBe(false);
+        expect(await c.upsert(1, { v: 4 }, 13)).toBe(true);
+        expect(await c.get(1)).toEqual({ v: 4 });
       });
     });
 
@@ -147,7 +163,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
 
         await c.upsert(3, { ...people[2], name: 'cyd' }, 100);
         await store.exclusive('views', async () => c.upsert(1, { ...people[0], team: { id: 9 } }, 101));
-        await c.delete(4);
+        await c.delete(4, 102);
         expect((await c.findViews({ active: true }, { sort: [['id', 'asc']] })).map((v) => JSON.parse(v))).toEqual([
           { id: 1, label: 'ann (9)' },
           { id: 3, label: 'cyd (2)' },

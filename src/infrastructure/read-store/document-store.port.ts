@@ -55,9 +55,13 @@ export interface Collection<T extends object> {
    */
   findViews(filter?: Filter, options?: FindOptions): Promise<string[]>;
   count(filter?: Filter): Promise<number>;
-  /** Stores the document unless the stored one came from the same or a later position. */
+  /** Stores the document unless the stored one, or its deletion, came from the same or a later position. */
   upsert(id: DocId, doc: T, position: number): Promise<boolean>;
-  delete(id: DocId): Promise<boolean>;
+  /**
+   * Removes the document unless it came from a later position, and remembers the deletion's
+   * position: an upsert from the same or an earlier one cannot bring the document back.
+   */
+  delete(id: DocId, position: number): Promise<boolean>;
 }
 
 /** What a projection declares of a collection when it opens it. */
@@ -92,11 +96,13 @@ export interface DocumentStore {
    */
   countHit(name: string, expiresAt: number, now: number): Promise<number>;
   /**
-   * Runs `work` alone among every process sharing the store. Inside it, `get` answers the
-   * documents as the work left them; `find` and `count` may answer what was there before it.
-   * Embedded: its writes and checkpoints commit together in one transaction, or not at all.
-   * MongoDB: under a lease named `lock`; when another instance holds it, `work` does not run
-   * and the answer is `{ ran: false }`.
+   * Runs `work` as one batch of projection writes. Inside it, `get` answers the documents as the
+   * work left them; `find` and `count` may answer what was there before it. Work that several
+   * processes run at once over the same events must be safe without a lock: each write is guarded
+   * by its event's position and checkpoints only move forward (MongoDB runs it at once, so). An
+   * adapter may do better: the embedded one runs it alone among the processes sharing the file,
+   * its writes and checkpoints committed together in one transaction or not at all. When an
+   * adapter passes the work up to another process, the answer is `{ ran: false }`.
    */
   exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }>;
   /** Removes every document of a collection; the collection and its indexes stay. */
@@ -108,6 +114,8 @@ export interface DocumentStore {
    * only `get`, `upsert` and `delete` may be used on them meanwhile.
    */
   refill<R>(names: string[], work: () => Promise<R>): Promise<R>;
+  /** Settles once the collections opened so far are usable with their indexes; rejects naming what the store refused. */
+  ready(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,96 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import mongoose, { Connection } from 'mongoose';
-import { Collection, CollectionOptions, DocId, DocumentStore, DocumentView, Filter, FindOptions, noView } from './document-store.port';
-import { assertFieldName, isRange } from './filter-fields';
+import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
+import { assertFieldName } from './filter-fields';
+import { DUPLICATE_KEY, MongoDocCollection } from './mongo-collection';
 
-type MongoCollection = ReturnType<Connection['collection']>;
+const live = (name: string) => `rm_${assertFieldName(name)}`;
+const rebuilt = (name: string) => `${live(name)}__rebuild`;
 
-const DUPLICATE_KEY = 11000;
-const LEASE_MS = 15_000;
-
-function toMongoFilter(filter: Filter = {}): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [field, condition] of Object.entries(filter)) {
-    if (condition === undefined) continue;
-    assertFieldName(field);
-    if (!isRange(condition)) {
-      out[field] = condition;
-      continue;
-    }
-    const ops: Record<string, unknown> = {};
-    for (const key of ['gt', 'gte', 'lt', 'lte', 'ne', 'in'] as const) {
-      if (condition[key] !== undefined) ops[`$${key}`] = condition[key];
-    }
-    out[field] = ops;
-  }
-  return out;
-}
-
-function strip<T>(doc: Record<string, unknown> | null): T | null {
-  if (!doc) return null;
-  const { _id, _pos, ...rest } = doc;
-  return rest as T;
-}
-
-class MongoDocCollection<T extends object> implements Collection<T> {
-  constructor(
-    private readonly native: MongoCollection,
-    private readonly view?: DocumentView<T>,
-  ) {}
-
-  async get(id: DocId): Promise<T | null> {
-    return strip<T>(await this.native.findOne({ _id: String(id) } as never));
-  }
-
-  async getMany(ids: DocId[]): Promise<T[]> {
-    if (!ids.length) return [];
-    const docs = await this.native.find({ _id: { $in: [...new Set(ids.map(String))] } } as never).toArray();
-    return docs.map((d) => strip<T>(d as Record<string, unknown>)!);
-  }
-
-  async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
-    // MongoDB reads `limit(0)` as no limit; the port's 0 is no documents.
-    if (options.limit === 0) return [];
-    let cursor = this.native.find(toMongoFilter(filter));
-    if (options.sort?.length) {
-      cursor = cursor.sort(Object.fromEntries(options.sort.map(([f, d]) => [assertFieldName(f), d === 'desc' ? -1 : 1])));
-    }
-    if (options.skip) cursor = cursor.skip(options.skip);
-    if (options.limit !== undefined) cursor = cursor.limit(options.limit);
-    return (await cursor.toArray()).map((d) => strip<T>(d as Record<string, unknown>)!);
-  }
-
-  /** Views are made as they are read here; the gain is the embedded store's. */
-  async findViews(filter?: Filter, options?: FindOptions): Promise<string[]> {
-    const view = this.view;
-    if (!view) throw noView(this.native.collectionName);
-    return (await this.find(filter, options)).map((doc) => JSON.stringify(view(doc)));
-  }
-
-  async count(filter?: Filter): Promise<number> {
-    return this.native.countDocuments(toMongoFilter(filter));
-  }
-
-  async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
-    try {
-      const result = await this.native.replaceOne({ _id: String(id), _pos: { $lt: position } } as never, { ...doc, _pos: position }, { upsert: true });
-      return result.modifiedCount + result.upsertedCount > 0;
-    } catch (error) {
-      // The guard did not match an existing document, so the upsert tried to insert its id again.
-      if ((error as { code?: number }).code === DUPLICATE_KEY) return false;
-      throw error;
-    }
-  }
-
-  async delete(id: DocId): Promise<boolean> {
-    return (await this.native.deleteOne({ _id: String(id) } as never)).deletedCount > 0;
-  }
-}
-
-/** Read models in MongoDB, one collection each, written through mongoose's connection. */
+/**
+ * Read models in MongoDB, one collection each, written through mongoose's connection. Any
+ * instance may project: writes are guarded by position (see MongoDocCollection) and checkpoints
+ * only move forward, so no lock is needed, and each instance's writes are read back at once.
+ */
 export class MongoDocumentStore implements DocumentStore {
-  private readonly owner = randomUUID();
-  private readonly pendingIndexes: Promise<unknown>[] = [];
+  private readonly declared = new Map<string, IndexSpec[]>();
+  private readonly indexesMade: Array<Promise<string | null>> = [];
+  /** During a rebuild in this process: the collections written, by read model. */
+  private refilling = new Map<string, string>();
 
   private constructor(private readonly connection: Connection) {}
 
@@ -102,12 +27,15 @@ export class MongoDocumentStore implements DocumentStore {
 
   /** Counts are answered by countDocuments over the indexes; no running totals are kept here. */
   collection<T extends object>(name: string, { indexes = [], view }: CollectionOptions<T> = {}): Collection<T> {
-    const native = this.connection.collection(`rm_${assertFieldName(name)}`);
-    for (const index of indexes) {
-      const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));
-      this.pendingIndexes.push(native.createIndex(keys, { unique: index.unique ?? false }).catch(() => undefined));
-    }
-    return new MongoDocCollection<T>(native, view);
+    this.declared.set(name, indexes);
+    this.indexesMade.push(...this.makeIndexes(live(name), indexes));
+    return new MongoDocCollection<T>(() => this.connection.collection(this.refilling.get(name) ?? live(name)), name, view);
+  }
+
+  /** Rejects, naming each index MongoDB refused (a clash with an index made by hand, say), so the start stops there. */
+  async ready(): Promise<void> {
+    const refused = (await Promise.all(this.indexesMade)).filter((problem): problem is string => problem !== null);
+    if (refused.length) throw new Error(`MongoDB refused read-model indexes: ${refused.join('; ')}`);
   }
 
   async getCheckpoint(name: string): Promise<number> {
@@ -175,19 +103,37 @@ export class MongoDocumentStore implements DocumentStore {
     return (lease?.owner as string | undefined) ?? null;
   }
 
-  async exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }> {
-    if (!(await this.acquire(lock))) return { ran: false };
+  /** Runs the work at once: see the class. */
+  async exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     return { ran: true, result: await work() };
   }
 
-  /** Indexes stay while refilling here: MongoDB builds them as it goes. */
+  /**
+   * Writes the collections anew beside the live ones and renames them over the live ones once the
+   * work is done: readers in every instance see the old documents until then, never empty ones.
+   */
   async refill<R>(names: string[], work: () => Promise<R>): Promise<R> {
-    for (const name of names) await this.clearCollection(name);
-    return work();
+    const db = this.connection.db!;
+    for (const name of names) {
+      await db.dropCollection(rebuilt(name)).catch(() => undefined);
+      const refused = (await Promise.all(this.makeIndexes(rebuilt(name), this.declared.get(name) ?? []))).filter(Boolean);
+      if (refused.length) throw new Error(`MongoDB refused read-model indexes: ${refused.join('; ')}`);
+    }
+    this.refilling = new Map(names.map((name) => [name, rebuilt(name)]));
+    try {
+      const result = await work();
+      for (const name of names) await db.renameCollection(rebuilt(name), live(name), { dropTarget: true });
+      return result;
+    } catch (error) {
+      for (const name of names) await db.dropCollection(rebuilt(name)).catch(() => undefined);
+      throw error;
+    } finally {
+      this.refilling = new Map();
+    }
   }
 
   async clearCollection(name: string): Promise<void> {
-    await this.connection.collection(`rm_${assertFieldName(name)}`).deleteMany({});
+    await this.connection.collection(this.refilling.get(name) ?? live(name)).deleteMany({});
   }
 
   async ping(): Promise<void> {
@@ -195,25 +141,20 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.pendingIndexes);
+    await Promise.all(this.indexesMade);
     await this.connection.close();
   }
 
-  /** A lease that its holder renews on every use and others may take once it has expired. */
-  private async acquire(lock: string): Promise<boolean> {
-    const now = Date.now();
-    try {
-      await this.connection
-        .collection('leases')
-        .updateOne(
-          { _id: lock, $or: [{ owner: this.owner }, { expires_at: { $lt: now } }] } as never,
-          { $set: { owner: this.owner, expires_at: now + LEASE_MS } },
-          { upsert: true },
+  private makeIndexes(collection: string, indexes: IndexSpec[]): Array<Promise<string | null>> {
+    return indexes.map((index) => {
+      const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));
+      return this.connection
+        .collection(collection)
+        .createIndex(keys, { unique: index.unique ?? false })
+        .then(
+          () => null,
+          (error: Error) => `${collection} (${index.fields.join(', ')}): ${error.message}`,
         );
-      return true;
-    } catch (error) {
-      if ((error as { code?: number }).code === DUPLICATE_KEY) return false;
-      throw error;
-    }
+    });
   }
 }

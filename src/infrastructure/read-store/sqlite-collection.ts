@@ -101,18 +101,21 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     await this.get(key);
     const held = this.host.batch()!.held(this.table);
     const current = held.get(key)!;
-    if (current.doc !== null && current.pos >= position) return false;
+    // An absent document has position 0; a deleted one keeps its deletion's.
+    if (current.pos >= position && (current.doc !== null || current.pos > 0)) return false;
     held.set(key, { ...current, doc, pos: position, dirty: true });
     return true;
   }
 
-  async delete(id: DocId): Promise<boolean> {
-    if (!this.host.batch()) return this.host.inBatch(() => this.delete(id));
+  async delete(id: DocId, position: number): Promise<boolean> {
+    if (!this.host.batch()) return this.host.inBatch(() => this.delete(id, position));
     const key = String(id);
-    const existed = (await this.get(key)) !== null;
+    await this.get(key);
     const held = this.host.batch()!.held(this.table);
-    held.set(key, { ...held.get(key)!, doc: null, pos: 0, dirty: true });
-    return existed;
+    const current = held.get(key)!;
+    if (current.pos > position) return false;
+    held.set(key, { ...current, doc: null, pos: position, dirty: true });
+    return current.doc !== null;
   }
 
   private lookUp(batch: SqliteBatch, key: string): Held {
@@ -139,7 +142,14 @@ export class SqliteCollection<T extends object> implements Collection<T> {
 
   /** Whether the write changed the file (an upsert from an earlier position does not). */
   private writeRow(writes: Writes, key: string, held: Held): boolean {
-    if (held.doc === null) return held.stored !== null && writes(`DELETE FROM ${this.table} WHERE id = ?`, [key]);
+    if (held.doc === null) {
+      writes('INSERT INTO tombstones (tbl, id, pos) VALUES (?, ?, ?) ON CONFLICT (tbl, id) DO UPDATE SET pos = max(pos, excluded.pos)', [
+        this.table,
+        key,
+        held.pos,
+      ]);
+      return held.stored !== null && writes(`DELETE FROM ${this.table} WHERE id = ?`, [key]);
+    }
     const view = this.view ? JSON.stringify(this.view(held.doc as T)) : null;
     const values: Bind[] = this.fields.map((field) => columnValue(held.doc!, field));
     return writes(this.upsertSql, [key, held.pos, JSON.stringify(held.doc), view, ...values]);
@@ -166,7 +176,10 @@ export class SqliteCollection<T extends object> implements Collection<T> {
 
   private readRow(key: string): Held {
     const row = prepared(this.host.db(), `SELECT doc, pos FROM ${this.table} WHERE id = ?`).get(key) as { doc: string; pos: number } | undefined;
-    if (!row) return absent;
+    if (!row) {
+      const deletedAt = prepared(this.host.db(), 'SELECT pos FROM tombstones WHERE tbl = ? AND id = ?').pluck().get(this.table, key) as number | undefined;
+      return deletedAt === undefined ? absent : { ...absent, pos: deletedAt };
+    }
     const doc = JSON.parse(row.doc) as object;
     return { doc, stored: doc, pos: row.pos, dirty: false };
   }

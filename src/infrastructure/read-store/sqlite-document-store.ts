@@ -58,6 +58,7 @@ export class SqliteDocumentStore implements DocumentStore {
     analyze(db, 'PRAGMA optimize = 0x10002');
     db.exec(`
       CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS tombstones (tbl TEXT NOT NULL, id TEXT NOT NULL, pos INTEGER NOT NULL, PRIMARY KEY (tbl, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, token INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS viewed_collections (collection TEXT PRIMARY KEY);
       ${RunningCounts.schema}
@@ -171,6 +172,7 @@ export class SqliteDocumentStore implements DocumentStore {
     if (batch.cleared.size) this.host.cache.clear();
     for (const table of batch.cleared) {
       if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) writes(`DELETE FROM ${table}`, []);
+      writes('DELETE FROM tombstones WHERE tbl = ?', [table]);
       [...this.collections.values()].find((c) => c.table === table)?.counts.cleared(writes);
     }
     for (const collection of this.collections.values()) collection.write(batch, writes);
@@ -196,6 +198,7 @@ export class SqliteDocumentStore implements DocumentStore {
         createTable(fresh, table, declared?.fields ?? []);
         createIndexes(fresh, table, declared?.indexes ?? []);
         fresh.prepare('DELETE FROM counts WHERE collection = ?').run(name);
+        fresh.prepare('DELETE FROM tombstones WHERE tbl = ?').run(table);
       }
       this.db = fresh;
       this.host.cache.clear();
@@ -234,6 +237,9 @@ export class SqliteDocumentStore implements DocumentStore {
     this.queue = next.catch(() => undefined);
     return next;
   }
+
+  /** Tables and indexes are made as collections are opened. */
+  async ready(): Promise<void> {}
 
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
