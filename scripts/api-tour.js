@@ -38,17 +38,25 @@ async function until(check, what, timeoutMs = 20_000) {
 async function apiTour(baseUrl, token, secret) {
   const exchanges = [];
   const target = await startTarget();
-  const send = async (method, route, { params = {}, query = '', body, auth = 'token', record = true } = {}) => {
+  const send = async (method, route, { params = {}, query = '', body, upload, auth = 'token', record = true } = {}) => {
     const path = route.replace(/:(\w+)/g, (_, name) => String(params[name])) + query;
-    const raw = body === undefined ? undefined : JSON.stringify(body);
+    const raw = upload ? upload.text : body === undefined ? undefined : JSON.stringify(body);
     const headers = { accept: 'application/json' };
-    if (raw !== undefined || auth === 'token') headers['content-type'] = 'application/json';
+    if (upload) headers['content-type'] = upload.contentType;
+    else if (raw !== undefined || auth === 'token') headers['content-type'] = 'application/json';
     if (auth === 'token') headers.authorization = `Bearer ${token}`;
     if (auth === 'signed') headers['x-signature'] = sign(raw ?? '', secret);
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body: raw });
     const text = await response.text();
     const isJson = (response.headers.get('content-type') ?? '').includes('json');
-    const exchange = { method, route, path, body, status: response.status, answer: isJson ? JSON.parse(text) : text };
+    const exchange = {
+      method,
+      route,
+      path,
+      body: upload ? { [upload.contentType]: upload.text } : body,
+      status: response.status,
+      answer: isJson ? JSON.parse(text) : text,
+    };
     if (record) exchanges.push(exchange);
     return exchange;
   };
@@ -154,6 +162,22 @@ async function apiTour(baseUrl, token, secret) {
     await send('GET', '/api/user/campaigns');
     await send('GET', '/api/user/campaigns/:id', { params: { id: campaign.id } });
     await send('POST', '/api/user/campaigns/update-status', { body: { campaign_id: campaign.id, action: 'start' } });
+    const importRoute = '/api/user/campaigns/:id/leads/import';
+    const csv = 'phone_number,first_name,secondary_phone_number_1\n+12025550160,Ada,+12025550161\n+12025550162,Bob,\nnot a number,Cy,\n';
+    const started = (await send('POST', importRoute, { params: { id: campaign.id }, upload: { contentType: 'text/csv', text: csv } })).answer.data;
+    const ndjson = `${JSON.stringify({ phone_number: '+12025550163', variables: { first_name: 'Dee' } })}\n`;
+    await send('POST', importRoute, {
+      params: { id: campaign.id },
+      query: '?allow_dupplicate=true',
+      upload: { contentType: 'application/x-ndjson', text: ndjson },
+    });
+    await send('POST', importRoute, { params: { id: campaign.id }, body: { phone_number: '+12025550164' } });
+    await until(
+      async () => (await send('GET', '/api/user/lead-imports/:id', { params: { id: started.id }, record: false })).answer.status !== 'running',
+      'the import',
+    );
+    await send('GET', '/api/user/lead-imports/:id', { params: { id: started.id } });
+    await send('GET', '/api/user/lead-imports', { query: '?per_page=5' });
     await send('GET', '/api/user/campaigns/:id/history', { params: { id: campaign.id }, query: '?limit=3' });
     await send('GET', '/api/user/campaigns/:id/history', {
       params: { id: campaign.id },

@@ -13,6 +13,7 @@ import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { LeadImportsModule } from './lead-imports/lead-imports.module';
 import { DoNotCallModule } from './do-not-call/do-not-call.module';
 import { DialingModule } from './dialing/dialing.module';
 import { HistoryModule } from './history/history.module';
@@ -58,6 +59,7 @@ export class AppModule implements OnApplicationBootstrap {
         WebhooksModule,
         HistoryModule,
         DoNotCallModule,
+        LeadImportsModule,
         DashboardModule,
       ],
       controllers: [HealthController, MetricsController, CatalogController],

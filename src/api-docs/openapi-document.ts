@@ -90,6 +90,19 @@ function parameters(key: string, doc: RouteDoc) {
   return [...path, ...query];
 }
 
+/** A file body: text of each content type, with the example the walk sent of it. */
+function uploadContent(types: string[], key: string) {
+  const sent = Object.values(EXAMPLES[key] ?? {})
+    .flat()
+    .map((exchange) => exchange.request as Record<string, string> | undefined);
+  return Object.fromEntries(
+    types.map((type) => {
+      const example = sent.find((body) => body && typeof body[type] === 'string')?.[type];
+      return [type, { schema: { type: 'string' }, ...(example === undefined ? {} : { example }) }];
+    }),
+  );
+}
+
 function operation(key: string, doc: RouteDoc) {
   const requestExample = EXAMPLES[key] && Object.values(EXAMPLES[key]).flat()[0]?.request;
   return {
@@ -106,6 +119,7 @@ function operation(key: string, doc: RouteDoc) {
           },
         }
       : {}),
+    ...(doc.upload ? { requestBody: { required: true, content: uploadContent(doc.upload, key) } } : {}),
     responses: responses(key, doc),
   };
 }

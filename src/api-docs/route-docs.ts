@@ -10,6 +10,7 @@ import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from '../tools/tool.dt
 import { WebhookDeliveryListQuery } from '../webhooks/webhook-delivery.dto';
 import { AddToDoNotCallDto, DoNotCallListQuery } from '../do-not-call/do-not-call.dto';
 import { SettingsDto } from '../users/settings.controller';
+import { LeadImportListQuery, LeadImportQuery } from '../lead-imports/lead-import.dto';
 
 /** Who may call a route: a user's bearer token, the telephony provider's signature, METRICS_TOKEN when set, or anyone. */
 export type Caller = 'user' | 'provider' | 'scraper' | 'anyone';
@@ -22,6 +23,8 @@ export interface RouteDoc {
   query?: new () => unknown;
   /** Objects in the answer whose keys vary from one answer to the next (see inferSchema). */
   openPaths?: string[];
+  /** A body of another type than JSON, by content type (an import's file). */
+  upload?: string[];
 }
 
 const user = (tag: string, summary: string, more: Partial<RouteDoc> = {}): RouteDoc => ({ tag, summary, caller: 'user', ...more });
@@ -79,6 +82,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/user/webhook-deliveries/:id': user('Webhooks', 'One delivery with every attempt'),
   'POST /api/user/webhook-deliveries/:id/redeliver': user('Webhooks', 'Sends a delivery that ended again, as a new series of attempts (409 while one is due)'),
 
+  'POST /api/user/campaigns/:id/leads/import': user(
+    'Lead imports',
+    'Starts an import of a CSV (header row; phone_number, timezone, secondary_phone_number_1..n, other columns as variables) or NDJSON (one lead body per line) file, streamed, up to IMPORT_MAX_BYTES',
+    { query: LeadImportQuery, upload: ['text/csv', 'application/x-ndjson'] },
+  ),
+  'GET /api/user/lead-imports/:id': user('Lead imports', "An import's progress: rows read, accepted, duplicates, invalid, and the first 1,000 refused rows"),
+  'GET /api/user/lead-imports': user('Lead imports', "The user's imports, newest first", { query: LeadImportListQuery }),
   'POST /api/user/dnc': user('Do not call', 'Adds numbers to the do-not-call list (1 to 10,000); answers how many were new', { body: AddToDoNotCallDto }),
   'GET /api/user/dnc': user('Do not call', 'The do-not-call list, newest first', { query: DoNotCallListQuery }),
   'DELETE /api/user/dnc/:phone_number': user('Do not call', 'Takes a number off the do-not-call list'),

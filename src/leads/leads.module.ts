@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { CAMPAIGN_LEADS } from '../campaigns/campaign-leads';
 import { CampaignsModule } from '../campaigns/campaigns.module';
 import { CreateLeadHandler } from './commands/create-lead';
+import { CreateImportedLeadHandler } from './commands/create-imported-lead';
+import { LeadCreation } from './commands/lead-creation';
 import { DeleteLeadHandler } from './commands/delete-lead';
 import { FinishLeadCallHandler } from './commands/finish-lead-call';
 import { StopLeadHandler } from './commands/stop-lead';
@@ -24,7 +26,9 @@ import { LeadsQueries } from './leads.queries';
     { provide: CAMPAIGN_LEADS, useExisting: LeadsQueries },
     LeadsMetrics,
     LeadNumbers,
+    LeadCreation,
     CreateLeadHandler,
+    CreateImportedLeadHandler,
     UpdateLeadHandler,
     DeleteLeadHandler,
     StartLeadCallHandler,

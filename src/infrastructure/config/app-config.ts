@@ -33,6 +33,8 @@ export class AppConfig {
     readonly defaultQuietHours: { start: string; end: string } | null = { start: '08:00', end: '21:00' },
     /** How long an instance's hold on a piece of background work lasts unless renewed (see WorkLeases). */
     readonly workLeaseTtlMs = 10_000,
+    /** Contract §15: the largest lead import body taken. */
+    readonly importMaxBytes = 512 * 1024 * 1024,
   ) {}
 }
 
@@ -180,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bool('LOG_PRETTY', process.stdout.isTTY === true),
     quietHours(env.DEFAULT_QUIET_HOURS),
     int('WORK_LEASE_TTL_MS', 10_000, 1000, 600_000),
+    int('IMPORT_MAX_BYTES', 512 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
   );
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,0 +1,60 @@
+import { HttpException } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { Inject } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { CampaignsQueries } from '../../campaigns/campaigns.queries';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
+import { DomainError } from '../../shared/domain-error';
+import { ImportSpool, ImportTooLarge } from '../import-spool';
+import { LeadImportCommand, leadImportDecider } from '../lead-import.decider';
+import { ImportFormat, leadImportStream } from '../lead-import.events';
+
+/** A lead import asked for (contract §15): its body is stored whole before it counts as uploaded. */
+export class StartLeadImport {
+  constructor(
+    readonly userId: number,
+    readonly campaignId: number,
+    readonly format: ImportFormat,
+    readonly allowDuplicate: boolean,
+    readonly body: Readable,
+  ) {}
+}
+
+@CommandHandler(StartLeadImport)
+export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, number> {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly campaigns: CampaignsQueries,
+    private readonly spool: ImportSpool,
+    private readonly projections: ProjectionRunner,
+    private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  /** Answers the import's id once its body is stored and the import readable. */
+  async execute({ userId, campaignId, format, allowDuplicate, body }: StartLeadImport): Promise<number> {
+    if (!(await this.campaigns.owned(userId, campaignId))) {
+      body.resume();
+      throw DomainError.notFound('Campaign');
+    }
+    const importId = await this.events.nextId('lead_import');
+    const run = (command: LeadImportCommand) => this.runner.run(leadImportStream(importId), leadImportDecider, command);
+    await run({ type: 'StartImport', importId, userId, campaignId, format, allowDuplicate });
+    let bytes: number;
+    try {
+      bytes = await this.spool.store(importId, format, body, this.config.importMaxBytes);
+    } catch (error) {
+      const reason = error instanceof ImportTooLarge ? error.message : 'The upload was cut short.';
+      const { position } = await run({ type: 'FinishImport', importId, status: 'failed', reason });
+      await this.projections.settle(position);
+      if (error instanceof ImportTooLarge) throw new HttpException({ message: error.message }, 413);
+      throw error;
+    }
+    const { position } = await run({ type: 'RecordUpload', importId, bytes });
+    await this.projections.settle(position);
+    return importId;
+  }
+}

@@ -1,0 +1,73 @@
+import { parse } from 'csv-parse';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { ImportFormat } from './lead-import.events';
+
+/** A data row: its number (contract §15) and the lead body of §6 it stands for, or why it cannot be read. */
+export type ImportRow = { row: number; body: Record<string, unknown> } | { row: number; unreadable: string };
+
+const SECONDARY = /^secondary_phone_number_(\d+)$/;
+
+/** The rows of an import's body, one at a time as they are read: memory holds one row, whatever the size. */
+export function importRows(format: ImportFormat, input: Readable): AsyncGenerator<ImportRow> {
+  return format === 'csv' ? csvRows(input) : ndjsonRows(input);
+}
+
+/**
+ * CSV with a header row (a BOM, quotes, CRLF and blank lines as csv-parse reads them): `phone_number`,
+ * `timezone` and `secondary_phone_number_1..n` name the lead's fields, every other column a string
+ * variable. Rows are numbered from 1 after the header, blank lines not counted.
+ */
+async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
+  const records = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }));
+  let header: string[] | null = null;
+  let row = 0;
+  for await (const record of records as AsyncIterable<string[]>) {
+    if (!header) {
+      header = record.map((name) => name.trim());
+      continue;
+    }
+    yield { row: ++row, body: leadOf(header, record) };
+  }
+}
+
+function leadOf(header: string[], cells: string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const variables: Record<string, string> = {};
+  const secondary: Array<{ order: number; phone_number: string }> = [];
+  header.forEach((name, i) => {
+    const cell = cells[i];
+    if (cell === undefined || name === '') return;
+    const contact = SECONDARY.exec(name);
+    if (name === 'phone_number') body.phone_number = cell;
+    else if (name === 'timezone') {
+      if (cell !== '') body.timezone = cell;
+    } else if (contact) {
+      if (cell !== '') secondary.push({ order: Number(contact[1]), phone_number: cell });
+    } else variables[name] = cell;
+  });
+  if (Object.keys(variables).length) body.variables = variables;
+  if (secondary.length) body.secondary_contacts = secondary.sort((a, b) => a.order - b.order).map(({ phone_number }) => ({ phone_number }));
+  return body;
+}
+
+/** NDJSON: one lead body of §6 per line, numbered by its line; blank lines are passed over, not counted. */
+async function* ndjsonRows(input: Readable): AsyncGenerator<ImportRow> {
+  let line = 0;
+  let first = true;
+  for await (let text of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    first = false;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      yield { row: line, unreadable: 'Malformed JSON body.' };
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { row: line, unreadable: 'The request body must be a JSON object.' };
+    else yield { row: line, body: value as Record<string, unknown> };
+  }
+}

@@ -1,0 +1,148 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { createReadStream } from 'node:fs';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
+import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
+import { CreateImportedLead } from '../leads/commands/create-imported-lead';
+import { CreateLeadDto } from '../leads/lead.dto';
+import { DUPLICATE_MESSAGE } from '../leads/lead.decider';
+import { DomainError } from '../shared/domain-error';
+import { toE164 } from '../shared/phone';
+import { CheckedBodyPipe } from '../shared/validation/validation.pipe';
+import { ImportRow, importRows } from './import-rows';
+import { ImportSpool } from './import-spool';
+import { LeadImportCommand, LeadImportState, leadImportDecider } from './lead-import.decider';
+import { RowError, leadImportStream } from './lead-import.events';
+
+/** Rows made at once: reserved together, their leads made concurrently, recorded done together. */
+export const IMPORT_BATCH = 500;
+
+const checkLead = new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true });
+
+interface BatchOutcome {
+  accepted: number;
+  duplicates: number;
+  invalid: number;
+  errors: RowError[];
+}
+
+/**
+ * Takes an import's stored body row by row (contract §15): each batch is reserved with its lead
+ * ids, its leads made as single creates are (the same rules, messages and duplicate checks, also
+ * against imports and creates racing with it), then recorded done. After a crash the import goes
+ * on from its last batch done, and the batch in hand is made again on the same ids: a lead made
+ * already is found and counted, none is made twice. Progress is in the import's read model.
+ */
+@Injectable()
+export class LeadImportProcessor {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly commands: CommandBus,
+    private readonly projections: ProjectionRunner,
+    private readonly spool: ImportSpool,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
+
+  /**
+   * Makes every row not done yet; `onBatch` hears the rows done so far after each batch, and may
+   * answer false to stop there (the service stopping): the import stays running, to go on later.
+   */
+  async process(importId: number, onBatch?: (rowsDone: number) => boolean | void | Promise<boolean | void>): Promise<void> {
+    const stream = leadImportStream(importId);
+    let { state } = await this.runner.load(stream, leadImportDecider);
+    if (state.status !== 'running' || !state.uploaded) return;
+    try {
+      let batch: ImportRow[] = [];
+      for await (const row of importRows(state.format!, createReadStream(this.spool.file(importId, state.format!)))) {
+        if (row.row <= state.rowsDone) continue;
+        batch.push(row);
+        const last = state.reserved?.lastRow ?? 0;
+        if (batch.length === IMPORT_BATCH || row.row === last) {
+          state = await this.runBatch(importId, state, batch);
+          if ((await onBatch?.(state.rowsDone)) === false) return;
+          batch = [];
+        }
+      }
+      if (batch.length) state = await this.runBatch(importId, state, batch);
+      await onBatch?.(state.rowsDone);
+      await this.run(importId, { type: 'FinishImport', importId, status: 'completed', reason: null });
+      await this.spool.remove(importId, state.format!);
+    } catch (error) {
+      // A body that cannot be read on (a CSV quote never closed) ends the import; anything else
+      // (a store out of reach) leaves it running, for the next try to go on with.
+      if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_'))) throw error;
+      await this.run(importId, {
+        type: 'FinishImport',
+        importId,
+        status: 'failed',
+        reason: `The file cannot be read after row ${state.rowsDone}: ${error.message}`,
+      });
+    }
+  }
+
+  private async runBatch(importId: number, state: LeadImportState, rows: ImportRow[]): Promise<LeadImportState> {
+    const first = state.rowsDone + 1;
+    const lastRow = rows[rows.length - 1].row;
+    // The batch in hand at a crash is made again on the ids it had; a new one gets its own.
+    const redo = state.reserved !== null;
+    let leadIds = state.reserved?.leadIds;
+    if (!leadIds) {
+      leadIds = spread(rows, first, await Promise.all(rows.map(() => this.events.nextId('lead'))));
+      await this.run(importId, { type: 'ReserveRows', importId, firstRow: first, lastRow, leadIds });
+    }
+    const ids = leadIds;
+    const outcome = await this.makeLeads(state, rows, (row) => ids[row - first], redo);
+    const { position, state: after } = await this.run(importId, { type: 'RecordRowsDone', importId, lastRow, ...outcome });
+    // The leads and the progress are readable, and the dialer finds the leads, before the next batch.
+    await this.projections.settle(position);
+    return after;
+  }
+
+  private async makeLeads(state: LeadImportState, rows: ImportRow[], idOf: (row: number) => number, redo: boolean): Promise<BatchOutcome> {
+    const outcome: BatchOutcome = { accepted: 0, duplicates: 0, invalid: 0, errors: [] };
+    const refused = (row: number, message: string) => {
+      if (message === DUPLICATE_MESSAGE) outcome.duplicates++;
+      else outcome.invalid++;
+      outcome.errors.push({ row, message });
+    };
+    // A number twice in the batch: the first row takes it, the later ones are duplicates, as if
+    // they had come one by one (the number's reservation decides against other batches and creates).
+    const seen = new Set<string>();
+    const made = await Promise.all(
+      rows.map(async (row) => {
+        if ('unreadable' in row) return { row: row.row, message: row.unreadable };
+        const body: Record<string, unknown> = { ...row.body, campaign_id: state.campaignId, allow_dupplicate: state.allowDuplicate };
+        const e164 = typeof body.phone_number === 'string' ? toE164(body.phone_number) : null;
+        if (e164 && !state.allowDuplicate) {
+          if (seen.has(e164)) return { row: row.row, message: DUPLICATE_MESSAGE };
+          seen.add(e164);
+        }
+        try {
+          await this.commands.execute(new CreateImportedLead(state.userId!, await checkLead.transform(body), idOf(row.row), redo));
+          return { row: row.row, message: null };
+        } catch (error) {
+          if (error instanceof DomainError) return { row: row.row, message: error.message };
+          throw error;
+        }
+      }),
+    );
+    for (const { row, message } of made.sort((a, b) => a.row - b.row)) {
+      if (message === null) outcome.accepted++;
+      else refused(row, message);
+    }
+    return outcome;
+  }
+
+  private run(importId: number, command: LeadImportCommand) {
+    return this.runner.run(leadImportStream(importId), leadImportDecider, command);
+  }
+}
+
+/** Lead ids by row number from the batch's first row: rows are numbered without gaps in CSV, with gaps (blank lines) in NDJSON. */
+function spread(rows: ImportRow[], first: number, ids: number[]): number[] {
+  const last = rows[rows.length - 1].row;
+  const out = new Array<number>(last - first + 1).fill(0);
+  rows.forEach((row, i) => (out[row.row - first] = ids[i]));
+  return out;
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { hostname } from 'node:os';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { isDeadProcessHere } from '../infrastructure/leases/lease-owner';
+import { WorkLeases } from '../infrastructure/leases/work-leases';
+import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
+import { DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { LeadImportProcessor } from './lead-import-processor';
+import { LeadImportsQueries } from './lead-imports.queries';
+
+/** How often the service looks for imports left unfinished by an instance that stopped. */
+const LOOK_EVERY_MS = 30_000;
+
+/**
+ * Runs imports in the background of the service: one at a time each, in one instance at a time
+ * (a lease per import, renewed after each batch), started when uploaded and taken up again after
+ * a restart, or by another instance once the lease of one that died has lapsed. Stopping the
+ * service stops each import after its batch in hand.
+ */
+@Injectable()
+export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('LeadImports');
+  private readonly running = new Map<number, Promise<void>>();
+  private stopping = false;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly processor: LeadImportProcessor,
+    private readonly imports: LeadImportsQueries,
+    private readonly leases: WorkLeases,
+    private readonly config: AppConfig,
+    @Inject(READ_STORE) private readonly store: DocumentStore,
+    @Inject(BACKGROUND_WORK) private readonly background: boolean,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.background) return;
+    void this.resumeUnfinished();
+    this.timer = setInterval(() => void this.resumeUnfinished(), LOOK_EVERY_MS).unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await Promise.all(this.running.values());
+  }
+
+  /** Makes the import's rows in the background, unless it runs here or elsewhere already. */
+  start(importId: number): void {
+    if (this.stopping || this.running.has(importId)) return;
+    const run = this.run(importId)
+      .catch((error: Error) => this.logger.error(`import ${importId} stopped, to be taken up again: ${error.message}`))
+      .finally(() => this.running.delete(importId));
+    this.running.set(importId, run);
+  }
+
+  private async run(importId: number): Promise<void> {
+    const lease = `import:${importId}`;
+    if (!(await this.take(lease))) return;
+    try {
+      await this.processor.process(importId, async () => !this.stopping && (await this.take(lease)));
+    } finally {
+      await this.store.releaseLease(lease, this.leases.owner).catch(() => undefined);
+    }
+  }
+
+  private async take(lease: string): Promise<boolean> {
+    const now = Date.now();
+    const ttl = this.config.workLeaseTtlMs * 3;
+    if ((await this.store.lease(lease, this.leases.owner, now, ttl)) !== null) return true;
+    const holder = await this.store.leaseHolder(lease, now);
+    if (!holder || !isDeadProcessHere(holder, hostname())) return false;
+    await this.store.releaseLease(lease, holder);
+    return (await this.store.lease(lease, this.leases.owner, now, ttl)) !== null;
+  }
+
+  private async resumeUnfinished(): Promise<void> {
+    try {
+      for (const unfinished of await this.imports.unfinished()) this.start(unfinished.id);
+    } catch (error) {
+      this.logger.error(`unfinished imports could not be read: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+
+/** One stream per import (contract §15). */
+export const leadImportStream = (importId: number) => `lead_import-${importId}`;
+
+export type ImportFormat = 'csv' | 'ndjson';
+export type ImportStatus = 'running' | 'completed' | 'failed';
+
+/** A refused row: its 1-based number and the message a single create would have answered. */
+export interface RowError {
+  row: number;
+  message: string;
+}
+
+/** The errors an import keeps (contract §15: the first 1,000). */
+export const KEPT_ERRORS = 1000;
+
+export type LeadImportStarted = DomainEvent<
+  'LeadImportStarted',
+  { import_id: number; user_id: number; campaign_id: number; format: ImportFormat; allow_duplicate: boolean }
+>;
+/** The body is stored whole (`bytes` of it): the import may go on from it after a restart. */
+export type LeadImportUploaded = DomainEvent<'LeadImportUploaded', { import_id: number; bytes: number }>;
+/**
+ * Lead ids set aside for the rows `first_row`..`last_row` before any is created: the row at
+ * `first_row + i` becomes lead `lead_ids[i]`, so rows made again after a crash find their lead.
+ */
+export type LeadImportRowsReserved = DomainEvent<'LeadImportRowsReserved', { import_id: number; first_row: number; last_row: number; lead_ids: number[] }>;
+/** Rows up to `last_row` are done: how many of this batch were taken, duplicates or invalid, and their errors (within the kept ones). */
+export type LeadImportRowsDone = DomainEvent<
+  'LeadImportRowsDone',
+  { import_id: number; last_row: number; accepted: number; duplicates: number; invalid: number; errors: RowError[] }
+>;
+export type LeadImportFinished = DomainEvent<'LeadImportFinished', { import_id: number; status: 'completed' | 'failed'; reason: string | null }>;
+
+export type LeadImportEvent = LeadImportStarted | LeadImportUploaded | LeadImportRowsReserved | LeadImportRowsDone | LeadImportFinished;
+
+export const LEAD_IMPORT_EVENT_TYPES = eventTypes<LeadImportEvent>({
+  LeadImportStarted: true,
+  LeadImportUploaded: true,
+  LeadImportRowsReserved: true,
+  LeadImportRowsDone: true,
+  LeadImportFinished: true,
+});

@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
+import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { isoMicros } from '../shared/formats';
+import { ImportFormat, ImportStatus, KEPT_ERRORS, LEAD_IMPORT_EVENT_TYPES, LeadImportEvent, RowError } from './lead-import.events';
+
+/** An import as `GET /api/user/lead-imports/{id}` shows it (contract §15), and what the service keeps of it. */
+export interface LeadImportDocument {
+  id: number;
+  user_id: number;
+  campaign_id: number;
+  format: ImportFormat;
+  status: ImportStatus;
+  /** The body is stored whole: the rows can be read (again) from it. */
+  uploaded: boolean;
+  rows: number;
+  accepted: number;
+  duplicates: number;
+  invalid: number;
+  errors: RowError[];
+  reason: string | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+export const importView = ({ id, campaign_id, status, rows, accepted, duplicates, invalid, errors, started_at, finished_at }: LeadImportDocument) => ({
+  id,
+  campaign_id,
+  status,
+  rows,
+  accepted,
+  duplicates,
+  invalid,
+  errors,
+  started_at,
+  finished_at,
+});
+
+@Projection()
+@Injectable()
+export class LeadImportsProjection implements ReadModelProjection {
+  readonly name = 'lead_imports';
+  readonly collections = ['lead_imports'];
+  readonly eventTypes = LEAD_IMPORT_EVENT_TYPES.filter((type) => type !== 'LeadImportRowsReserved');
+  readonly imports: Collection<LeadImportDocument>;
+
+  constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.imports = store.collection<LeadImportDocument>('lead_imports', { indexes: [{ fields: ['user_id', 'id'] }, { fields: ['status'] }], view: importView });
+  }
+
+  async apply(recorded: RecordedEvent): Promise<void> {
+    const event = recorded as RecordedEvent & LeadImportEvent;
+    const id = event.data.import_id;
+    if (event.type === 'LeadImportStarted') {
+      const { user_id, campaign_id, format } = event.data;
+      const at = isoMicros(recorded.occurredAt);
+      const doc: LeadImportDocument = {
+        ...{ id, user_id, campaign_id, format, status: 'running', uploaded: false, rows: 0, accepted: 0, duplicates: 0, invalid: 0, errors: [] },
+        ...{ reason: null, started_at: at, finished_at: null },
+      };
+      await this.imports.upsert(id, doc, recorded.position);
+      return;
+    }
+    const current = await this.imports.get(id);
+    if (!current) return;
+    switch (event.type) {
+      case 'LeadImportUploaded':
+        await this.imports.upsert(id, { ...current, uploaded: true }, recorded.position);
+        return;
+      case 'LeadImportRowsDone': {
+        const { accepted, duplicates, invalid, errors } = event.data;
+        const changed = {
+          ...current,
+          rows: current.rows + accepted + duplicates + invalid,
+          accepted: current.accepted + accepted,
+          duplicates: current.duplicates + duplicates,
+          invalid: current.invalid + invalid,
+          errors: [...current.errors, ...errors].slice(0, KEPT_ERRORS),
+        };
+        await this.imports.upsert(id, changed, recorded.position);
+        return;
+      }
+      case 'LeadImportFinished':
+        await this.imports.upsert(
+          id,
+          { ...current, status: event.data.status, reason: event.data.reason, finished_at: isoMicros(recorded.occurredAt) },
+          recorded.position,
+        );
+        return;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { LeadImportDocument, LeadImportsProjection } from './lead-imports.projection';
+
+/** What the imports feature reads of its own read model. */
+@Injectable()
+export class LeadImportsQueries {
+  constructor(private readonly projection: LeadImportsProjection) {}
+
+  /** The user's import, or null (another user's is as missing). */
+  async owned(userId: number, id: number): Promise<LeadImportDocument | null> {
+    const found = await this.projection.imports.get(id);
+    return found && found.user_id === userId ? found : null;
+  }
+
+  /** Imports whose rows are stored and not all done: what a restart goes on with. */
+  unfinished(): Promise<LeadImportDocument[]> {
+    return this.projection.imports.find({ status: 'running', uploaded: true }, { sort: [['id', 'asc']] });
+  }
+}

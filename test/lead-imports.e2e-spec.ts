@@ -1,0 +1,155 @@
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { eventually } from './support/fake-provider';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** Contract §15: leads in bulk, CSV or NDJSON, streamed, each row taken or refused whole. */
+describe('lead import', () => {
+  let t: TestApp;
+  let token: string;
+  let campaign: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    token = (await t.createUser()).token;
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Imported', assistant_id: assistant } })).body.data.id;
+  });
+  afterAll(() => t.close());
+
+  const upload = (body: string | Buffer, contentType: string, path = `/api/user/campaigns/${campaign}/leads/import`, headers: Record<string, string> = {}) =>
+    fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType, accept: 'application/json', ...headers },
+      body,
+    });
+
+  const finished = (id: number) =>
+    eventually(
+      async () => {
+        const found = (await t.request('GET', `/api/user/lead-imports/${id}`, { token })).body;
+        return found.status !== 'running' && found;
+      },
+      15_000,
+      `import ${id} to finish`,
+    );
+
+  const leadsOf = async (id: number) =>
+    (await t.request('GET', `/api/user/leads?campaign_id=${id}`, { token })).body as Array<{ phone_number: string; variables: object }>;
+
+  it('takes a CSV with a BOM, CRLF, quotes, blank lines and unknown columns, refusing a bad row and a duplicate with their row numbers', async () => {
+    const csv = [
+      '\uFEFFphone_number,first_name,"note, quoted",timezone,secondary_phone_number_1',
+      '+12015550101,Ada,"says ""hi""",America/Chicago,+12015550201',
+      '',
+      '+12015550102,Bob,"line one\nline two",,',
+      'not-a-number,Cy,,,',
+      '+12015550101,Dup,,,',
+      '+12015550103,Eve,,Mars/Olympus,',
+      '',
+    ].join('\r\n');
+    const res = await upload(csv, 'text/csv');
+    expect(res.status).toBe(202);
+    const answer = (await res.json()) as { message: string; data: { id: number; status: string } };
+    expect(answer).toEqual({ message: 'Import started.', data: { id: expect.any(Number), status: 'running' } });
+    const done = await finished(answer.data.id);
+    expect(done).toMatchObject({ id: answer.data.id, campaign_id: campaign, status: 'completed', rows: 5, accepted: 2, duplicates: 1, invalid: 2 });
+    expect(done.errors).toEqual([
+      { row: 3, message: expect.stringMatching(/phone number/i) },
+      { row: 4, message: 'The phone number has already been taken for this campaign.' },
+      { row: 5, message: expect.stringMatching(/timezone/i) },
+    ]);
+    expect(done.started_at).toEqual(expect.any(String));
+    expect(done.finished_at).toEqual(expect.any(String));
+    const leads = await leadsOf(campaign);
+    expect(leads.map((l) => l.phone_number)).toEqual(['+12015550101', '+12015550102']);
+    expect(leads[0]).toMatchObject({ variables: { first_name: 'Ada', 'note, quoted': 'says "hi"' }, timezone: 'America/Chicago' });
+    expect((leads[0] as unknown as { secondary_contacts: Array<{ phone_number: string }> }).secondary_contacts.map((c) => c.phone_number)).toEqual([
+      '+12015550201',
+    ]);
+    expect(leads[1]).toMatchObject({ variables: { first_name: 'Bob', 'note, quoted': 'line one\nline two' } });
+    // Against the campaign: the same file again is all duplicates.
+    const again = await finished(((await (await upload(csv, 'text/csv')).json()) as { data: { id: number } }).data.id);
+    expect(again).toMatchObject({ rows: 5, accepted: 0, duplicates: 3, invalid: 2 });
+  });
+
+  it('takes NDJSON, numbering rows by their line, and refuses a line that is not an object', async () => {
+    const lines = [
+      JSON.stringify({ phone_number: '+12015550301', variables: { plan: 'gold' } }),
+      '',
+      '{"phone_number": ',
+      JSON.stringify([1, 2]),
+      JSON.stringify({ phone_number: '+12015550302', secondary_contacts: [{ phone_number: '+12015550303' }] }),
+    ].join('\n');
+    const id = ((await (await upload(lines, 'application/x-ndjson')).json()) as { data: { id: number } }).data.id;
+    const done = await finished(id);
+    expect(done).toMatchObject({ status: 'completed', rows: 4, accepted: 2, duplicates: 0, invalid: 2 });
+    expect(done.errors).toEqual([
+      { row: 3, message: 'Malformed JSON body.' },
+      { row: 4, message: 'The request body must be a JSON object.' },
+    ]);
+  });
+
+  it('takes a body past the 1 MiB of JSON bodies on this route only', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => `+1201${String(7_000_000 + i)},${'x'.repeat(30)}`);
+    const csv = `phone_number,filler\n${rows.join('\n')}\n`;
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(1024 * 1024);
+    const id = ((await (await upload(csv, 'text/csv')).json()) as { data: { id: number } }).data.id;
+    const done = await eventually(
+      async () => {
+        const found = (await t.request('GET', `/api/user/lead-imports/${id}`, { token })).body;
+        return found.status !== 'running' && found;
+      },
+      60_000,
+      'the large import',
+    );
+    expect(done).toMatchObject({ status: 'completed', rows: 30_000, accepted: 30_000 });
+    const json = await t.request('POST', '/api/user/lead', {
+      token,
+      body: { campaign_id: campaign, phone_number: '+12015559999', variables: { big: 'y'.repeat(1024 * 1024) } },
+    });
+    expect(json.status).toBe(413);
+  }, 90_000);
+
+  it('answers the same import again for the same Idempotency-Key, and lists the imports newest first', async () => {
+    const csv = 'phone_number\n+12015550401\n';
+    const first = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });
+    const second = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });
+    const [a, b] = [(await first.json()) as { data: { id: number } }, (await second.json()) as { data: { id: number } }];
+    expect(b.data.id).toBe(a.data.id);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    await finished(a.data.id);
+    const list = (await t.request('GET', '/api/user/lead-imports', { token })).body;
+    expect(list.data[0]).toMatchObject({ id: a.data.id, status: 'completed', accepted: 1 });
+    expect(list.data.map((i: { id: number }) => i.id)).toEqual([...list.data.map((i: { id: number }) => i.id)].sort((x: number, y: number) => y - x));
+  });
+
+  it('refuses another content type, another user’s campaign and import, and a CSV body on other routes', async () => {
+    expect((await upload('{}', 'application/json')).status).toBe(415);
+    expect((await upload('phone_number\n', 'text/csv', '/api/user/campaigns/999999/leads/import')).status).toBe(404);
+    const other = await t.createUser();
+    const mine = ((await (await upload('phone_number\n+12015550501\n', 'text/csv')).json()) as { data: { id: number } }).data.id;
+    expect((await t.request('GET', `/api/user/lead-imports/${mine}`, { token: other.token })).status).toBe(404);
+    const elsewhere = await fetch(`${t.url}/api/user/lead`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body: 'a,b',
+    });
+    expect(elsewhere.status).toBe(415);
+  });
+
+  it('makes leads of two imports racing on one campaign without a number twice', async () => {
+    const numbers = Array.from({ length: 300 }, (_, i) => `+1201${String(8_000_000 + i)}`);
+    const csv = `phone_number\n${numbers.join('\n')}\n`;
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const raced = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Raced', assistant_id: assistant } })).body.data.id;
+    const path = `/api/user/campaigns/${raced}/leads/import`;
+    const [a, b] = await Promise.all([upload(csv, 'text/csv', path), upload(csv, 'text/csv', path)]);
+    const ids = [((await a.json()) as { data: { id: number } }).data.id, ((await b.json()) as { data: { id: number } }).data.id];
+    const [x, y] = await Promise.all(ids.map(finished));
+    expect(x.accepted + y.accepted).toBe(300);
+    expect(x.duplicates + y.duplicates).toBe(300);
+    const imported = await leadsOf(raced);
+    expect(imported).toHaveLength(300);
+    expect(new Set(imported.map((l) => l.phone_number))).toEqual(new Set(numbers));
+  });
+});
