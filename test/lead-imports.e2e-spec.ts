@@ -1,16 +1,20 @@
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventually } from './support/fake-provider';
+import { cli } from './support/processes';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Contract §15: leads in bulk, CSV or NDJSON, streamed, each row taken or refused whole. */
 describe('lead import', () => {
   let t: TestApp;
   let token: string;
+  let userId: number;
   let campaign: number;
 
   beforeAll(async () => {
     t = await startTestApp();
-    token = (await t.createUser()).token;
+    ({ token, id: userId } = await t.createUser());
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Imported', assistant_id: assistant } })).body.data.id;
   });
@@ -135,6 +139,25 @@ describe('lead import', () => {
       body: 'a,b',
     });
     expect(elsewhere.status).toBe(415);
+  });
+
+  it('imports a file from the CLI beside the running service, with a progress bar on stderr and the summary on stdout', async () => {
+    const file = join(t.dataDir, 'leads.ndjson');
+    writeFileSync(file, [{ phone_number: '+12015550601' }, { phone_number: 'nope' }].map((l) => JSON.stringify(l)).join('\n'));
+    const imported = await cli({ DATA_DIR: t.dataDir }, 'leads:import', '--campaign', String(campaign), '--user', String(userId), file);
+    expect(imported.code).toBe(0);
+    expect(imported.json).toMatchObject({
+      campaign_id: campaign,
+      status: 'completed',
+      rows: 2,
+      accepted: 1,
+      invalid: 1,
+      errors: [{ row: 2, message: expect.any(String) }],
+    });
+    expect(imported.stderr).toContain('Importing');
+    expect((await t.request('GET', `/api/user/lead-imports/${imported.json.id}`, { token })).body).toMatchObject({ status: 'completed', accepted: 1 });
+    const refused = await cli({ DATA_DIR: t.dataDir }, 'leads:import', '--campaign', String(campaign), '--user', String(userId), join(t.dataDir, 'leads.txt'));
+    expect(refused.code).toBe(64);
   });
 
   it('makes leads of two imports racing on one campaign without a number twice', async () => {

@@ -8,6 +8,7 @@ import { SetQuietHours } from '../users/commands/set-quiet-hours';
 import { UsersQueries } from '../users/users.queries';
 import { campaignTrail } from './campaign-trail';
 import { rebuildProjections } from './rebuild-projections';
+import { importLeads } from './import-leads';
 import { CliUsageError } from './usage-error';
 
 /** A rebuild projects every event itself: its app skips the projections' catch-up at start. */
@@ -111,6 +112,23 @@ export const commands: Record<string, CliCommandSpec> = {
       const asOf = values['as-of'];
       if (asOf !== undefined && Number.isNaN(Date.parse(asOf))) throw new CliUsageError('--as-of must be an ISO 8601 instant');
       return campaignTrail(app, id, asOf === undefined ? undefined : new Date(asOf));
+    },
+  },
+  'leads:import': {
+    usage: '--campaign <id> --user <id> [--allow-duplicates] <file.csv|file.ndjson>',
+    summary: 'import a CSV or NDJSON file of leads into a campaign; prints the import summary',
+    run: async (app, args) => {
+      const allowDuplicates = args.includes('--allow-duplicates');
+      const { values, positionals } = parse(
+        args.filter((a) => a !== '--allow-duplicates'),
+        { campaign: { type: 'string' }, user: { type: 'string' } },
+        true,
+      );
+      const campaign = positiveInt(values.campaign, '--campaign');
+      const user = positiveInt(values.user, '--user');
+      if (!campaign || !user) throw new CliUsageError('--campaign and --user are required');
+      if (positionals.length !== 1) throw new CliUsageError('leads:import takes one file');
+      return importLeads(app, user, campaign, positionals[0], allowDuplicates);
     },
   },
   'projections:rebuild': {

@@ -49,16 +49,29 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
   start(importId: number): void {
     if (this.stopping || this.running.has(importId)) return;
     const run = this.run(importId)
+      .then(() => undefined)
       .catch((error: Error) => this.logger.error(`import ${importId} stopped, to be taken up again: ${error.message}`))
       .finally(() => this.running.delete(importId));
     this.running.set(importId, run);
   }
 
-  private async run(importId: number): Promise<void> {
+  /**
+   * Makes the import's rows here and now (the CLI), under its lease; `onBatch` hears the rows done.
+   * False when another process holds the import.
+   */
+  runHere(importId: number, onBatch?: (rowsDone: number) => void): Promise<boolean> {
+    return this.run(importId, onBatch);
+  }
+
+  private async run(importId: number, onBatch?: (rowsDone: number) => void): Promise<boolean> {
     const lease = `import:${importId}`;
-    if (!(await this.take(lease))) return;
+    if (!(await this.take(lease))) return false;
     try {
-      await this.processor.process(importId, async () => !this.stopping && (await this.take(lease)));
+      await this.processor.process(importId, async (rowsDone) => {
+        onBatch?.(rowsDone);
+        return !this.stopping && (await this.take(lease));
+      });
+      return true;
     } finally {
       await this.store.releaseLease(lease, this.leases.owner).catch(() => undefined);
     }

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import { ImportRow, importRows } from './import-rows';
+
+const rowsOf = async (format: 'csv' | 'ndjson', text: string, chunk = 7): Promise<ImportRow[]> => {
+  // Fed in small chunks, as a body arrives: a quoted line break or a BOM may straddle two.
+  const parts = Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
+  const out: ImportRow[] = [];
+  for await (const row of importRows(format, Readable.from(parts))) out.push(row);
+  return out;
+};
+
+describe('import rows', () => {
+  it('reads CSV: header names the fields, other columns are string variables, secondary numbers in their order, blank lines not counted', async () => {
+    const csv =
+      '\uFEFFphone_number , city,secondary_phone_number_2,secondary_phone_number_1,timezone\r\n\r\n+12015550101,"New York, NY",+12015550203,+12015550202,\r\n+12015550102,,,,Europe/Berlin\r\n';
+    expect(await rowsOf('csv', csv)).toEqual([
+      {
+        row: 1,
+        body: {
+          phone_number: '+12015550101',
+          variables: { city: 'New York, NY' },
+          secondary_contacts: [{ phone_number: '+12015550202' }, { phone_number: '+12015550203' }],
+        },
+      },
+      { row: 2, body: { phone_number: '+12015550102', timezone: 'Europe/Berlin', variables: { city: '' } } },
+    ]);
+  });
+
+  it('keeps quoted quotes and line breaks in a cell, and takes short and long rows', async () => {
+    const rows = await rowsOf('csv', 'phone_number,note\n+1,"a ""b""\nc"\n+2\n+3,x,extra\n', 3);
+    expect(rows).toEqual([
+      { row: 1, body: { phone_number: '+1', variables: { note: 'a "b"\nc' } } },
+      { row: 2, body: { phone_number: '+2' } },
+      { row: 3, body: { phone_number: '+3', variables: { note: 'x' } } },
+    ]);
+  });
+
+  it('fails on a quote never closed, with csv-parse’s code', async () => {
+    await expect(rowsOf('csv', 'phone_number\n"+1\n')).rejects.toMatchObject({ code: expect.stringMatching(/^CSV_/) });
+  });
+
+  it('reads NDJSON by line, CRLF or LF, passing over blank lines, naming lines that are not JSON objects', async () => {
+    const text = '\uFEFF{"phone_number":"+1"}\r\n\r\n{"phone_number":\n[1]\nnull\n{"phone_number":"+2","variables":{"a":"b"}}';
+    expect(await rowsOf('ndjson', text)).toEqual([
+      { row: 1, body: { phone_number: '+1' } },
+      { row: 3, unreadable: 'Malformed JSON body.' },
+      { row: 4, unreadable: 'The request body must be a JSON object.' },
+      { row: 5, unreadable: 'The request body must be a JSON object.' },
+      { row: 6, body: { phone_number: '+2', variables: { a: 'b' } } },
+    ]);
+  });
+});
