@@ -114,6 +114,57 @@ describe('lead import', () => {
     expect(json.status).toBe(413);
   }, 90_000);
 
+  it('dials imported leads of a campaign in progress as they land', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const open = { calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
+    const running = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Running', assistant_id: assistant, ...open } })).body.data.id;
+    await t.request('POST', '/api/user/lead', { token, body: { campaign_id: running, phone_number: '+12015550700' } });
+    expect((await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: running, action: 'start' } })).status).toBe(200);
+    await upload('phone_number\n+12015550701\n+12015550702\n', 'text/csv', `/api/user/campaigns/${running}/leads/import`);
+    const dialed = await eventually(
+      async () => {
+        const calls = (await t.request('GET', `/api/user/calls?campaign_id=${running}`, { token })).body.data as Array<{ client_phone_number: string }>;
+        const numbers = calls.map((c) => c.client_phone_number);
+        return numbers.includes('+12015550701') && numbers.includes('+12015550702') && numbers;
+      },
+      15_000,
+      'the imported leads to be dialed',
+    );
+    expect(dialed).toEqual(expect.arrayContaining(['+12015550700', '+12015550701', '+12015550702']));
+  });
+
+  it('makes rows while the body is still arriving, and shows them in its progress', async () => {
+    let send!: (text: string | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (text) => (text === null ? controller.close() : controller.enqueue(new TextEncoder().encode(text)));
+      },
+    });
+    const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => `+1201${String(6_000_000 + from + i)}\n`).join('');
+    const answered = fetch(`${t.url}/api/user/campaigns/${campaign}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    send(`phone_number\n${rows(0, 1200)}`);
+    // The upload is still open: no answer yet, and the import shows its first batches done.
+    const importing = await eventually(
+      async () => {
+        const list = (await t.request('GET', '/api/user/lead-imports', { token })).body;
+        const running = list.data.find((i: { status: string; rows: number }) => i.status === 'running' && i.rows >= 500);
+        return running;
+      },
+      15_000,
+      'rows made while the upload runs',
+    );
+    send(rows(1200, 300));
+    send(null);
+    const answer = (await (await answered).json()) as { data: { id: number } };
+    expect(answer.data.id).toBe(importing.id);
+    expect(await finished(importing.id)).toMatchObject({ status: 'completed', rows: 1500, accepted: 1500 });
+  });
+
   it('answers the same import again for the same Idempotency-Key, and lists the imports newest first', async () => {
     const csv = 'phone_number\n+12015550401\n';
     const first = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });

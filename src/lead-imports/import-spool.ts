@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { EventEmitter, once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { FileHandle, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,14 +15,21 @@ export class ImportTooLarge extends Error {
   }
 }
 
+/** A body this process is storing: readers follow it as it grows. */
+interface Growing {
+  signal: EventEmitter;
+  failed?: Error;
+}
+
 /**
  * Imports' bodies, stored whole under `DATA_DIR/imports` as they arrive (memory holds a chunk at a
- * time), synced before the import is said uploaded: rows are made from the file, and made on
- * from it after a restart. Removed once the import is done.
+ * time), synced before the import is said uploaded: rows are made from the file while it grows,
+ * and made on from it after a restart. Removed once the import is done.
  */
 @Injectable()
 export class ImportSpool {
   private readonly dir: string;
+  private readonly growing = new Map<number, Growing>();
 
   constructor(config: AppConfig) {
     this.dir = join(config.dataDir, 'imports');
@@ -33,6 +41,8 @@ export class ImportSpool {
 
   /** Stores the body; answers its size, or throws ImportTooLarge (and keeps nothing) past `limit` bytes. */
   async store(importId: number, format: ImportFormat, body: Readable, limit: number): Promise<number> {
+    const growing: Growing = { signal: new EventEmitter() };
+    this.growing.set(importId, growing);
     await mkdir(this.dir, { recursive: true });
     const file = this.file(importId, format);
     let bytes = 0;
@@ -42,14 +52,78 @@ export class ImportSpool {
         done(bytes > limit ? new ImportTooLarge(limit) : null, chunk);
       },
     });
+    const written = createWriteStream(file);
+    // Each chunk on disk is news for the readers following the file.
+    written.on('drain', () => growing.signal.emit('grew'));
+    const ticker = setInterval(() => growing.signal.emit('grew'), 50);
     try {
-      await pipeline(body, counted, createWriteStream(file));
+      await pipeline(body, counted, written);
       const handle = await open(file, 'r');
       await handle.sync().finally(() => handle.close());
       return bytes;
     } catch (error) {
+      growing.failed = error as Error;
+      this.growing.delete(importId);
+      growing.signal.emit('grew');
       await rm(file, { force: true });
       throw error;
+    } finally {
+      clearInterval(ticker);
+    }
+  }
+
+  /** The body is stored and said uploaded: readers following it read to its end and stop. */
+  uploaded(importId: number): void {
+    const growing = this.growing.get(importId);
+    this.growing.delete(importId);
+    growing?.signal.emit('grew');
+  }
+
+  /** Whether this process is storing the import's body now. */
+  isGrowing(importId: number): boolean {
+    return this.growing.has(importId);
+  }
+
+  /** The stored body, read as it grows while this process stores it, else as it stands. */
+  read(importId: number, format: ImportFormat): Readable {
+    const file = this.file(importId, format);
+    const growing = this.growing.get(importId);
+    return growing ? Readable.from(this.follow(file, importId, growing)) : createReadStream(file);
+  }
+
+  private async *follow(file: string, importId: number, growing: Growing): AsyncGenerator<Buffer> {
+    let handle: FileHandle | undefined;
+    // The file is made a moment after the upload begins.
+    while (!handle) {
+      handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' || growing.failed) throw growing.failed ?? error;
+        return undefined;
+      });
+      if (!handle) await once(growing.signal, 'grew');
+    }
+    try {
+      let offset = 0;
+      for (;;) {
+        const buffer = Buffer.alloc(64 * 1024);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+        if (bytesRead > 0) {
+          offset += bytesRead;
+          yield buffer.subarray(0, bytesRead);
+          continue;
+        }
+        if (growing.failed) throw growing.failed;
+        // Stored whole (and read to its end just now, after it was): done.
+        if (!this.growing.has(importId)) {
+          const { bytesRead: last } = await handle.read(buffer, 0, buffer.length, offset);
+          if (last === 0) return;
+          offset += last;
+          yield buffer.subarray(0, last);
+          continue;
+        }
+        await once(growing.signal, 'grew');
+      }
+    } finally {
+      await handle.close();
     }
   }
 

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { createReadStream } from 'node:fs';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
@@ -50,11 +49,14 @@ export class LeadImportProcessor {
    */
   async process(importId: number, onBatch?: (rowsDone: number) => boolean | void | Promise<boolean | void>): Promise<void> {
     const stream = leadImportStream(importId);
+    // Asked before the state is read: a body stored meanwhile is said uploaded by then.
+    const growing = this.spool.isGrowing(importId);
     let { state } = await this.runner.load(stream, leadImportDecider);
-    if (state.status !== 'running' || !state.uploaded) return;
+    // Rows are made as the body arrives, when this process stores it; else once it is stored whole.
+    if (state.status !== 'running' || !(state.uploaded || growing)) return;
     try {
       let batch: ImportRow[] = [];
-      for await (const row of importRows(state.format!, createReadStream(this.spool.file(importId, state.format!)))) {
+      for await (const row of importRows(state.format!, this.spool.read(importId, state.format!))) {
         if (row.row <= state.rowsDone) continue;
         batch.push(row);
         const last = state.reserved?.lastRow ?? 0;
@@ -66,11 +68,14 @@ export class LeadImportProcessor {
       }
       if (batch.length) state = await this.runBatch(importId, state, batch);
       await onBatch?.(state.rowsDone);
-      await this.run(importId, { type: 'FinishImport', importId, status: 'completed', reason: null });
+      const { position } = await this.run(importId, { type: 'FinishImport', importId, status: 'completed', reason: null });
+      await this.projections.settle(position);
       await this.spool.remove(importId, state.format!);
     } catch (error) {
       // A body that cannot be read on (a CSV quote never closed) ends the import; anything else
       // (a store out of reach) leaves it running, for the next try to go on with.
+      // An upload cut short or too large: the import was ended by its request already.
+      if ((await this.runner.load(stream, leadImportDecider)).state.status !== 'running') return;
       if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_'))) throw error;
       await this.run(importId, {
         type: 'FinishImport',

@@ -47,7 +47,7 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Makes the import's rows in the background, unless it runs here or elsewhere already. */
   start(importId: number): void {
-    if (this.stopping || this.running.has(importId)) return;
+    if (!this.background || this.stopping || this.running.has(importId)) return;
     const run = this.run(importId)
       .then(() => undefined)
       .catch((error: Error) => this.logger.error(`import ${importId} stopped, to be taken up again: ${error.message}`))

@@ -71,6 +71,7 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         if (!state.exists) throw new DomainError('not_found', 'Import not found');
         if (state.status !== 'running') return [];
         if (command.status === 'completed' && state.reserved) throw new DomainError('conflict', 'Rows are still in hand');
+        if (command.status === 'completed' && !state.uploaded) throw new DomainError('conflict', 'The file is not stored whole yet');
         return [{ type: 'LeadImportFinished', data: { import_id: id, status: command.status, reason: command.reason } }];
     }
   },

@@ -12,7 +12,6 @@ import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { StartLeadImport } from './commands/start-lead-import';
 import { importFormat } from './import-body-parser';
 import { LeadImportListQuery, LeadImportQuery } from './lead-import.dto';
-import { LeadImportWorker } from './lead-import-worker';
 import { LeadImportsProjection, importView } from './lead-imports.projection';
 import { LeadImportsQueries } from './lead-imports.queries';
 
@@ -23,7 +22,6 @@ const positiveId = (raw: string) => (/^[1-9]\d{0,15}$/.test(raw) ? Number(raw) :
 export class LeadImportsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly worker: LeadImportWorker,
     private readonly imports: LeadImportsQueries,
     private readonly read: LeadImportsProjection,
     private readonly idempotent: IdempotentRequests,
@@ -49,7 +47,6 @@ export class LeadImportsController {
         const importId = await this.commands.execute<StartLeadImport, number>(
           new StartLeadImport(user.id, campaignId, format, query.allow_dupplicate === 'true', body),
         );
-        this.worker.start(importId);
         return { message: 'Import started.', data: { id: importId, status: 'running' } };
       });
     } finally {

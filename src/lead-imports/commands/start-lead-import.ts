@@ -9,6 +9,7 @@ import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
 import { ImportSpool, ImportTooLarge } from '../import-spool';
+import { LeadImportWorker } from '../lead-import-worker';
 import { LeadImportCommand, leadImportDecider } from '../lead-import.decider';
 import { ImportFormat, leadImportStream } from '../lead-import.events';
 
@@ -32,6 +33,7 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     private readonly projections: ProjectionRunner,
     private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly worker: LeadImportWorker,
   ) {}
 
   /** Answers the import's id once its body is stored and the import readable. */
@@ -43,9 +45,12 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     const importId = await this.events.nextId('lead_import');
     const run = (command: LeadImportCommand) => this.runner.run(leadImportStream(importId), leadImportDecider, command);
     await run({ type: 'StartImport', importId, userId, campaignId, format, allowDuplicate });
+    // Rows are made as the body arrives: the worker follows the file while it is stored.
+    const stored = this.spool.store(importId, format, body, this.config.importMaxBytes);
+    this.worker.start(importId);
     let bytes: number;
     try {
-      bytes = await this.spool.store(importId, format, body, this.config.importMaxBytes);
+      bytes = await stored;
     } catch (error) {
       const reason = error instanceof ImportTooLarge ? error.message : 'The upload was cut short.';
       const { position } = await run({ type: 'FinishImport', importId, status: 'failed', reason });
@@ -54,6 +59,9 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
       throw error;
     }
     const { position } = await run({ type: 'RecordUpload', importId, bytes });
+    this.spool.uploaded(importId);
+    // Unless its rows are being made already (a worker that looked too early has given up).
+    this.worker.start(importId);
     await this.projections.settle(position);
     return importId;
   }
