@@ -172,10 +172,7 @@ async function apiTour(baseUrl, token, secret) {
       upload: { contentType: 'application/x-ndjson', text: ndjson },
     });
     await send('POST', importRoute, { params: { id: campaign.id }, body: { phone_number: '+12025550164' } });
-    await until(
-      async () => (await send('GET', '/api/user/lead-imports/:id', { params: { id: started.id }, record: false })).answer.status !== 'running',
-      'the import',
-    );
+    await until(async () => (await send('GET', '/api/user/lead-imports', { record: false })).answer.data.every((i) => i.status !== 'running'), 'the imports');
     await send('GET', '/api/user/lead-imports/:id', { params: { id: started.id } });
     await send('GET', '/api/user/lead-imports', { query: '?per_page=5' });
     await send('GET', '/api/user/campaigns/:id/history', { params: { id: campaign.id }, query: '?limit=3' });

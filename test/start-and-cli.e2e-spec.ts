@@ -21,14 +21,14 @@ describe('npm start and the CLI', () => {
     expect(JSON.parse(stdout)).toMatchObject({ email: 'piped@example.com', token: expect.any(String) });
     const help = (...args: string[]) =>
       spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir } });
-    for (const command of ['users:create', 'tokens:create', 'tokens:revoke', 'campaigns:history', 'projections:rebuild']) {
+    for (const command of ['users:create', 'tokens:create', 'tokens:revoke', 'campaigns:history', 'leads:import', 'projections:rebuild']) {
       const asked = help(command, '--help');
       expect({ status: asked.status, stderr: asked.stderr }).toEqual({ status: 0, stderr: '' });
       expect(asked.stdout).toContain(`  ${command} `);
       expect(asked.stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(1);
     }
     expect(help('campaigns:history', '--help').stdout).toContain('campaigns:history <id> [--as-of <ISO 8601>]');
-    expect(help('--help').stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(6);
+    expect(help('--help').stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(7);
     expect(help('no-such-command')).toMatchObject({ status: 64, stdout: '' });
   });
 

@@ -15,7 +15,7 @@ import { Readable, Transform, TransformCallback } from 'node:stream';
 export type LogEntry = { streamId: string; type: string; isJson: boolean };
 
 /** What the server sends on a subscription: an event, or how far its filter has read. */
-type ServerMessage = { event: AllStreamResolvedEvent } | { checkpoint: { commit: bigint; prepare: bigint } };
+type ServerMessage = { event: AllStreamResolvedEvent } | { checkpoint: { commit: bigint; prepare: bigint } } | { caughtUp: true };
 
 /** Events the server's filter reads between two checkpoints, per unit of `checkpointInterval` (its search window). */
 const SEARCH_WINDOW = 32;
@@ -32,7 +32,8 @@ export const systemEntries = (count: number): LogEntry[] =>
  * rules (START and END, forwards or backwards, a position read forwards is included, `maxCount`,
  * consumed lazily); subscriptions follow the server and the client's `Subscription` (6.x): the
  * server starts after the position, drops what the filter refuses, sends a checkpoint each
- * `checkpointInterval` search windows of 32 events read, then follows appends; the client is an
+ * `checkpointInterval` search windows of 32 events read, says once it has caught up with the
+ * end, then follows appends; the client is an
  * object-mode Transform piped from the server's stream, which awaits `checkpointReached` with
  * itself and the position, so a slow reader holds the server back.
  */
@@ -44,7 +45,11 @@ export class LogClient {
   private readonly log: AllStreamResolvedEvent[] = [];
   private readonly appended = new EventEmitter();
 
-  constructor(entries: LogEntry[]) {
+  /** `sendsCaughtUp: false` plays a server older than 23.10, which never says it caught up. */
+  constructor(
+    entries: LogEntry[],
+    private readonly options: { sendsCaughtUp?: boolean } = {},
+  ) {
     this.appended.setMaxListeners(0);
     entries.forEach((entry) => this.append(entry));
   }
@@ -156,6 +161,7 @@ export class LogClient {
     };
     const window = SEARCH_WINDOW * (filter?.checkpointInterval ?? 1);
     let read = 0;
+    let caughtUp = false;
     for (;;) {
       while (index < this.log.length) {
         const entry = this.log[index++];
@@ -164,6 +170,8 @@ export class LogClient {
         if (matches(entry)) yield { event: entry };
         if (filter && read % window === 0) yield { checkpoint: entry.event!.position };
       }
+      // Once, when it first reaches the end of the log (EventStoreDB 23.10 and later).
+      if (!caughtUp && this.options.sendsCaughtUp !== false) yield { caughtUp: (caughtUp = true) };
       await new Promise((resolve) => this.appended.once('entry', resolve));
     }
   }
@@ -185,6 +193,10 @@ class ClientSubscription extends Transform {
   }
 
   override async _transform(message: ServerMessage, _encoding: BufferEncoding, next: TransformCallback): Promise<void> {
+    if ('caughtUp' in message) {
+      this.emit('caughtUp');
+      return next();
+    }
     if ('checkpoint' in message) {
       await this.checkpointReached?.(this as never, message.checkpoint);
       return next();

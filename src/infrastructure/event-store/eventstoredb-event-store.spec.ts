@@ -30,10 +30,22 @@ describe('EventStoreDB adapter over a log with the server’s own events', () =>
     expect(await store.readAll(first[1].position, 500, ['Nothing'])).toEqual([]);
   });
 
-  it('stops reading once it has a page', async () => {
+  it('reads the whole store through a subscription the server filters, and stops once it has a page', async () => {
     const client = new LogClient([own(1), own(2), own(3), ...system(10_000)]);
-    await storeOf(client).readAll(0, 2);
-    expect(client.consumed).toBe(2);
+    expect((await storeOf(client).readAll(0, 2)).map((e) => e.stream)).toEqual(['order-1', 'order-2']);
+    expect(client.subscriptions[0].options.filter).toMatchObject({ filterOn: 'eventType', regex: '^[^$].*' });
+    expect(client.consumed).toBe(0);
+    expect(client.scanned).toBeLessThan(50);
+  });
+
+  it('ends a filtered read where the server says it caught up, or, told nothing, once its head is reached', async () => {
+    const client = new LogClient([own(1), ...system(3000), own(2), ...system(3000)]);
+    const store = storeOf(client);
+    const started = Date.now();
+    expect((await store.readAll(0, 500)).map((e) => e.stream)).toEqual(['order-1', 'order-2']);
+    expect(Date.now() - started).toBeLessThan(400);
+    const silent = new LogClient([own(1), own(2)], { sendsCaughtUp: false });
+    expect((await storeOf(silent).readAll(0, 500)).map((e) => e.stream)).toEqual(['order-1', 'order-2']);
   });
 
   it('finds the head among the service’s events, however many system events follow the last', async () => {

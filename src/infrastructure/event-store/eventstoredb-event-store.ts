@@ -14,6 +14,7 @@ import {
   jsonEvent,
 } from '@eventstore/db-client';
 import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import { ConcurrencyError } from './event-store.errors';
 import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 import { catchUpSubscription } from './eventstoredb-catch-up';
@@ -25,6 +26,11 @@ import { CorrelationTrail, TRAIL_STREAM_PREFIX } from './eventstoredb-trail';
  * transaction log: unique per event and growing in `$all` order. Reading "after" a
  * position starts at that log position and drops what is not past it.
  */
+/** Put among a filtered read's events where the server said it had caught up. */
+const CAUGHT_UP = Symbol('caught up');
+/** A filtered read that hears nothing for this long looks whether it has reached the head. */
+const QUIET_MS = 500;
+
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly signals = new EventEmitter();
@@ -88,19 +94,62 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /**
-   * Reads `$all` as a stream, without a count, and stops once it has a page: system events
-   * (the server's own, and the links of its projections) are passed over however many follow
-   * each other, so a page is short only at the end of the log.
+   * Without types (the projections, the trail index): a catch-up subscription filtered by the
+   * server to the service's event types, taken until it has a page or reaches the head read
+   * first, so the server's own events are never sent. With types: `$all` read as a stream and
+   * the others passed over here, however many follow each other (the 6.x client has no
+   * server-side filter on reads); a page is short only at the end of the log either way.
    */
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
+    if (maxCount <= 0) return [];
+    if (!types) return this.readFiltered(afterPosition, maxCount);
     const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
-    const wanted = types && new Set(types);
+    const wanted = new Set(types);
     const out: RecordedEvent[] = [];
-    if (maxCount <= 0) return out;
     for await (const resolved of this.client.readAll({ fromPosition: from, direction: FORWARDS })) {
       const recorded = ownEvent(resolved);
-      if (recorded && recorded.position > afterPosition && (!wanted || wanted.has(recorded.type))) out.push(recorded);
+      if (recorded && recorded.position > afterPosition && wanted.has(recorded.type)) out.push(recorded);
       if (out.length === maxCount) break;
+    }
+    return out;
+  }
+
+  /**
+   * Ends at the server's `caughtUp` (EventStoreDB 23.10 and later), marked among the events in
+   * the order it came; a server that sends none is asked for its head once it has gone quiet.
+   */
+  private async readFiltered(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
+    const subscription = this.client.subscribeToAll({ fromPosition: from, filter: excludeSystemEvents() }, { highWaterMark: Math.min(maxCount, 1024) });
+    const readable = subscription as unknown as Readable;
+    subscription.on('caughtUp', () => readable.push(CAUGHT_UP));
+    const out: RecordedEvent[] = [];
+    let last = afterPosition;
+    let quiet: NodeJS.Timeout | undefined;
+    const listenForQuiet = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => {
+        void this.headPosition().then(
+          (head) => head <= last && readable.push(CAUGHT_UP),
+          () => undefined,
+        );
+      }, QUIET_MS);
+    };
+    try {
+      listenForQuiet();
+      for await (const item of subscription as AsyncIterable<AllStreamResolvedEvent | typeof CAUGHT_UP>) {
+        if (item === CAUGHT_UP) break;
+        listenForQuiet();
+        const recorded = ownEvent(item);
+        if (recorded && recorded.position > afterPosition) {
+          out.push(recorded);
+          last = recorded.position;
+        }
+        if (out.length === maxCount) break;
+      }
+    } finally {
+      clearTimeout(quiet);
+      await subscription.unsubscribe().catch(() => undefined);
     }
     return out;
   }
