@@ -133,7 +133,7 @@ export const commands: Record<string, CliCommandSpec> = {
   },
   'projections:rebuild': {
     usage: '[--projection <name>]',
-    summary: 'rebuild read models from the event store (refused while a service runs on the store)',
+    summary: 'rebuild read models from the event store (embedded: refused while a service runs on it)',
     run: async (app, args) => {
       const { projection } = options(args, { projection: { type: 'string' } });
       return rebuildProjections(app, projection);
