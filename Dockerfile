@@ -13,7 +13,7 @@ ENV NODE_ENV=production DATA_DIR=/data PORT=3000
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/built ./dist
 COPY package.json ./
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data/imports && chown -R node:node /data
 # Not root: the image's own unprivileged user.
 USER node
 VOLUME /data
