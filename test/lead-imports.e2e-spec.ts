@@ -1,5 +1,5 @@
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from './support/fake-provider';
 import { cli } from './support/processes';
@@ -225,5 +225,28 @@ describe('lead import', () => {
     const imported = await leadsOf(raced);
     expect(imported).toHaveLength(300);
     expect(new Set(imported.map((l) => l.phone_number))).toEqual(new Set(numbers));
+  });
+});
+
+describe('lead import past IMPORT_MAX_BYTES', () => {
+  let t: TestApp;
+  afterAll(() => t.close());
+
+  it('answers 413 and ends the import failed, keeping nothing of the file', async () => {
+    t = await startTestApp({ IMPORT_MAX_BYTES: '100' });
+    const { token } = await t.createUser();
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Small', assistant_id: assistant } })).body.data.id;
+    const csv = `phone_number\n${Array.from({ length: 20 }, (_, i) => `+1201555${String(1000 + i)}`).join('\n')}\n`;
+    const res = await fetch(`${t.url}/api/user/campaigns/${campaign}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body: csv,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: 'The file must not be larger than 100 bytes.' });
+    const [failed] = (await t.request('GET', '/api/user/lead-imports', { token })).body.data;
+    expect(failed).toMatchObject({ status: 'failed', finished_at: expect.any(String) });
+    expect(readdirSync(join(t.dataDir, 'imports'))).toEqual([]);
   });
 });

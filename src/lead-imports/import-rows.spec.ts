@@ -50,3 +50,20 @@ describe('import rows', () => {
     ]);
   });
 });
+
+describe('import rows of a body that fails', () => {
+  for (const format of ['csv', 'ndjson'] as const) {
+    it(`${format}: the body's failure fails the rows, never goes unheard`, async () => {
+      const body = new Readable({ read() {} });
+      body.push(format === 'csv' ? 'phone_number\n+1\n' : '{"phone_number":"+1"}\n');
+      const read: number[] = [];
+      setTimeout(() => body.destroy(new Error('upload cut short')), 20);
+      await expect(
+        (async () => {
+          for await (const row of importRows(format, body)) read.push(row.row);
+        })(),
+      ).rejects.toThrow('upload cut short');
+      expect(read.length).toBeLessThanOrEqual(1);
+    });
+  }
+});

@@ -20,6 +20,8 @@ export function importRows(format: ImportFormat, input: Readable): AsyncGenerato
  */
 async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
   const records = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }));
+  // `pipe` leaves the body's own failure (an upload cut short) unheard: it fails the rows instead.
+  input.once('error', (error) => records.destroy(error));
   let header: string[] | null = null;
   let row = 0;
   for await (const record of records as AsyncIterable<string[]>) {
@@ -55,7 +57,13 @@ function leadOf(header: string[], cells: string[]): Record<string, unknown> {
 async function* ndjsonRows(input: Readable): AsyncGenerator<ImportRow> {
   let line = 0;
   let first = true;
-  for await (let text of createInterface({ input, crlfDelay: Infinity })) {
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let failure: Error | undefined;
+  input.once('error', (error) => {
+    failure = error;
+    lines.close();
+  });
+  for await (let text of lines) {
     line++;
     if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     first = false;
@@ -70,4 +78,5 @@ async function* ndjsonRows(input: Readable): AsyncGenerator<ImportRow> {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { row: line, unreadable: 'The request body must be a JSON object.' };
     else yield { row: line, body: value as Record<string, unknown> };
   }
+  if (failure) throw failure;
 }
