@@ -165,6 +165,36 @@ describe('lead import', () => {
     expect(await finished(importing.id)).toMatchObject({ status: 'completed', rows: 1500, accepted: 1500 });
   });
 
+  it('ends an import whose upload is cut short failed, keeping the rows made, and goes on serving', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const cut = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Cut', assistant_id: assistant } })).body.data.id;
+    const aborted = new AbortController();
+    let send!: (text: string) => void;
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (send = (text) => controller.enqueue(new TextEncoder().encode(text))) });
+    const answered = fetch(`${t.url}/api/user/campaigns/${cut}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body,
+      duplex: 'half',
+      signal: aborted.signal,
+    } as RequestInit).catch((error: Error) => error);
+    send(`phone_number\n${Array.from({ length: 700 }, (_, i) => `+1201${String(6_100_000 + i)}`).join('\n')}\n`);
+    const running = await eventually(
+      async () =>
+        (await t.request('GET', '/api/user/lead-imports', { token })).body.data.find(
+          (i: { campaign_id: number; rows: number }) => i.campaign_id === cut && i.rows >= 500,
+        ),
+      15_000,
+      'rows made before the cut',
+    );
+    aborted.abort();
+    expect(await answered).toMatchObject({ name: 'AbortError' });
+    const ended = await finished(running.id);
+    expect(ended).toMatchObject({ status: 'failed' });
+    expect(ended.accepted).toBeGreaterThanOrEqual(500);
+    expect((await t.request('GET', '/health')).status).toBe(200);
+  });
+
   it('answers the same import again for the same Idempotency-Key, and lists the imports newest first', async () => {
     const csv = 'phone_number\n+12015550401\n';
     const first = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });

@@ -93,5 +93,14 @@ describe('lead import decider', () => {
       .given([started, finished])
       .when({ type: 'ReserveRows', importId, firstRow: 1, lastRow: 1, leadIds: [1] })
       .thenThrows('The import is failed.');
+    // The batch in hand when the upload was cut short is counted still: its leads were made.
+    const inHand = { type: 'RecordRowsDone' as const, importId, lastRow: 2, accepted: 2, duplicates: 0, invalid: 0, errors: [] };
+    expect(
+      spec
+        .given([started, reserved(1, 2), finished])
+        .when(inHand)
+        .decided(),
+    ).toHaveLength(1);
+    spec.given([started, finished]).when(inHand).thenThrows('The import is failed.');
   });
 });

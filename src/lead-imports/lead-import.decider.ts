@@ -58,7 +58,8 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         if (command.leadIds.length !== command.lastRow - command.firstRow + 1) throw new DomainError('conflict', 'One lead id per row');
         return [{ type: 'LeadImportRowsReserved', data: { import_id: id, first_row: command.firstRow, last_row: command.lastRow, lead_ids: command.leadIds } }];
       case 'RecordRowsDone': {
-        running(state);
+        // A batch in hand when the upload was cut short is still counted: its leads were made.
+        if (!(state.status === 'failed' && state.reserved)) running(state);
         // Done already (a retried append that had landed): nothing more.
         if (command.lastRow <= state.rowsDone) return [];
         if (state.reserved && command.lastRow !== state.reserved.lastRow)
