@@ -8,6 +8,7 @@ import {
   excludeSystemEvents,
 } from '@eventstore/db-client';
 import { Readable } from 'node:stream';
+import { deliverUntilTaken } from './deliver-until-taken';
 import { EventHandler, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 
 /** The server reports how far its filter has read at least this often (in search windows of 32 events). */
@@ -58,19 +59,7 @@ export function catchUpSubscription(
     return options.types ? eventTypeFilter({ regex: `^(${options.types.map(escapeRegex).join('|')})$`, ...common }) : excludeSystemEvents(common);
   };
 
-  const deliver = async (event: RecordedEvent) => {
-    for (;;) {
-      try {
-        await handler(event);
-        return;
-      } catch (error) {
-        options.onError?.(error, event);
-        if (stopped) return;
-        await sleep(retryDelayMs);
-        if (stopped) return;
-      }
-    }
-  };
+  const deliver = (event: RecordedEvent) => deliverUntilTaken(handler, event, options, sleep, () => stopped);
 
   const loop = (async () => {
     while (!stopped) {

@@ -1,4 +1,5 @@
 import { yieldToIo } from '../../shared/yield-to-io';
+import { deliverUntilTaken } from './deliver-until-taken';
 import { EventHandler, EventStore, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 
 const YIELD_EVERY_MS = 5;
@@ -43,19 +44,7 @@ export function pullSubscription(
       wake = done;
     });
 
-  const deliver = async (event: RecordedEvent) => {
-    for (;;) {
-      try {
-        await handler(event);
-        return;
-      } catch (error) {
-        options.onError?.(error, event);
-        if (stopped) return;
-        await sleep(retryDelayMs);
-        if (stopped) return;
-      }
-    }
-  };
+  const deliver = (event: RecordedEvent) => deliverUntilTaken(handler, event, options, sleep, () => stopped);
 
   const loop = (async () => {
     while (!stopped) {

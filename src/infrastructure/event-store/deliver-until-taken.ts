@@ -1,0 +1,25 @@
+import { EventHandler, RecordedEvent, SubscribeOptions } from './event-store.port';
+
+/**
+ * Hands an event to a subscription's handler until it takes it, waiting `retryDelayMs` after
+ * each failure, so nothing is skipped; gives up only when the subscription stops.
+ */
+export async function deliverUntilTaken(
+  handler: EventHandler,
+  event: RecordedEvent,
+  options: SubscribeOptions,
+  sleep: (ms: number) => Promise<void>,
+  stopped: () => boolean,
+): Promise<void> {
+  for (;;) {
+    try {
+      await handler(event);
+      return;
+    } catch (error) {
+      options.onError?.(error, event);
+      if (stopped()) return;
+      await sleep(options.retryDelayMs ?? 1000);
+      if (stopped()) return;
+    }
+  }
+}
