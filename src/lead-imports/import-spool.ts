@@ -43,7 +43,6 @@ export class ImportSpool {
   async store(importId: number, format: ImportFormat, body: Readable, limit: number): Promise<number> {
     const growing: Growing = { signal: new EventEmitter() };
     this.growing.set(importId, growing);
-    await mkdir(this.dir, { recursive: true });
     const file = this.file(importId, format);
     let bytes = 0;
     const counted = new Transform({
@@ -52,6 +51,7 @@ export class ImportSpool {
         done(bytes > limit ? new ImportTooLarge(limit) : null, chunk);
       },
     });
+    await mkdir(this.dir, { recursive: true }).catch((error: Error) => this.fail(importId, growing, error));
     const written = createWriteStream(file);
     // Each chunk on disk is news for the readers following the file.
     written.on('drain', () => growing.signal.emit('grew'));
@@ -62,14 +62,19 @@ export class ImportSpool {
       await handle.sync().finally(() => handle.close());
       return bytes;
     } catch (error) {
-      growing.failed = error as Error;
-      this.growing.delete(importId);
-      growing.signal.emit('grew');
       await rm(file, { force: true });
-      throw error;
+      this.fail(importId, growing, error as Error);
     } finally {
       clearInterval(ticker);
     }
+  }
+
+  /** Tells the readers following the body that it will not be stored whole, then throws the reason. */
+  private fail(importId: number, growing: Growing, error: Error): never {
+    growing.failed = error;
+    this.growing.delete(importId);
+    growing.signal.emit('grew');
+    throw error;
   }
 
   /** The body is stored and said uploaded: readers following it read to its end and stop. */
