@@ -156,6 +156,8 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         return 0;
       }
     }
+    // A campaign with every slot taken is passed over before its rules are read.
+    if (campaign.max_concurrent_calls - inFlight <= 0) return this.atCapacity();
     // A window read in the assistant's zone closes for every lead at once; one read in each
     // lead's zone, and the quiet hours and holidays, are judged lead by lead when claimed.
     const window = await this.policies.assistantWindow(campaign);
@@ -166,10 +168,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     const policy = await this.policies.policyOf(campaign);
     if (!policy) return 0;
     const free = Math.min(campaign.max_concurrent_calls - inFlight, await this.pacedAllowance(campaign, now));
-    if (free <= 0) {
-      this.metrics.dialDecision('at_capacity');
-      return 0;
-    }
+    if (free <= 0) return this.atCapacity();
     const due = await this.leads.due(campaign.id, now.getTime(), free);
     // A stop answered since the pass read the campaigns halts it before any claim.
     if (!due.length || (await this.campaigns.get(campaign.id))?.status !== 'in-progress') return 0;
@@ -189,5 +188,10 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     this.metrics.dialDecision('lead_claimed', claimed);
     this.metrics.dialDecision('claim_lost', claims.length - claimed);
     return claimed;
+  }
+
+  private atCapacity(): number {
+    this.metrics.dialDecision('at_capacity');
+    return 0;
   }
 }

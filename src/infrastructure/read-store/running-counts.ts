@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
 import { prepared } from '../sqlite/prepared';
 import { Filter } from './document-store.port';
-import { Writes } from './sqlite-batch';
+import { Writes, absent } from './sqlite-batch';
+import { SqliteDocumentCache } from './sqlite-document-cache';
 import { assertFieldName, equalityFieldNames } from './filter-fields';
 import { valueAt } from './sqlite-sql';
+
+/** Where the cache keeps a collection's counted sets: no table of documents has this name. */
+const SETS = 'counted_sets';
 
 /** A total's key: the field names, then their values as JSON; SQL makes the same text for a first fill. */
 const keyOf = (fields: string[], values: unknown[]): string => `${fields.join(',')}|[${values.map((v) => JSON.stringify(v ?? null)).join(',')}]`;
@@ -21,6 +25,8 @@ const keySql = (fields: string[]): string =>
 export class RunningCounts {
   constructor(
     private readonly db: () => Database.Database,
+    /** Keeps the sets parsed between commits of other connections: every count asks for them. */
+    private readonly cache: SqliteDocumentCache,
     private readonly collection: string,
     private readonly table: string,
     private readonly slowMs: number,
@@ -34,7 +40,7 @@ export class RunningCounts {
   /** The kept total of an equality filter, or null when its fields have none. */
   kept(filter: Filter): number | null {
     const fields = this.setOf(filter);
-    if (!fields || !this.sets().some((set) => set.join(',') === fields.join(','))) return null;
+    if (!fields || !this.keptSets().some((set) => set.join(',') === fields.join(','))) return null;
     const key = keyOf(
       fields,
       fields.map((f) => filter[f]),
@@ -57,6 +63,7 @@ export class RunningCounts {
         JSON.stringify([...sets, fields]),
       );
     }).immediate();
+    this.cache.forget(SETS, this.collection);
   }
 
   /** Moves the totals from each document as stored to the document written; inside the write's transaction. */
@@ -84,6 +91,14 @@ export class RunningCounts {
   /** The collection was emptied: every total is 0. */
   cleared(writes: Writes): void {
     writes('DELETE FROM counts WHERE collection = ?', [this.collection]);
+  }
+
+  private keptSets(): readonly string[][] {
+    const held = this.cache.get(SETS, this.collection, () => {
+      const doc = { sets: this.sets() };
+      return { ...absent, doc, stored: doc };
+    });
+    return (held.doc as { sets: string[][] }).sets;
   }
 
   private sets(): string[][] {

@@ -55,7 +55,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
          .slice(1)
          .map((c) => `${c} = excluded.${c}`)
          .join(', ')} WHERE ${table}.pos < excluded.pos`;
-    this.counts = new RunningCounts(host.db, name, table, slowCountMs);
+    this.counts = new RunningCounts(host.db, host.cache, name, table, slowCountMs);
   }
 
   /** Documents returned by `get` inside a batch are shared with it: callers build new ones rather than mutate them. */
@@ -122,7 +122,8 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     if (batch.emptied(this.table)) return absent;
     const handed = this.host.handedOn(this.table, key);
     if (handed) return { ...handed, stored: handed.doc, dirty: false };
-    return this.host.written(this.table)?.has(key) === false ? absent : this.read(key);
+    // The batch's reads are checked against other connections' commits when it commits.
+    return this.host.written(this.table)?.has(key) === false ? absent : this.read(key, batch.dataVersion);
   }
 
   /** Writes the documents the batch changed in this table, and moves the running totals. */
@@ -170,8 +171,8 @@ export class SqliteCollection<T extends object> implements Collection<T> {
       .all(...args) as string[];
   }
 
-  private read(key: string): Held {
-    return this.host.cache.get(this.table, key, () => this.readRow(key));
+  private read(key: string, version?: number): Held {
+    return this.host.cache.get(this.table, key, () => this.readRow(key), version);
   }
 
   private readRow(key: string): Held {

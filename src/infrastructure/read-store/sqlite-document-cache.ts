@@ -24,8 +24,8 @@ export class SqliteDocumentCache {
 
   constructor(private readonly db: () => Database.Database) {}
 
-  get(table: string, key: string, read: () => Held): Held {
-    const version = dataVersion(this.db());
+  /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
+  get(table: string, key: string, read: () => Held, version = dataVersion(this.db())): Held {
     if (version !== this.version) {
       this.rows.clear();
       this.version = version;

@@ -183,6 +183,22 @@ describe('embedded SQLite running totals', () => {
     await a.close();
     await b.close();
   });
+
+  it('counts from the totals another connection learned once it committed them, though it asked before', async () => {
+    const file = join(dir, 'learned-later.db');
+    const [a, b] = [new SqliteDocumentStore(file, { slowCountMs: 60_000 }), new SqliteDocumentStore(file, { slowCountMs: 0 })];
+    const docs = (store: SqliteDocumentStore) => store.collection<{ id: number; v: number }>('docs');
+    await docs(a).upsert(1, { id: 1, v: 1 }, 1);
+    expect(await docs(a).count({ v: 1 })).toBe(1);
+    expect(await docs(b).count({ v: 1 })).toBe(1);
+    // A total only the kept one can answer: `a` reads it instead of counting the documents.
+    const other = new Database(file);
+    other.prepare(`UPDATE counts SET n = 7 WHERE collection = 'docs'`).run();
+    other.close();
+    expect(await docs(a).count({ v: 1 })).toBe(7);
+    await a.close();
+    await b.close();
+  });
 });
 
 describe('embedded SQLite across processes', () => {
