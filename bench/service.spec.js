@@ -34,3 +34,14 @@ describe('bench CPU readings', () => {
     expect(cpuSeconds(process.pid) - process0).toBeGreaterThanOrEqual(0.29 - 1e-9);
   });
 });
+
+describe('the service as it is run', () => {
+  it('is started by the bench, npm start and the image with the same node flags', () => {
+    const { readFileSync } = require('node:fs');
+    const { join } = require('node:path');
+    const { startFlags } = require('./service');
+    const cmd = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8').match(/^CMD (\[.*\])$/m);
+    expect(startFlags()).toContain('--heap-growing-percent=60');
+    expect(JSON.parse(cmd[1])).toEqual(['node', ...startFlags(), 'dist/main.js']);
+  });
+});
