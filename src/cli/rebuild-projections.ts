@@ -5,7 +5,7 @@ import { ProjectionRunner } from '../infrastructure/projections/projection-runne
 import { CliUsageError } from './usage-error';
 import { ServiceInstances } from '../infrastructure/instances/service-instances';
 import { DomainError } from '../shared/domain-error';
-import { AppConfig } from '../infrastructure/config/app-config';
+import { DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 
 /** Rebuilds read models with a progress bar; prints the events-per-second figure. */
 export async function rebuildProjections(app: INestApplicationContext, only?: string) {
@@ -13,9 +13,7 @@ export async function rebuildProjections(app: INestApplicationContext, only?: st
   const names = runner.names();
   if (only && !names.includes(only)) throw new CliUsageError(`Unknown projection "${only}". Known: ${names.join(', ')}`);
   const chosen = only ? [only] : names;
-  // The embedded store's rebuild renames a new file over the one running services hold open;
-  // MongoDB's renames collections, which services read on from the next query.
-  const [running] = app.get(AppConfig).readStore === 'embedded' ? await app.get(ServiceInstances).running() : [];
+  const [running] = app.get<DocumentStore>(READ_STORE).refillsBesideServices ? [] : await app.get(ServiceInstances).running();
   if (running) {
     throw new DomainError(
       'conflict',

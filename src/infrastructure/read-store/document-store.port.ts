@@ -114,6 +114,12 @@ export interface DocumentStore {
    * only `get`, `upsert` and `delete` may be used on them meanwhile.
    */
   refill<R>(names: string[], work: () => Promise<R>): Promise<R>;
+  /**
+   * Whether `refill` may run while services read and write the store from other processes
+   * (MongoDB renames collections under them); the embedded file is renamed over the one they
+   * hold open, so there a rebuild waits until every service has stopped.
+   */
+  readonly refillsBesideServices: boolean;
   /** Settles once the collections opened so far are usable with their indexes; rejects naming what the store refused. */
   ready(): Promise<void>;
   ping(): Promise<void>;

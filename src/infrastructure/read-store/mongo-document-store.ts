@@ -12,6 +12,7 @@ const rebuilt = (name: string) => `${live(name)}__rebuild`;
  * only move forward, so no lock is needed, and each instance's writes are read back at once.
  */
 export class MongoDocumentStore implements DocumentStore {
+  readonly refillsBesideServices = true;
   private readonly declared = new Map<string, IndexSpec[]>();
   private readonly indexesMade: Array<Promise<string | null>> = [];
   /** During a rebuild in this process: the collections written, by read model. */

@@ -19,6 +19,7 @@ import { tableName } from './sqlite-sql';
  * transaction at its end, made again if another process committed meanwhile.
  */
 export class SqliteDocumentStore implements DocumentStore {
+  readonly refillsBesideServices = false;
   private db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<any>>();
   private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[] }>();
