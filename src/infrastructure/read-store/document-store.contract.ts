@@ -88,6 +88,7 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(await (await open()).collection<{ v: number }>(coll).upsert(1, { v: 3 }, 11)).toBe(false);
         expect(await c.upsert(1, { v: 4 }, 13)).toBe(true);
         expect(await c.get(1)).toEqual({ v: 4 });
+        expect(await (await open()).collection<{ v: number }>(coll).get(1)).toEqual({ v: 4 });
       });
     });
 
