@@ -98,15 +98,11 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     // Contract §13: every campaign has its turn; each pass begins one further along, so no
     // campaign is always served first (its calls would end, and it would claim, before the others').
     const running = await this.campaigns.inProgress();
-    // Read once for the pass: only its claims add calls, and calls ending meanwhile only free slots.
-    const inFlight = await this.leads.inFlightByCampaign();
     const first = running.length ? this.passes++ % running.length : 0;
     const turns = [...running.slice(first), ...running.slice(0, first)];
     // A few campaigns at a time: their reads and claims share the stores' commits.
     for (let i = 0; i < turns.length && !this.stopped; i += CAMPAIGNS_AT_ONCE) {
-      const claimed = await Promise.all(
-        turns.slice(i, i + CAMPAIGNS_AT_ONCE).map((campaign) => this.dialIsolated(campaign, now, inFlight.get(campaign.id) ?? 0)),
-      );
+      const claimed = await Promise.all(turns.slice(i, i + CAMPAIGNS_AT_ONCE).map((campaign) => this.dialIsolated(campaign, now)));
       started += claimed.reduce((sum, n) => sum + n, 0);
     }
     this.metrics.schedulerPassed((performance.now() - startedAt) / 1000);
@@ -114,10 +110,10 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One campaign's turn: its failure is its own (contract §12), recorded and retried later, never the pass's. */
-  private async dialIsolated(campaign: CampaignDocument, now: Date, inFlight: number): Promise<number> {
+  private async dialIsolated(campaign: CampaignDocument, now: Date): Promise<number> {
     if (!this.backoff.due(campaign.id, now)) return 0;
     try {
-      const started = await this.dialCampaign(campaign, now, inFlight);
+      const started = await this.dialCampaign(campaign, now);
       this.backoff.succeeded(campaign.id);
       if (campaign.last_error) await this.commands.execute(new RecordDialingRecovery(campaign.id));
       return started;
@@ -150,8 +146,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     return dialsLeftThisMinute(perMinute, shown, now.getTime()) - unseen;
   }
 
-  private async dialCampaign(campaign: CampaignDocument, now: Date, inFlight: number): Promise<number> {
+  private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
     assertDialable(campaign);
+    const inFlight = await this.leads.inFlight(campaign.id);
     if (inFlight === 0) {
       const leadsToCall = await this.leads.toCall(campaign.id);
       if (leadsToCall === 0) {

@@ -35,11 +35,6 @@ export class LeadsQueries implements CampaignLeads {
     return Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]]));
   }
 
-  /** Leads with a call in flight, per campaign (campaigns with none left out): one read for every campaign. */
-  async inFlightByCampaign(): Promise<Map<number, number>> {
-    return (await this.projection.leads.countBy('campaign_id', { in_flight: true })) as Map<number, number>;
-  }
-
   inFlight(campaignId: number): Promise<number> {
     return this.projection.leads.count({ campaign_id: campaignId, in_flight: true });
   }

@@ -1,4 +1,4 @@
-import { Collection, Filter, Scalar } from './document-store.port';
+import { Collection, Filter } from './document-store.port';
 
 export interface Person {
   id: number;
@@ -17,19 +17,11 @@ export const people: Person[] = [
   { id: 5, name: 'eve', age: 25, active: false, team: { id: 3 }, joined: '2025-01-04 00:00:00' },
 ];
 
-const field = (p: Person, f: string): Scalar => (f === 'team.id' ? p.team.id : (p as any)[f]);
-const entries = (totals: Map<Scalar, number>) => [...totals].sort(([a], [b]) => String(a).localeCompare(String(b)));
-
-/** Each filter's count, and its counts by each other field, next to the same taken by scanning every document. */
+/** Each filter's count, next to the same count taken by scanning every document. */
 export async function expectCountsAsScanned(c: Collection<Person>, filters: Filter[]): Promise<void> {
   const all = await c.find({});
   for (const filter of filters) {
-    const matching = all.filter((p) => Object.entries(filter).every(([f, v]) => field(p, f) === v));
-    expect([filter, await c.count(filter)]).toEqual([filter, matching.length]);
-    for (const by of ['age', 'active', 'team.id'].filter((f) => !(f in filter))) {
-      const scanned = new Map<Scalar, number>();
-      for (const p of matching) scanned.set(field(p, by), (scanned.get(field(p, by)) ?? 0) + 1);
-      expect([filter, by, entries(await c.countBy(by, filter))]).toEqual([filter, by, entries(scanned)]);
-    }
+    const scanned = all.filter((p) => Object.entries(filter).every(([f, v]) => (f === 'team.id' ? p.team.id : (p as any)[f]) === v)).length;
+    expect([filter, await c.count(filter)]).toEqual([filter, scanned]);
   }
 }

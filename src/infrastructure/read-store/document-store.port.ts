@@ -55,8 +55,6 @@ export interface Collection<T extends object> {
    */
   findViews(filter?: Filter, options?: FindOptions): Promise<string[]>;
   count(filter?: Filter): Promise<number>;
-  /** How many documents match the filter, per value of `field` (a value no document has is left out). */
-  countBy(field: string, filter?: Filter): Promise<Map<Scalar, number>>;
   /** Stores the document unless the stored one, or its deletion, came from the same or a later position. */
   upsert(id: DocId, doc: T, position: number): Promise<boolean>;
   /**

@@ -1,5 +1,5 @@
 import { Connection } from 'mongoose';
-import { Collection, DocId, DocumentView, Filter, FindOptions, Scalar, noView } from './document-store.port';
+import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './document-store.port';
 import { assertFieldName, isRange } from './filter-fields';
 
 export type MongoCollection = ReturnType<Connection['collection']>;
@@ -79,13 +79,6 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
 
   async count(filter?: Filter): Promise<number> {
     return this.native().countDocuments(toMongoFilter(filter));
-  }
-
-  async countBy(field: string, filter?: Filter): Promise<Map<Scalar, number>> {
-    const groups = await this.native()
-      .aggregate<{ _id: Scalar; n: number }>([{ $match: toMongoFilter(filter) }, { $group: { _id: `$${assertFieldName(field)}`, n: { $sum: 1 } } }])
-      .toArray();
-    return new Map(groups.map((g) => [g._id ?? null, g.n]));
   }
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {

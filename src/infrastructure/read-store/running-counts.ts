@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { prepared } from '../sqlite/prepared';
-import { Filter, Scalar } from './document-store.port';
+import { Filter } from './document-store.port';
 import { Writes, absent } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';
 import { assertFieldName, equalityFieldNames } from './filter-fields';
@@ -46,28 +46,6 @@ export class RunningCounts {
       fields.map((f) => filter[f]),
     );
     return (prepared(this.db(), 'SELECT n FROM counts WHERE collection = ? AND key = ?').pluck().get(this.collection, key) as number | undefined) ?? 0;
-  }
-
-  /** The kept totals of an equality filter per value of one more field (none left out but zeros), or null when those fields have none. */
-  keptBy(field: string, filter: Filter): Map<Scalar, number> | null {
-    const given = this.setOf(filter);
-    if (!given || given.includes(field)) return null;
-    const fields = [...given, field].sort();
-    if (!this.keptSets().some((set) => set.join(',') === fields.join(','))) return null;
-    // Every key of the set, between its prefix and the same text with '[' moved on to '\'.
-    const prefix = `${fields.join(',')}|`;
-    const rows = prepared(this.db(), 'SELECT key, n FROM counts WHERE collection = ? AND key > ? AND key < ? AND n != 0')
-      .raw()
-      .all(this.collection, `${prefix}[`, `${prefix}\\`) as Array<[string, number]>;
-    const wanted = fields.map((f) => (f === field ? null : JSON.stringify(filter[f] ?? null)));
-    const totals = new Map<Scalar, number>();
-    for (const [key, n] of rows) {
-      const values = JSON.parse(key.slice(prefix.length)) as Scalar[];
-      if (!wanted.every((w, i) => w === null || JSON.stringify(values[i]) === w)) continue;
-      const value = values[fields.indexOf(field)];
-      totals.set(value, (totals.get(value) ?? 0) + n);
-    }
-    return totals;
   }
 
   /** After a count made by reading the documents: from a slow one on, its fields' totals are kept. */

@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
-import { Collection, DocId, DocumentView, Filter, FindOptions, Scalar, noView } from './document-store.port';
-import { assertFieldName } from './filter-fields';
+import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './document-store.port';
 import { RunningCounts } from './running-counts';
 import { Held, SqliteBatch, Writes, absent } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';
@@ -94,24 +93,6 @@ export class SqliteCollection<T extends object> implements Collection<T> {
       .get(...params) as number;
     this.counts.learn(filter, performance.now() - started);
     return n;
-  }
-
-  async countBy(field: string, filter: Filter = {}): Promise<Map<Scalar, number>> {
-    const kept = this.counts.keptBy(field, filter);
-    if (kept) return kept;
-    const { sql, params } = where(filter, this.expression);
-    const started = performance.now();
-    // The value as JSON text, so a boolean groups as true and false, not 1 and 0; a missing one as null.
-    const rows = prepared(this.host.db(), `SELECT doc -> '$.${assertFieldName(field)}' AS v, count(*) FROM ${this.table} ${sql} GROUP BY v`)
-      .raw()
-      .all(...params) as Array<[string | null, number]>;
-    this.counts.learn({ ...filter, [field]: null }, performance.now() - started);
-    const totals = new Map<Scalar, number>();
-    for (const [v, n] of rows) {
-      const value = v === null ? null : (JSON.parse(v) as Scalar);
-      totals.set(value, (totals.get(value) ?? 0) + n);
-    }
-    return totals;
   }
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
