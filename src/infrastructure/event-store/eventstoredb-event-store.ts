@@ -21,16 +21,16 @@ import { catchUpSubscription } from './eventstoredb-catch-up';
 import { IdBlocks, LastOfStream } from './id-blocks';
 import { CorrelationTrail, TRAIL_STREAM_PREFIX } from './eventstoredb-trail';
 
-/**
- * EventStoreDB adapter. Global positions are the events' prepare positions in the
- * transaction log: unique per event and growing in `$all` order. Reading "after" a
- * position starts at that log position and drops what is not past it.
- */
 /** Put among a filtered read's events where the server said it had caught up. */
 const CAUGHT_UP = Symbol('caught up');
 /** A filtered read that hears nothing for this long looks whether it has reached the head. */
 const QUIET_MS = 500;
 
+/**
+ * EventStoreDB adapter. Global positions are the events' prepare positions in the
+ * transaction log: unique per event and growing in `$all` order. Reading "after" a
+ * position starts at that log position and drops what is not past it.
+ */
 export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly signals = new EventEmitter();
