@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { ImportFormat } from './lead-import.events';
 
 /** A data row: its number (contract §15) and the lead body of §6 it stands for, or why it cannot be read. */
@@ -19,9 +19,9 @@ export function importRows(format: ImportFormat, input: Readable): AsyncGenerato
  * variable. Rows are numbered from 1 after the header, blank lines not counted.
  */
 async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
-  const records = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }));
-  // `pipe` leaves the body's own failure (an upload cut short) unheard: it fails the rows instead.
-  input.once('error', (error) => records.destroy(error));
+  // Through `pipeline`, the body's own failure (an upload cut short) fails the rows, and a row that
+  // cannot be parsed stops the body; the loop below hears either from the parser.
+  const records = pipeline(input, parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }), () => undefined);
   let header: string[] | null = null;
   let row = 0;
   for await (const record of records as AsyncIterable<string[]>) {
