@@ -214,6 +214,18 @@ describe('compliance-grade dialing', () => {
       );
       expect(call.status).toBe('failed');
       expect(w.provider.dials.map((d) => d.request.to)).not.toContain('+12015550715');
+      // Its only number listed: the lead ends as a claim would have ended it, with no attempt used.
+      const ended = await eventually(
+        async () => {
+          const found = byNumber(await leadsOf(w, id), '+12015550715');
+          return found.status === 'completed' ? found : undefined;
+        },
+        10_000,
+        'the lead to end',
+      );
+      expect(ended).toMatchObject({ id: late.id, stopped_reason: 'do-not-call', attempts: 0 });
+      const skipped = (await history(w, id)).filter((e: any) => e.type === 'LeadContactSkipped' && e.data.lead_id === late.id);
+      expect(skipped.map((e: any) => e.data.phone_number)).toEqual(['+12015550715']);
     });
 
     it('lists the numbers newest first, and removes one', async () => {

@@ -62,6 +62,12 @@ describe('call state machine', () => {
     expect(events[0].data).toMatchObject({ campaign_id: 4, lead_id: 5, reached: true, details: { answered_by: 'human', duration: 42 } });
   });
 
+  it('records why the service failed a call it never dialed, and only then', () => {
+    const command: CallCommand = { ...record('failed'), reason: 'not dialed: listed', notDialed: 'do-not-call' } as CallCommand;
+    expect(decide([initiated], command)()[0].data).toMatchObject({ status: 'failed', reached: false, reason: 'not dialed: listed', not_dialed: 'do-not-call' });
+    expect(decide([initiated], record('failed'))()[0].data).not.toHaveProperty('not_dialed');
+  });
+
   it('decides reached with an answering machine reported by an earlier event', () => {
     const machine: CallEvent = {
       ...moved('initiated', 'in-progress'),

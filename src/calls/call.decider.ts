@@ -1,14 +1,14 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { canMove, isReached } from './call-status';
-import { CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked } from './call.events';
+import { CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';
 
 export const INVALID_TRANSITION = 'Invalid call status transition.';
 
 export type CallCommand =
   | { type: 'InitiateCall'; id: number; spec: CallSpec }
   /** The record-call-outcome command: every status report, real or simulated, comes through here. */
-  | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string }
+  | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string; notDialed?: NotDialedReason }
   | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> }
   /** The dialer accepted the call's dial request. */
   | { type: 'ConfirmDialSent'; id: number }
@@ -58,6 +58,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
           reached: isReached(command.status, command.details.answered_by ?? state.answeredBy),
           details: command.details,
           ...(command.reason ? { reason: command.reason } : {}),
+          ...(command.notDialed ? { not_dialed: command.notDialed } : {}),
         },
       },
     ];

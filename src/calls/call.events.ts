@@ -59,6 +59,7 @@ export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & C
  * v2 added `reached` (contract §7), decided once with the `answered_by` of earlier events
  * too; v1 events are lifted by calls/call.upcasters.ts.
  */
+export type NotDialedReason = 'do-not-call';
 export type CallOutcomeRecorded = DomainEvent<
   'CallOutcomeRecorded',
   {
@@ -71,6 +72,8 @@ export type CallOutcomeRecorded = DomainEvent<
     reached: boolean;
     details: CallDetails;
     reason?: string;
+    /** Set when the call was never dialed: its number joined the do-not-call list after the claim (contract §13). */
+    not_dialed?: NotDialedReason;
   }
 >;
 /** The voice runtime ran one of the assistant's mid-call tools during the call. */

@@ -35,6 +35,7 @@ const initial = {
   recording_url: null,
   deadline_at: atMs + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000,
   resend_from: atMs,
+  not_dialed: null,
   created_at: sqlDateTime(AT),
   updated_at: sqlDateTime(AT),
 };
@@ -62,6 +63,11 @@ describe('calls projection', () => {
         resend_from: null,
         updated_at: sqlDateTime(later),
       },
+    ]));
+
+  it('marks a call that ended never dialed, its number listed after the claim', () =>
+    given(initiated, { ...outcome, data: { ...outcome.data, status: 'failed', reached: false, details: {}, not_dialed: 'do-not-call' } }).then([
+      { ...initial, status: 'failed', deadline_at: null, resend_from: null, not_dialed: 'do-not-call', updated_at: sqlDateTime(later) },
     ]));
 
   it("keeps the post-call webhook's last answer on the call", () =>

@@ -5,7 +5,7 @@ import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-st
 import { EveryField } from '../shared/every-field';
 import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';
-import { AnsweredBy, CallEvent, CallSpec, CallStatus } from './call.events';
+import { AnsweredBy, CallEvent, CallSpec, CallStatus, NotDialedReason } from './call.events';
 import { WebhookAnswered } from './webhook-answers';
 
 /** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
@@ -26,6 +26,8 @@ export interface CallDocument extends CallSpec {
   deadline_at: number | null;
   /** Epoch ms of the last send of an outbound call's dial not yet confirmed; null once confirmed or reported on. */
   resend_from: number | null;
+  /** Why the call ended without being dialed; absent in documents older than the field. */
+  not_dialed?: NotDialedReason | null;
   created_at: string;
   updated_at: string;
 }
@@ -101,6 +103,7 @@ export class CallsProjection implements ReadModelProjection {
         recording_url: null,
         deadline_at: Date.parse(recorded.occurredAt) + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000,
         resend_from: spec.type === 'outbound' ? Date.parse(recorded.occurredAt) : null,
+        not_dialed: null,
         created_at: at,
         updated_at: at,
       };
@@ -125,6 +128,7 @@ export class CallsProjection implements ReadModelProjection {
       status: event.data.status,
       deadline_at: isTerminal(event.data.status) ? null : current.deadline_at,
       resend_from: null,
+      not_dialed: event.data.not_dialed ?? current.not_dialed ?? null,
       updated_at: at,
     };
     await this.calls.upsert(current.id, next, recorded.position);

@@ -32,7 +32,17 @@ export class CallPlacer {
     // Contract §13: a number listed after its lead was claimed is still never dialed.
     if (spec.campaign_id !== null && (await this.doNotCall.listed(spec.user_id, [spec.client_phone_number])).length) {
       this.metrics.callPlaced('refused');
-      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'not dialed: the number is on the do-not-call list' }));
+      await this.commands.execute(
+        new RecordCallOutcome(
+          callId,
+          'failed',
+          {},
+          {
+            reason: 'not dialed: the number is on the do-not-call list',
+            notDialed: 'do-not-call',
+          },
+        ),
+      );
       return;
     }
     const assistant = await this.assistants.get(spec.assistant_id);

@@ -3,6 +3,7 @@ import { RecentCall, breakerTrips, dialsLeftThisMinute } from './campaign-limits
 const at = (second: number) => `2026-06-01 12:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}`;
 const call = (status: RecentCall['status'], second: number): RecentCall => ({ status, created_at: at(second) });
 const SINCE = Date.parse('2026-06-01T12:00:00Z');
+const notDialed = (second: number): RecentCall => ({ ...call('failed', second), not_dialed: 'do-not-call' });
 
 describe('campaign limits', () => {
   describe('the failure breaker', () => {
@@ -28,6 +29,12 @@ describe('campaign limits', () => {
         ),
       ).toBeNull();
     });
+
+    it('given calls never dialed (listed after their claim), then they are not counted as failed nor fill the window', () => {
+      const calls = [notDialed(60), call('failed', 50), notDialed(45), call('failed', 40), call('completed', 30), call('completed', 20)];
+      expect(breakerTrips(breaker, calls, SINCE)).toBeNull();
+      expect(breakerTrips(breaker, [...calls.slice(0, 4), call('failed', 30), call('completed', 20)], SINCE)).toBe(3);
+    });
   });
 
   describe('pacing', () => {
@@ -36,6 +43,11 @@ describe('campaign limits', () => {
       const calls = [call('completed', 110), call('ringing', 70), call('completed', 60), call('completed', 30)];
       expect(dialsLeftThisMinute(5, calls, now)).toBe(3);
       expect(dialsLeftThisMinute(2, calls, now)).toBe(0);
+    });
+
+    it('given a call never dialed in the last minute, then it takes nothing of the allowance', () => {
+      const now = Date.parse('2026-06-01T12:02:00Z');
+      expect(dialsLeftThisMinute(2, [notDialed(110), call('ringing', 100)], now)).toBe(1);
     });
   });
 });

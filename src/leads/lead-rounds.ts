@@ -29,10 +29,39 @@ function roundEnded(leadId: number, state: Existing, policy: RetryPolicy, now: D
 }
 
 /**
+ * A contact on the do-not-call list passed over with no attempt used (contract §13): the next
+ * `created` contact is due now; with none left the round ends, or the lead when every number is listed.
+ */
+function passOver(
+  leadId: number,
+  state: Existing,
+  contactId: number | null,
+  listed: ReadonlySet<string>,
+  policy: RetryPolicy,
+  now: Date,
+): { events: LeadEvent[]; next: number | null } {
+  const ids = idsOf(leadId, state);
+  const phoneNumber = contactId === null ? state.phoneNumber : state.contacts.find((c) => c.id === contactId)!.phoneNumber;
+  const events: LeadEvent[] = [
+    { type: 'LeadContactSkipped', data: { ...ids, secondary_contact_id: contactId, phone_number: phoneNumber, reason: 'do-not-call' } },
+  ];
+  const next = contactAfter(state, contactId);
+  if (next) {
+    events.push({ type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } });
+    return { events, next: next.id };
+  }
+  const everyNumberListed = [state.phoneNumber, ...state.contacts.map((c) => c.phoneNumber)].every((n) => n === phoneNumber || listed.has(n));
+  events.push(
+    ...(everyNumberListed ? [{ type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } } as const] : roundEnded(leadId, state, policy, now, null)),
+  );
+  return { events, next: null };
+}
+
+/**
  * The dialer's claim on a due lead (contract §13): a contact on the do-not-call list is passed
- * over with no attempt used (every number listed ends the lead); a contact that may not be dialed
- * now has its turn moved to its next allowed instant (none: the lead ends, `no-timezone`);
- * otherwise the call starts. Only the last is a claim; the others are recorded for the audit trail.
+ * over (see `passOver`); a contact that may not be dialed now has its turn moved to its next
+ * allowed instant (none: the lead ends, `no-timezone`); otherwise the call starts. Only the last
+ * is a claim; the others are recorded for the audit trail.
  */
 export function startCall(command: Extract<LeadCommand, { type: 'StartLeadCall' }>, state: Existing, now: Date): LeadEvent[] {
   const ids = idsOf(command.id, state);
@@ -44,16 +73,11 @@ export function startCall(command: Extract<LeadCommand, { type: 'StartLeadCall' 
     const phoneNumber = contact?.phoneNumber ?? state.phoneNumber;
     const zones = contact?.zones ?? state.zones;
     if (listed.has(phoneNumber)) {
-      events.push({ type: 'LeadContactSkipped', data: { ...ids, secondary_contact_id: contactId, phone_number: phoneNumber, reason: 'do-not-call' } });
-      const next = contactAfter(state, contactId);
-      if (next) {
-        contactId = next.id;
-        events.push({ type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } });
-        continue;
-      }
-      const everyNumberListed = [state.phoneNumber, ...state.contacts.map((c) => c.phoneNumber)].every((n) => listed.has(n));
-      if (everyNumberListed) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } }];
-      return [...events, ...roundEnded(command.id, state, command.policy, now, null)];
+      const passed = passOver(command.id, state, contactId, listed, command.policy, now);
+      events.push(...passed.events);
+      if (passed.next === null) return events;
+      contactId = passed.next;
+      continue;
     }
     const contactRules = { zones, doNotCall: false };
     if (!mayDial(command.policy.rules, contactRules, now)) {
@@ -74,7 +98,8 @@ export function startCall(command: Extract<LeadCommand, { type: 'StartLeadCall' 
 /**
  * A finished call ends the lead's round when it reached someone or when no `created`
  * secondary contact is left after the one just called; a round that reached nobody counts
- * as one attempt, and the `1 + max_retries`-th such round is the last.
+ * as one attempt, and the `1 + max_retries`-th such round is the last. A call never dialed, its
+ * number listed after the claim, passes over its contact as the claim would have.
  */
 export function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall' }>, state: LeadState, now: Date): LeadEvent[] {
   if (!state.exists || state.inFlight?.callId !== command.callId) return [];
@@ -90,6 +115,7 @@ export function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall
   if (state.deleted || state.status !== 'created') return events;
   if (command.optOut) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'opt-out' } }];
   if (command.reached) return [...events, { type: 'LeadReached', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId } }];
+  if (command.doNotCall) return [...events, ...passOver(command.id, state, contactId, new Set(command.doNotCall), command.policy, now).events];
   const next = contactAfter(state, contactId);
   if (next) return [...events, { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } }];
   return [...events, ...roundEnded(command.id, state, command.policy, now, command.outcome ?? null)];

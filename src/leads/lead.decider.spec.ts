@@ -291,6 +291,39 @@ describe('lead decider', () => {
         ).toEqual({ type: 'LeadStopped', data: { ...ids, reason: 'opt-out' } });
       });
 
+      describe('a call never dialed, its number listed after the claim', () => {
+        const notDialed = (doNotCall: string[], callId = 100): LeadCommand => ({
+          type: 'FinishLeadCall',
+          id: 1,
+          callId,
+          callStatus: 'failed',
+          reached: false,
+          policy,
+          outcome: 'failed',
+          doNotCall,
+        });
+        const claimed = given([created]).when(start(100))();
+
+        it('passes over its contact to the next one, with no attempt used', () => {
+          const events = given([created, ...claimed]).when(notDialed(['+12015550123']))();
+          expect(events.slice(1)).toEqual([
+            { type: 'LeadContactSkipped', data: { ...ids, secondary_contact_id: null, phone_number: '+12015550123', reason: 'do-not-call' } },
+            { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: 10, due_at: NOW.toISOString() } },
+          ]);
+          expect(fold(leadDecider, [created, ...claimed, ...events])).toMatchObject({ status: 'created', attempts: 0, nextContactId: 10 });
+        });
+
+        it('ends the lead when every number is listed, the one not dialed counted listed even if taken off since', () => {
+          const events = given([created, ...claimed]).when(notDialed(['+12015550124']))();
+          expect(events.map((e) => e.type)).toEqual(['LeadCallFinished', 'LeadContactSkipped', 'LeadNextContactDue']);
+          const onSecond = [created, ...claimed, ...events, ...given([created, ...claimed, ...events]).when(start(101))()];
+          // +12015550124, not dialed, was taken off the list before the lead heard of it.
+          const last = given(onSecond).when(notDialed(['+12015550123'], 101))();
+          expect(last.at(-1)).toEqual({ type: 'LeadStopped', data: { ...ids, reason: 'do-not-call' } });
+          expect(fold(leadDecider, [...onSecond, ...last])).toMatchObject({ status: 'completed', attempts: 0 });
+        });
+      });
+
       it('ends the round as not reached when the last contact is listed after the primary was called', () => {
         const first = given([created]).when(start(100))();
         const finished = given([created, ...first]).when(finish(100, false))();

@@ -48,6 +48,11 @@ export type LeadCommand =
       optOut?: boolean;
       /** How the call went when it reached nobody, as retry_policy names it; null: none of its outcomes. */
       outcome?: RoundOutcome | null;
+      /**
+       * Set when the call was never dialed, its number having joined the do-not-call list after
+       * the claim (contract §13): the lead's numbers on that list.
+       */
+      doNotCall?: readonly string[] | null;
     };
 
 export interface ContactState {

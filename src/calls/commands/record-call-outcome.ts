@@ -3,11 +3,13 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import { isTerminal } from '../call-status';
 import { callDecider } from '../call.decider';
-import { CallDetails, CallStatus, callStream } from '../call.events';
+import { CallDetails, CallStatus, NotDialedReason, callStream } from '../call.events';
 
 export interface RecordCallOutcomeOptions {
   /** Why the service itself recorded it (a refused dial, a stuck call). */
   reason?: string;
+  /** The call was never dialed (it ends `failed`, the closest status the interface has). */
+  notDialed?: NotDialedReason;
 }
 
 export class RecordCallOutcome {
@@ -32,7 +34,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
   ) {}
 
   async execute({ callId, status, details, options }: RecordCallOutcome): Promise<{ position: number | null }> {
-    const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason: options.reason };
+    const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason: options.reason, notDialed: options.notDialed };
     const { position, events } = await this.runner.run(callStream(callId), callDecider, command);
     if (events.length && isTerminal(status)) this.metrics.callFinished(status);
     return { position };

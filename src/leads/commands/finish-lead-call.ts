@@ -13,6 +13,8 @@ export class FinishLeadCall {
     /** The called party opted out on the call's last status (contract §13). */
     readonly optOut = false,
     readonly outcome: RoundOutcome | null = null,
+    /** Set when the call was never dialed, its number listed after the claim: the lead's numbers on the do-not-call list. */
+    readonly doNotCall: readonly string[] | null = null,
   ) {}
 }
 
@@ -21,11 +23,11 @@ export class FinishLeadCall {
 export class FinishLeadCallHandler implements ICommandHandler<FinishLeadCall, { events: LeadEvent[]; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, callStatus, reached, policy, optOut, outcome }: FinishLeadCall) {
+  async execute({ leadId, callId, callStatus, reached, policy, optOut, outcome, doNotCall }: FinishLeadCall) {
     const { events, position } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
-      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut, outcome },
+      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut, outcome, doNotCall },
       { retries: 10 },
     );
     return { events, position };
