@@ -209,7 +209,29 @@ describe('lead import', () => {
   });
 
   it('refuses another content type, another user’s campaign and import, and a CSV body on other routes', async () => {
-    expect((await upload('{}', 'application/json')).status).toBe(415);
+    const refused = { message: 'Content-Type header must be text/csv or application/x-ndjson.' };
+    for (const [type, body] of [
+      ['application/json', '{}'],
+      ['application/xml', '<a/>'],
+      ['text/plain', 'phone_number\n'],
+    ]) {
+      const answer = await upload(body, type);
+      expect([type, answer.status, await answer.json()]).toEqual([type, 415, refused]);
+    }
+    const untyped = await fetch(`${t.url}/api/user/campaigns/${campaign}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: new TextEncoder().encode('phone_number\n'),
+    });
+    expect([untyped.status, await untyped.json()]).toEqual([415, refused]);
+    const xmlElsewhere = await fetch(`${t.url}/api/user/lead`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/xml' },
+      body: '<a/>',
+    });
+    expect([xmlElsewhere.status, await xmlElsewhere.json()]).toEqual([415, { message: 'Content-Type header must be application/json.' }]);
+    const nowhere = await fetch(`${t.url}/api/user/nowhere`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<a/>' });
+    expect([nowhere.status, await nowhere.json()]).toEqual([404, { message: 'Not found.' }]);
     expect((await upload('phone_number\n', 'text/csv', '/api/user/campaigns/999999/leads/import')).status).toBe(404);
     const other = await t.createUser();
     const mine = ((await (await upload('phone_number\n+12015550501\n', 'text/csv')).json()) as { data: { id: number } }).data.id;

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { ImportFormat } from './lead-import.events';
 
 export const IMPORT_ROUTE = '/api/user/campaigns/:id/leads/import';
@@ -13,11 +14,16 @@ export function importFormat(contentType: string | undefined): ImportFormat | nu
 /**
  * CSV and NDJSON bodies are handed to the import route as the stream they arrive as, neither
  * buffered nor held to the 1 MiB of JSON bodies (the import counts them against its own limit);
- * any other route refuses them as it refuses every type but JSON.
+ * any other route refuses them as it refuses every type but JSON. A body of any other type, or
+ * of none named, reaches the import route too, to be refused there in the import's own words.
  */
 export function installImportBodyParser(fastify: FastifyInstance): void {
-  fastify.addContentTypeParser(Object.keys(FORMATS), (request, payload, done) => {
+  const parser = (request: FastifyRequest, payload: IncomingMessage, done: (error: Error | null, body?: unknown) => void) => {
     if (request.routeOptions.url === IMPORT_ROUTE) return done(null, payload);
+    // An unknown route answers 404 as it does for a type Fastify does not know.
+    if (request.is404) return done(null, undefined);
     done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415 }), undefined);
-  });
+  };
+  fastify.addContentTypeParser(Object.keys(FORMATS), parser);
+  fastify.addContentTypeParser('*', parser);
 }
