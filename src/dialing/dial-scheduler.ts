@@ -92,7 +92,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     if (!this.mayDial()) return 0;
     const startedAt = performance.now();
     // Decide on a read model that has seen every claim made so far.
-    await this.projections.settle(await this.events.headPosition());
+    await this.projections.settle(await this.events.headPosition(), { background: true });
     const now = this.clock.now();
     let started = 0;
     // Contract §13: every campaign has its turn; each pass begins one further along, so no

@@ -47,7 +47,7 @@ export class LeadCallResultsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
-    await this.projections.settle(event.position);
+    await this.projections.settle(event.position, { background: true });
     const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;

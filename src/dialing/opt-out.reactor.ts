@@ -31,7 +31,7 @@ export class OptOutReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
-    await this.projections.settle(event.position);
+    await this.projections.settle(event.position, { background: true });
     const call = await this.calls.get(data.call_id);
     if (!call) return;
     await this.commands.execute(new AddToDoNotCall(data.user_id, [call.client_phone_number], null, 'opt-out'));

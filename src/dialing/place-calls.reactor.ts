@@ -37,7 +37,7 @@ export class PlaceCallsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as LeadCallStarted;
-    await this.projections.settle(event.position);
+    await this.projections.settle(event.position, { background: true });
     const [lead, campaign] = await Promise.all([this.leads.get(data.lead_id), this.campaigns.get(data.campaign_id)]);
     const assistant = campaign && (await this.assistants.get(campaign.assistant_id));
     if (!lead || !campaign || !assistant) return;

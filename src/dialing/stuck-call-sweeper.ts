@@ -45,7 +45,7 @@ export class StuckCallSweeper extends Sweep {
       last = position ?? last;
     }
     // The next page is read from the calls read model: it must no longer hold these.
-    await this.projections.settle(last);
+    await this.projections.settle(last, { background: true });
     return stuck.length;
   }
 }

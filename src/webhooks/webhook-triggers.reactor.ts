@@ -80,7 +80,7 @@ export class WebhookTriggersReactor implements Reactor {
 
   async react(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as Watched;
-    await this.projections.settle(recorded.position);
+    await this.projections.settle(recorded.position, { background: true });
     if (event.type === 'CallOutcomeRecorded' || event.type === 'CallInitiated') await this.forCall(event);
     else await this.forLifecycle(event as LeadEvent | CampaignEvent, recorded.position);
     this.dispatcher.nudge();

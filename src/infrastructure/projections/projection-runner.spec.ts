@@ -179,6 +179,33 @@ describe('ProjectionRunner', () => {
     }
   });
 
+  it('waits longer between batches while only background work waits, and no more than 2 ms once a request waits', async () => {
+    const { moduleRef, events, runner, totals } = await boot({ background: false });
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const add = (n: number, expected: number | 'no_stream') => events.append('sum-l', [{ type: 'Added', data: { n } }], expected);
+      await runner.settle((await add(1, 'no_stream')).position, { background: true });
+      // The batch that projected it found one event: the next waits 10 ms, no answer waiting.
+      let projected = false;
+      void runner.settle((await add(2, 0)).position, { background: true }).then(() => (projected = true));
+      await jest.advanceTimersByTimeAsync(8);
+      expect(projected).toBe(false);
+      await jest.advanceTimersByTimeAsync(3);
+      expect(projected).toBe(true);
+      // A request comes to wait during the next 10 ms: the batch runs 2 ms after the last.
+      let answered = false;
+      void runner.waitFor((await add(3, 1)).position).then(() => (answered = true));
+      await jest.advanceTimersByTimeAsync(3);
+      expect(answered).toBe(true);
+      expect(await totals.get('sum-l')).toEqual({ stream: 'sum-l', sum: 6 });
+      // The last wait between batches ends under the fake clock, before the real one is back.
+      await jest.advanceTimersByTimeAsync(20);
+    } finally {
+      jest.useRealTimers();
+    }
+    await moduleRef.close();
+  });
+
   it('settles a write once projected, and refuses with ReadModelBehind (503) when the read models do not get there in time', async () => {
     const { moduleRef, events, runner } = await boot();
     const { position } = await events.append('sum-s', [{ type: 'Added', data: { n: 1 } }], 'no_stream');

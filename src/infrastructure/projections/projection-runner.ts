@@ -18,7 +18,24 @@ const LOCK = 'projections';
  * (a read-your-writes answer waits at most this much longer).
  */
 const LINGER_MS = 2;
-const linger = () => new Promise<void>((resolve) => setTimeout(resolve, LINGER_MS));
+/**
+ * The same wait while only background work (reactors, the scheduler) waits on the projections:
+ * dialing's chain of small writes then shares a commit among five times as many events. A
+ * request that comes to wait brings it back to the 2 ms. Measured in the same minutes: dialing
+ * 1,034–1,122 attempts/s against 594–819 with 2 ms throughout; lead creation unchanged.
+ */
+const BACKGROUND_LINGER_MS = 10;
+
+export interface SettleOptions {
+  /** Background work, which no answer waits on: the projections may take longer to get there. */
+  background?: boolean;
+}
+
+interface Waiter {
+  position: number;
+  background: boolean;
+  resolve: (ok: boolean) => void;
+}
 
 /** False for a rebuild: it projects every event again itself, so a catch-up first is work thrown away. */
 export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
@@ -35,7 +52,9 @@ export class ProjectionRunner implements OnApplicationBootstrap {
   /** Each projection's event types. */
   private handledBy = new Map<ReadModelProjection, ReadonlySet<string>>();
   private projectedUpTo = 0;
-  private waiters: Array<{ position: number; resolve: (ok: boolean) => void }> = [];
+  private waiters: Waiter[] = [];
+  /** Brings the wait between two batches back to LINGER_MS from its start. */
+  private shortenLinger?: () => void;
   private running?: Promise<void>;
   private pending = false;
   private unwatch?: () => void;
@@ -116,13 +135,15 @@ export class ProjectionRunner implements OnApplicationBootstrap {
   }
 
   /** Resolves true once every projection has applied the event at `position`, false on timeout. */
-  waitFor(position: number | null, timeoutMs = this.config.readYourWritesTimeoutMs): Promise<boolean> {
+  waitFor(position: number | null, timeoutMs = this.config.readYourWritesTimeoutMs, { background = false }: SettleOptions = {}): Promise<boolean> {
     if (position === null || position <= this.projectedUpTo) return Promise.resolve(true);
     // Stopped, nothing will project it any more: waiting out the timeout would only hold up the shutdown.
     if (this.stopped) return Promise.resolve(false);
+    if (!background) this.shortenLinger?.();
     return new Promise((resolve) => {
-      const waiter = {
+      const waiter: Waiter = {
         position,
+        background,
         resolve: (ok: boolean) => {
           clearTimeout(timer);
           resolve(ok);
@@ -138,8 +159,8 @@ export class ProjectionRunner implements OnApplicationBootstrap {
   }
 
   /** Waits like `waitFor`, and throws ReadModelBehind when the read models do not get there in time. */
-  async settle(position: number | null): Promise<void> {
-    if (!(await this.waitFor(position))) throw new ReadModelBehind(position!);
+  async settle(position: number | null, options?: SettleOptions): Promise<void> {
+    if (!(await this.waitFor(position, undefined, options))) throw new ReadModelBehind(position!);
   }
 
   /** Projects until nothing is left; concurrent callers share one run. */
@@ -198,7 +219,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
         let count: number;
         do {
           ({ count } = await this.runBatch());
-          await (count > 0 && count < BATCH ? linger() : yieldToIo());
+          await (count > 0 && count < BATCH ? this.linger() : yieldToIo());
         } while (count === BATCH && !this.stopped);
       } catch (error) {
         this.logger.error(`Projection batch failed, retrying: ${(error as Error).stack ?? error}`);
@@ -208,6 +229,18 @@ export class ProjectionRunner implements OnApplicationBootstrap {
         return;
       }
     }
+  }
+
+  private linger(): Promise<void> {
+    const startedAt = performance.now();
+    const ms = this.waiters.some((w) => !w.background) ? LINGER_MS : BACKGROUND_LINGER_MS;
+    return new Promise<void>((resolve) => {
+      let timer = setTimeout(resolve, ms);
+      this.shortenLinger = () => {
+        clearTimeout(timer);
+        timer = setTimeout(resolve, Math.max(0, startedAt + LINGER_MS - performance.now()));
+      };
+    }).finally(() => (this.shortenLinger = undefined));
   }
 
   private async runBatch(
