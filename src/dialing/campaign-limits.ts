@@ -1,12 +1,12 @@
 import { isTerminal } from '../calls/call-status';
-import { CallStatus } from '../calls/call.events';
+import { CallStatus, NotDialedReason } from '../calls/call.events';
 import { FailureBreaker } from '../campaigns/campaign.events';
 
 /** A call as the limits read it: its status, when it was claimed (`YYYY-MM-DD HH:MM:SS`, UTC), and whether it was never dialed. */
 export interface RecentCall {
   status: CallStatus;
   created_at: string;
-  not_dialed?: string | null;
+  not_dialed?: NotDialedReason | null;
 }
 
 const placedAt = (call: RecentCall) => Date.parse(`${call.created_at.replace(' ', 'T')}Z`);

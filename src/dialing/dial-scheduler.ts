@@ -19,7 +19,6 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
 import { isInsideCallingWindow } from '../shared/calling-window';
 import { DialingPolicies } from './dialing-policies';
-import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { CallsQueries } from '../calls/calls.queries';
 import { dialsLeftThisMinute } from './campaign-limits';
 
@@ -54,7 +53,6 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly campaigns: CampaignsQueries,
     private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
-    private readonly doNotCall: DoNotCallQueries,
     private readonly calls: CallsQueries,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -176,7 +174,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     // an append with the expected revision of its own lead.
     const claims = await Promise.all(
       due.map(async (lead) => {
-        const listed = await this.doNotCall.listed(campaign.user_id, [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)]);
+        const listed = await this.policies.listedNumbersOf(lead);
         const callId = await this.events.nextId('call');
         const claim = await this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, policy, listed));
         if (claim.claimed && campaign.max_calls_per_minute)

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CampaignDocument } from '../campaigns/campaigns.projection';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
+import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
+import { LeadDocument } from '../leads/leads.projection';
 import { RetryPolicy } from '../leads/lead.decider';
 import { CallingWindow } from '../shared/calling-window';
 import { DialRules } from '../shared/compliance/dial-window';
@@ -10,7 +12,8 @@ import { assertDialable } from './dialable-settings';
 
 /**
  * What a campaign's dials are held to (contract §13): its calling window, in its assistant's
- * timezone or each lead's, its user's quiet hours and its holidays; retries follow its settings.
+ * timezone or each lead's, its user's quiet hours, its holidays and do-not-call list; retries
+ * follow its settings.
  */
 @Injectable()
 export class DialingPolicies {
@@ -18,7 +21,13 @@ export class DialingPolicies {
     private readonly campaigns: CampaignsQueries,
     private readonly assistants: AssistantsQueries,
     private readonly users: UsersQueries,
+    private readonly doNotCall: DoNotCallQueries,
   ) {}
+
+  /** Which of the lead's numbers, primary and secondary, are on its user's do-not-call list. */
+  listedNumbersOf(lead: LeadDocument): Promise<string[]> {
+    return this.doNotCall.listed(lead.user_id, [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)]);
+  }
 
   /** The window in the assistant's timezone, when the campaign reads it there (null otherwise, or without an assistant). */
   async assistantWindow(campaign: CampaignDocument): Promise<CallingWindow | null> {

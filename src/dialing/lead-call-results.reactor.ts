@@ -15,7 +15,6 @@ import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { TripFailureBreaker } from '../campaigns/commands/trip-failure-breaker';
 import { breakerTrips } from './campaign-limits';
 import { RoundOutcome } from '../leads/lead.decider';
-import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 
 /** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
 export function roundOutcome(status: string, answeredBy: string | null | undefined): RoundOutcome | null {
@@ -38,7 +37,6 @@ export class LeadCallResultsReactor implements Reactor {
     private readonly scheduler: DialScheduler,
     private readonly calls: CallsQueries,
     private readonly campaigns: CampaignsQueries,
-    private readonly doNotCall: DoNotCallQueries,
   ) {}
 
   handles(event: RecordedEvent): boolean {
@@ -54,10 +52,7 @@ export class LeadCallResultsReactor implements Reactor {
     const call = await this.calls.get(data.call_id);
     const outcome = roundOutcome(data.status, call?.answered_by ?? data.details?.answered_by);
     // Never dialed: the lead passes over the contact as its claim would have, knowing which of its numbers are listed.
-    const listed =
-      data.not_dialed === 'do-not-call'
-        ? await this.doNotCall.listed(lead.user_id, [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)])
-        : null;
+    const listed = data.not_dialed === 'do-not-call' ? await this.policies.listedNumbersOf(lead) : null;
     await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true, outcome, listed));
     await this.judgeFailures(lead.campaign_id);
     this.scheduler.nudge();

@@ -27,7 +27,11 @@ const LINGER_MS = 2;
 const BACKGROUND_LINGER_MS = 10;
 
 export interface SettleOptions {
-  /** Background work, which no answer waits on: the projections may take longer to get there. */
+  /**
+   * The dialing chain (its reactors, the scheduler, the stuck-call sweep): no answer waits on it,
+   * and its many small writes are what a longer wait lets share commits. An import waits as a
+   * request does: its batches of rows fill most projection batches whole anyway.
+   */
   background?: boolean;
 }
 
