@@ -154,6 +154,8 @@ describe('compliance-grade dialing', () => {
       await lead(w, id, optingOut);
       const bad = await w.t.request('POST', '/api/user/dnc', { token: w.token, body: { phone_numbers: ['+1 201-555-0711', 'not a number'] } });
       expect(bad.status).toBe(422);
+      const none = await w.t.request('POST', '/api/user/dnc', { token: w.token, body: { reason: 'asked' } });
+      expect([none.status, none.body.errors]).toEqual([422, { phone_numbers: ['The phone numbers field is required.'] }]);
       const added = await w.t.request('POST', '/api/user/dnc', {
         token: w.token,
         body: { phone_numbers: ['+1 201-555-0711', listedPrimary, listed], reason: 'asked' },

@@ -15,10 +15,24 @@ const ASSISTANT_FIELDS = [
     ' ',
   ),
 ];
-const CAMPAIGN_FIELDS = ['name', 'assistant_id', 'max_retries', 'retry_delay_seconds', 'calling_hours', 'calling_days', 'max_concurrent_calls'];
-const LEAD_FIELDS = ['phone_number', 'campaign_id', 'variables', 'allow_dupplicate', 'secondary_contacts', 'status'];
+const CAMPAIGN_FIELDS = [
+  ...'name assistant_id max_retries retry_delay_seconds calling_hours calling_days max_concurrent_calls'.split(' '),
+  ...'window_timezone holidays retry_policy max_calls_per_minute failure_breaker'.split(' '),
+];
+const LEAD_FIELDS = ['phone_number', 'campaign_id', 'variables', 'allow_dupplicate', 'secondary_contacts', 'status', 'timezone'];
 const TOOL_FIELDS = ['name', 'description', 'endpoint', 'method', 'timeout', 'headers', 'schema'];
-const CALL_EVENT_FIELDS = ['status', 'answered_by', 'duration', 'transcript', 'recording_url', 'carrier_cost', 'total_cost', 'variables', 'evaluation'];
+const CALL_EVENT_FIELDS = [
+  'status',
+  'answered_by',
+  'duration',
+  'transcript',
+  'recording_url',
+  'carrier_cost',
+  'total_cost',
+  'variables',
+  'evaluation',
+  'opt_out',
+];
 
 interface Sent {
   method: string;
@@ -52,7 +66,16 @@ describe('fuzzing every route (contract §3, §12)', () => {
   let t: TestApp;
   let token: string;
   let store: EventStore;
-  const ids = { assistant: [] as number[], campaign: [] as number[], lead: [] as number[], tool: [] as number[], number: [] as number[], call: [] as number[] };
+  const ids = {
+    assistant: [] as number[],
+    campaign: [] as number[],
+    lead: [] as number[],
+    tool: [] as number[],
+    number: [] as number[],
+    call: [] as number[],
+    leadImport: [] as number[],
+    listed: [] as string[],
+  };
 
   beforeAll(async () => {
     t = await startTestApp({ TELEPHONY_SECRET: SECRET, LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, { background: false });
@@ -69,6 +92,14 @@ describe('fuzzing every route (contract §3, §12)', () => {
       headers: { 'x-signature': signBody(JSON.stringify({ from: '+12015550199', to: '+12015550100' }), SECRET) },
     });
     if (inbound.body?.call_id) ids.call.push(inbound.body.call_id);
+    await post('/api/user/dnc', { phone_numbers: ['+12015550178'] });
+    ids.listed.push(encodeURIComponent('+12015550178'));
+    const imported = await fetch(`${t.url}/api/user/campaigns/${ids.campaign[0]}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv', accept: 'application/json' },
+      body: 'phone_number,name\n+12015550179,Ann\n',
+    });
+    ids.leadImport.push(((await imported.json()) as { data: { id: number } }).data.id);
     ids.call.push(1);
   });
   afterAll(() => t.close());
@@ -111,6 +142,8 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['POST', 'tool test', (id) => `/api/user/tools/${id}/test`, { arguments: {} }, ['arguments'], 'tool'],
     ['POST', 'phone number create', () => '/api/user/phone-numbers', { phone_number: '+12015550150', label: 'x' }, ['phone_number', 'label'], null],
     ['POST', 'webhook redelivery', (id) => `/api/user/webhook-deliveries/${id}-ended/redeliver`, {}, [], 'call'],
+    ['POST', 'do-not-call add', () => '/api/user/dnc', { phone_numbers: ['+12015550177'], reason: 'asked' }, ['phone_numbers', 'reason'], null],
+    ['PUT', 'settings update', () => '/api/user/settings', { quiet_hours: { start: '09:00', end: '20:00' } }, ['quiet_hours'], null],
   ];
   it.each(bodies)('%s %s: never a 5xx, always the error shape, nothing written when refused', async (method, _name, path, valid, fields, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');
@@ -149,6 +182,10 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['languages', () => '/api/user/languages', [], null],
     ['webhook deliveries', () => '/api/user/webhook-deliveries', ['call_id', 'status'], null],
     ['one webhook delivery', (id) => `/api/user/webhook-deliveries/${id}-ended`, [], 'call'],
+    ['do-not-call list', () => '/api/user/dnc', ['phone_number'], null],
+    ['settings', () => '/api/user/settings', [], null],
+    ['lead imports', () => '/api/user/lead-imports', [], null],
+    ['one lead import', (id) => `/api/user/lead-imports/${id}`, [], 'leadImport'],
   ];
   it.each(queries)('GET %s: never a 5xx, always the error shape', async (_name, path, params, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');
@@ -163,9 +200,10 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['assistant', (id: string) => `/api/user/assistant/${id}`],
     ['tool', (id: string) => `/api/user/tools/${id}`],
     ['number', (id: string) => `/api/user/phone-numbers/${id}`],
+    ['listed', (id: string) => `/api/user/dnc/${id}`],
   ] as const)('DELETE %s: never a 5xx, always the error shape, nothing written when refused', async (kind, path) => {
     await fc.assert(
-      fc.asyncProperty(pathId([999_999]), fc.option(bodyText({}, []), { nil: undefined }), async (id, body) =>
+      fc.asyncProperty(pathId([999_999, encodeURIComponent('+12015550199')]), fc.option(bodyText({}, []), { nil: undefined }), async (id, body) =>
         send({ method: 'DELETE', path: path(id), body }),
       ),
       { numRuns: Math.ceil(RUNS / 4) },

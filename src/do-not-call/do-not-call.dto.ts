@@ -15,7 +15,7 @@ const PhoneNumbers = () =>
   });
 
 export class AddToDoNotCallDto {
-  @Optional()
+  // Decorators register bottom-up and the first registered failure is reported: `Required` goes first.
   @ArrayMaxSize(MAX_NUMBERS_AT_ONCE, { message: `The :attribute field must not have more than ${MAX_NUMBERS_AT_ONCE} items.` })
   @ArrayNotEmpty({ message: 'The :attribute field must have at least 1 items.' })
   @Rules(Required(), Arr(), PhoneNumbers())

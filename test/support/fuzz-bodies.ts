@@ -99,7 +99,7 @@ export function queryText(params: string[]): fc.Arbitrary<string> {
 }
 
 /** Path ids: ones that exist, and ones no resource has or no integer is. */
-export function pathId(existing: number[]): fc.Arbitrary<string> {
+export function pathId(existing: Array<number | string>): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...existing).map(String) },
     { weight: 2, arbitrary: fc.constantFrom('0', '-1', '1.5', 'abc', '9'.repeat(400), '1e3', '%00', '99999999999', ' 1', '__proto__') },
