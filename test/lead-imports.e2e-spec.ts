@@ -195,6 +195,21 @@ describe('lead import', () => {
     expect((await t.request('GET', '/health')).status).toBe(200);
   });
 
+  it('ends an import failed, not running for ever, at a row csv-parse cannot read, keeping the rows before it', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    for (const [bad, made] of [
+      ['+12015550601\nsays a"quote,x\n+12015550602', 1], // a quote opening inside an unquoted field
+      ['+12015550603\n"never closed\n+12015550604', 1],
+    ] as const) {
+      const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Unreadable', assistant_id: assistant } })).body.data.id;
+      const id = (
+        (await (await upload(`phone_number,note\n${bad}\n`, 'text/csv', `/api/user/campaigns/${into}/leads/import`)).json()) as { data: { id: number } }
+      ).data.id;
+      expect(await finished(id)).toMatchObject({ status: 'failed', accepted: made, finished_at: expect.any(String) });
+      expect(await leadsOf(into)).toHaveLength(made);
+    }
+  });
+
   it('answers the same import again for the same Idempotency-Key, and lists the imports newest first', async () => {
     const csv = 'phone_number\n+12015550401\n';
     const first = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });

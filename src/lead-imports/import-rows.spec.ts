@@ -1,11 +1,14 @@
+import { CsvError } from 'csv-parse';
 import { Readable } from 'node:stream';
 import { ImportRow, importRows } from './import-rows';
 
+const chunked = (text: string, chunk: number) =>
+  Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
+
 const rowsOf = async (format: 'csv' | 'ndjson', text: string, chunk = 7): Promise<ImportRow[]> => {
   // Fed in small chunks, as a body arrives: a quoted line break or a BOM may straddle two.
-  const parts = Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
   const out: ImportRow[] = [];
-  for await (const row of importRows(format, Readable.from(parts))) out.push(row);
+  for await (const row of importRows(format, Readable.from(chunked(text, chunk)))) out.push(row);
   return out;
 };
 
@@ -37,6 +40,25 @@ describe('import rows', () => {
 
   it('fails on a quote never closed, with csv-parse’s code', async () => {
     await expect(rowsOf('csv', 'phone_number\n"+1\n')).rejects.toMatchObject({ code: expect.stringMatching(/^CSV_/) });
+  });
+
+  it.each([
+    ['a quote opening mid-field', 'phone_number\n+1\n+2\nsays a"b,c\n+3\n', 'INVALID_OPENING_QUOTE'],
+    ['a quote never closed', 'phone_number\n+1\n+2\n"+3\n+4\n', 'CSV_QUOTE_NOT_CLOSED'],
+    ['text after a closing quote', 'phone_number\n+1\n+2\n"+3"x\n+4\n', 'CSV_INVALID_CLOSING_QUOTE'],
+  ])('hands on every row before %s, in one chunk or many, then fails with csv-parse’s error', async (_name, csv, code) => {
+    for (const chunk of [csv.length, 5, 1]) {
+      const rows: ImportRow[] = [];
+      const reading = (async () => {
+        for await (const row of importRows('csv', Readable.from([...chunked(csv, chunk)]))) rows.push(row);
+      })();
+      await expect(reading).rejects.toBeInstanceOf(CsvError);
+      await expect(reading).rejects.toMatchObject({ code });
+      expect(rows).toEqual([
+        { row: 1, body: { phone_number: '+1' } },
+        { row: 2, body: { phone_number: '+2' } },
+      ]);
+    }
   });
 
   it('reads NDJSON by line, CRLF or LF, passing over blank lines, naming lines that are not JSON objects', async () => {

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse';
+import { CsvError, Parser, parse } from 'csv-parse';
 import { createInterface } from 'node:readline';
 import { Readable, pipeline } from 'node:stream';
 import { ImportFormat } from './lead-import.events';
@@ -19,18 +19,34 @@ export function importRows(format: ImportFormat, input: Readable): AsyncGenerato
  * variable. Rows are numbered from 1 after the header, blank lines not counted.
  */
 async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
-  // Through `pipeline`, the body's own failure (an upload cut short) fails the rows, and a row that
-  // cannot be parsed stops the body; the loop below hears either from the parser.
-  const records = pipeline(input, parse({ bom: true, skip_empty_lines: true, relax_column_count: true, trim: false }), () => undefined);
+  // A record that cannot be parsed ends the rows after every record before it. Failing the parser
+  // would drop those it had parsed and not handed on yet (as many as the chunk held), so it passes
+  // over the record instead, and the rows stop where it was.
+  // Set by the parser's callback: typed so that the loop does not take it for null.
+  let unreadable = null as { error: CsvError; after: number } | null;
+  const parser: Parser = parse({
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: false,
+    skip_records_with_error: true,
+    on_skip: (error) => void (unreadable ??= { error: error!, after: parser.info.records }),
+  });
+  // Through `pipeline`, the body's own failure (an upload cut short) fails the rows.
+  const records = pipeline(input, parser, () => undefined);
   let header: string[] | null = null;
   let row = 0;
+  let read = 0;
   for await (const record of records as AsyncIterable<string[]>) {
+    if (unreadable !== null && read >= unreadable.after) break;
+    read++;
     if (!header) {
       header = record.map((name) => name.trim());
       continue;
     }
     yield { row: ++row, body: leadOf(header, record) };
   }
+  if (unreadable !== null) throw unreadable.error;
 }
 
 function leadOf(header: string[], cells: string[]): Record<string, unknown> {

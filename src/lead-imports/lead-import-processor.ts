@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CsvError } from 'csv-parse';
 import { CommandBus } from '@nestjs/cqrs';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
@@ -54,8 +55,8 @@ export class LeadImportProcessor {
     let { state } = await this.runner.load(stream, leadImportDecider);
     // Rows are made as the body arrives, when this process stores it; else once it is stored whole.
     if (state.status !== 'running' || !(state.uploaded || growing)) return;
+    let batch: ImportRow[] = [];
     try {
-      let batch: ImportRow[] = [];
       for await (const row of importRows(state.format!, this.spool.read(importId, state.format!))) {
         if (row.row <= state.rowsDone) continue;
         batch.push(row);
@@ -72,11 +73,13 @@ export class LeadImportProcessor {
       await this.projections.settle(position);
       await this.spool.remove(importId, state.format!);
     } catch (error) {
-      // A body that cannot be read on (a CSV quote never closed) ends the import; anything else
+      // A body that cannot be read on (a CSV quote never closed, or opened mid-field) ends the import; anything else
       // (a store out of reach) leaves it running, for the next try to go on with.
       // An upload cut short or too large: the import was ended by its request already.
       if ((await this.runner.load(stream, leadImportDecider)).state.status !== 'running') return;
-      if (!(error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_'))) throw error;
+      if (!(error instanceof CsvError)) throw error;
+      // The rows read before the one that cannot be are made, as they would have been alone.
+      if (batch.length) state = await this.runBatch(importId, state, batch);
       await this.run(importId, {
         type: 'FinishImport',
         importId,
