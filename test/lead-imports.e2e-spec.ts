@@ -76,6 +76,21 @@ describe('lead import', () => {
     expect(again).toMatchObject({ rows: 5, accepted: 0, duplicates: 3, invalid: 2 });
   });
 
+  it('refuses a __proto__ column as a single create refuses that variable, and keeps constructor and toString', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Keys', assistant_id: assistant } })).body.data.id;
+    const path = `/api/user/campaigns/${into}/leads/import`;
+    const refused = await finished(
+      ((await (await upload('phone_number,__proto__\n+12015550611,a\n', 'text/csv', path)).json()) as { data: { id: number } }).data.id,
+    );
+    expect(refused).toMatchObject({ accepted: 0, invalid: 1, errors: [{ row: 1, message: 'The variables field must not contain the key __proto__.' }] });
+    const kept = await finished(
+      ((await (await upload('phone_number,constructor,toString\n+12015550612,a,b\n', 'text/csv', path)).json()) as { data: { id: number } }).data.id,
+    );
+    expect(kept).toMatchObject({ accepted: 1 });
+    expect((await leadsOf(into))[0].variables).toEqual({ constructor: 'a', toString: 'b' });
+  });
+
   it('takes NDJSON, numbering rows by their line, and refuses a line that is not an object', async () => {
     const lines = [
       JSON.stringify({ phone_number: '+12015550301', variables: { plan: 'gold' } }),

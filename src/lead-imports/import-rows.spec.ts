@@ -38,6 +38,16 @@ describe('import rows', () => {
     ]);
   });
 
+  it('keeps columns named like Object’s own keys as variables, __proto__ included', async () => {
+    const [{ body }] = (await rowsOf('csv', 'phone_number,__proto__,constructor,toString\n+1,a,b,c\n')) as Array<{ body: { variables: object } }>;
+    expect(Object.entries(body.variables)).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+      ['toString', 'c'],
+    ]);
+    expect(Object.getPrototypeOf(body.variables)).toBe(Object.prototype);
+  });
+
   it('fails on a quote never closed, with csv-parse’s code', async () => {
     await expect(rowsOf('csv', 'phone_number\n"+1\n')).rejects.toMatchObject({ code: expect.stringMatching(/^CSV_/) });
   });

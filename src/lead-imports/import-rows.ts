@@ -62,7 +62,11 @@ function leadOf(header: string[], cells: string[]): Record<string, unknown> {
       if (cell !== '') body.timezone = cell;
     } else if (contact) {
       if (cell !== '') secondary.push({ order: Number(contact[1]), phone_number: cell });
-    } else variables[name] = cell;
+    } else {
+      // Defined, not assigned: a `__proto__` column is a key like any other, refused by §12's rules
+      // as in a single create; assigned, it would be dropped silently.
+      Object.defineProperty(variables, name, { value: cell, enumerable: true, writable: true, configurable: true });
+    }
   });
   if (Object.keys(variables).length) body.variables = variables;
   if (secondary.length) body.secondary_contacts = secondary.sort((a, b) => a.order - b.order).map(({ phone_number }) => ({ phone_number }));
