@@ -1,4 +1,4 @@
-import { parse } from './commands';
+import { commands, parse, usage } from './commands';
 import { CliUsageError } from './usage-error';
 
 describe('CLI options', () => {
@@ -13,5 +13,20 @@ describe('CLI options', () => {
   it('does not take another option as a value, and refuses unknown ones', () => {
     expect(() => parse(['--token', '--user', '2'], spec, false)).toThrow(CliUsageError);
     expect(() => parse(['--nope', 'x'], spec, false)).toThrow(CliUsageError);
+  });
+});
+
+describe('CLI usage', () => {
+  it('puts every command’s summary in one column, two spaces at least after its usage, or under it when the usage is long', () => {
+    const lines = usage().split('\n');
+    for (const [name, command] of Object.entries(commands)) {
+      const call = `${name} ${command.usage}`;
+      const at = lines.findIndex((line) => line.startsWith(`  ${call}`));
+      const alone = lines[at] === `  ${call}`;
+      const summaryLine = alone ? lines[at + 1] : lines[at];
+      expect(summaryLine.slice(52)).toBe(command.summary);
+      expect(summaryLine.slice(0, 52).trim()).toBe(alone ? '' : call);
+      expect(summaryLine.slice(50, 52)).toBe('  ');
+    }
   });
 });

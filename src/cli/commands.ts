@@ -145,6 +145,10 @@ export const commands: Record<string, CliCommandSpec> = {
 export function usage(name?: string): string {
   const lines = Object.entries(commands)
     .filter(([n]) => name === undefined || n === name)
-    .map(([n, c]) => `  ${`${n} ${c.usage}`.padEnd(50)}${c.summary}`);
+    // A usage too long for the column puts its summary on a line of its own, under the column.
+    .map(([n, c]) => {
+      const call = `${n} ${c.usage}`;
+      return call.length < 48 ? `  ${call.padEnd(50)}${c.summary}` : `  ${call}\n  ${' '.repeat(50)}${c.summary}`;
+    });
   return `Usage: npm run cli -- <command> [options]   (--help after a command shows its own)\n\n${lines.join('\n')}\n`;
 }
