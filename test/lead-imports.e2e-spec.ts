@@ -210,7 +210,7 @@ describe('lead import', () => {
     expect((await t.request('GET', '/health')).status).toBe(200);
   });
 
-  it('ends an import failed, not running for ever, at a row csv-parse cannot read, keeping the rows before it', async () => {
+  it('ends an import failed, not running for ever, at a row csv-parse cannot read: the rows before it made, that row refused with why', async () => {
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     for (const [bad, made] of [
       ['+12015550601\nsays a"quote,x\n+12015550602', 1], // a quote opening inside an unquoted field
@@ -220,7 +220,9 @@ describe('lead import', () => {
       const id = (
         (await (await upload(`phone_number,note\n${bad}\n`, 'text/csv', `/api/user/campaigns/${into}/leads/import`)).json()) as { data: { id: number } }
       ).data.id;
-      expect(await finished(id)).toMatchObject({ status: 'failed', accepted: made, finished_at: expect.any(String) });
+      const failed = await finished(id);
+      expect(failed).toMatchObject({ status: 'failed', rows: made + 1, accepted: made, invalid: 1, finished_at: expect.any(String) });
+      expect(failed.errors).toEqual([{ row: made + 1, message: expect.stringMatching(/^The file cannot be read from this row on: /) }]);
       expect(await leadsOf(into)).toHaveLength(made);
     }
   });

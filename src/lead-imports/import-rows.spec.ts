@@ -1,6 +1,6 @@
 import { CsvError } from 'csv-parse';
 import { Readable } from 'node:stream';
-import { ImportRow, importRows } from './import-rows';
+import { ImportRow, UNREADABLE_ROW, importRows } from './import-rows';
 
 const chunked = (text: string, chunk: number) =>
   Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
@@ -56,7 +56,7 @@ describe('import rows', () => {
     ['a quote opening mid-field', 'phone_number\n+1\n+2\nsays a"b,c\n+3\n', 'INVALID_OPENING_QUOTE'],
     ['a quote never closed', 'phone_number\n+1\n+2\n"+3\n+4\n', 'CSV_QUOTE_NOT_CLOSED'],
     ['text after a closing quote', 'phone_number\n+1\n+2\n"+3"x\n+4\n', 'CSV_INVALID_CLOSING_QUOTE'],
-  ])('hands on every row before %s, in one chunk or many, then fails with csv-parse’s error', async (_name, csv, code) => {
+  ])('hands on every row before %s, in one chunk or many, then that row refused, then fails with csv-parse’s error', async (_name, csv, code) => {
     for (const chunk of [csv.length, 5, 1]) {
       const rows: ImportRow[] = [];
       const reading = (async () => {
@@ -67,6 +67,7 @@ describe('import rows', () => {
       expect(rows).toEqual([
         { row: 1, body: { phone_number: '+1' } },
         { row: 2, body: { phone_number: '+2' } },
+        { row: 3, unreadable: expect.stringMatching(new RegExp(`^${UNREADABLE_ROW} .*line \\d`)) },
       ]);
     }
   });

@@ -8,6 +8,9 @@ export type ImportRow = { row: number; body: Record<string, unknown> } | { row: 
 
 const SECONDARY = /^secondary_phone_number_(\d+)$/;
 
+/** What a CSV record csv-parse cannot read is refused with, before its own words; the import ends there. */
+export const UNREADABLE_ROW = 'The file cannot be read from this row on:';
+
 /** The rows of an import's body, one at a time as they are read: memory holds one row, whatever the size. */
 export function importRows(format: ImportFormat, input: Readable): AsyncGenerator<ImportRow> {
   return format === 'csv' ? csvRows(input) : ndjsonRows(input);
@@ -19,7 +22,7 @@ export function importRows(format: ImportFormat, input: Readable): AsyncGenerato
  * variable. Rows are numbered from 1 after the header, blank lines not counted.
  */
 async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
-  // A record that cannot be parsed ends the rows after every record before it. Failing the parser
+  // A record that cannot be parsed ends the rows after every record before it, and itself. Failing the parser
   // would drop those it had parsed and not handed on yet (as many as the chunk held), so it passes
   // over the record instead, and the rows stop where it was.
   // Set by the parser's callback: typed so that the loop does not take it for null.
@@ -46,7 +49,10 @@ async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
     }
     yield { row: ++row, body: leadOf(header, record) };
   }
-  if (unreadable !== null) throw unreadable.error;
+  if (unreadable === null) return;
+  // The record is a data row refused with the reason, for the import's errors to show where it stopped.
+  if (header) yield { row: ++row, unreadable: `${UNREADABLE_ROW} ${unreadable.error.message}` };
+  throw unreadable.error;
 }
 
 function leadOf(header: string[], cells: string[]): Record<string, unknown> {
