@@ -295,6 +295,16 @@ describe('lead import', () => {
     expect(refused.code).toBe(64);
   });
 
+  it('exits 1 from the CLI when the import fails, its summary showing the end and the unreadable row', async () => {
+    const file = join(t.dataDir, 'unreadable.csv');
+    writeFileSync(file, 'phone_number,note\n+12015550621,fine\n+12015550622,says a"b\n+12015550623,lost\n');
+    const imported = await cli({ DATA_DIR: t.dataDir }, 'leads:import', '--campaign', String(campaign), '--user', String(userId), file);
+    expect(imported.code).toBe(1);
+    expect(imported.json).toMatchObject({ status: 'failed', rows: 2, accepted: 1, invalid: 1, finished_at: expect.any(String) });
+    expect(imported.json.errors).toEqual([{ row: 2, message: expect.stringContaining('Invalid Opening Quote') }]);
+    expect(imported.stderr).toContain('| 2/');
+  });
+
   it('makes leads of two imports racing on one campaign without a number twice', async () => {
     const numbers = Array.from({ length: 300 }, (_, i) => `+1201${String(8_000_000 + i)}`);
     const csv = `phone_number\n${numbers.join('\n')}\n`;

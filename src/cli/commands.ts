@@ -53,6 +53,8 @@ export interface CliCommandSpec {
   usage: string;
   summary: string;
   run: CliCommand;
+  /** Whether what it printed reports a failure, for the exit status (1): a run may end without an error and still fail. */
+  failed?: (output: unknown) => boolean;
 }
 
 export const commands: Record<string, CliCommandSpec> = {
@@ -130,6 +132,7 @@ export const commands: Record<string, CliCommandSpec> = {
       if (positionals.length !== 1) throw new CliUsageError('leads:import takes one file');
       return importLeads(app, user, campaign, positionals[0], allowDuplicates);
     },
+    failed: (summary) => (summary as { status?: string }).status === 'failed',
   },
   'projections:rebuild': {
     usage: '[--projection <name>]',

@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     });
     const output = await command.run(app, rest);
     if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
-    return 0;
+    return command.failed?.(output) ? 1 : 0;
   } catch (error) {
     if (error instanceof CliUsageError) {
       process.stderr.write(`${error.message}\n\n${usage(name)}`);

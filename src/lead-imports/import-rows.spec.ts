@@ -39,13 +39,14 @@ describe('import rows', () => {
   });
 
   it('keeps columns named like Object’s own keys as variables, __proto__ included', async () => {
-    const [{ body }] = (await rowsOf('csv', 'phone_number,__proto__,constructor,toString\n+1,a,b,c\n')) as Array<{ body: { variables: object } }>;
-    expect(Object.entries(body.variables)).toEqual([
+    const [row] = await rowsOf('csv', 'phone_number,__proto__,constructor,toString\n+1,a,b,c\n');
+    const variables = 'body' in row ? (row.body.variables as object) : null;
+    expect(Object.entries(variables!)).toEqual([
       ['__proto__', 'a'],
       ['constructor', 'b'],
       ['toString', 'c'],
     ]);
-    expect(Object.getPrototypeOf(body.variables)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(variables)).toBe(Object.prototype);
   });
 
   it('fails on a quote never closed, with csv-parse’s code', async () => {

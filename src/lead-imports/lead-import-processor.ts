@@ -80,12 +80,15 @@ export class LeadImportProcessor {
       if (!(error instanceof CsvError)) throw error;
       // The rows read before the one that cannot be are made, as they would have been alone.
       if (batch.length) state = await this.runBatch(importId, state, batch);
-      await this.run(importId, {
+      await onBatch?.(state.rowsDone);
+      const { position } = await this.run(importId, {
         type: 'FinishImport',
         importId,
         status: 'failed',
         reason: `The file cannot be read after row ${state.rowsDone}: ${error.message}`,
       });
+      // As a completed import: its end is readable once the import is over.
+      await this.projections.settle(position);
     }
   }
 

@@ -16,7 +16,8 @@ export async function cli(env: Record<string, string>, ...args: string[]): Promi
     return { code: 0, json: JSON.parse(stdout.trim().split('\n').pop()!), stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
-    const line = e.stderr.trim().split('\n').pop() ?? '';
+    // A result that reports a failure (exit 1) is on stdout; an error, on stderr.
+    const line = (e.stdout.trim() || e.stderr.trim()).split('\n').pop() ?? '';
     let json: unknown = line;
     try {
       json = JSON.parse(line);
