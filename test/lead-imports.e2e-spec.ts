@@ -227,13 +227,23 @@ describe('lead import', () => {
     }
   });
 
-  it('answers the same import again for the same Idempotency-Key, and lists the imports newest first', async () => {
+  it('answers the same import again for the same Idempotency-Key and file, refuses another file under it, and lists the imports newest first', async () => {
     const csv = 'phone_number\n+12015550401\n';
     const first = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });
     const second = await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' });
     const [a, b] = [(await first.json()) as { data: { id: number } }, (await second.json()) as { data: { id: number } }];
     expect(b.data.id).toBe(a.data.id);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
+    // Another file, or the same file as another type, under the key: another request (contract §12).
+    for (const [body, type] of [
+      ['phone_number\n+12015550402\n', 'text/csv'],
+      [csv, 'application/x-ndjson'],
+    ]) {
+      const other = await upload(body, type, undefined, { 'idempotency-key': 'import-once' });
+      expect([other.status, await other.json()]).toEqual([422, { message: 'Idempotency key reused with another request.' }]);
+    }
+    // The connection that carried a refused file still serves.
+    expect((await upload(csv, 'text/csv', undefined, { 'idempotency-key': 'import-once' })).status).toBe(202);
     await finished(a.data.id);
     const list = (await t.request('GET', '/api/user/lead-imports', { token })).body;
     expect(list.data[0]).toMatchObject({ id: a.data.id, status: 'completed', accepted: 1 });

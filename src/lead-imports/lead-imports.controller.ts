@@ -43,9 +43,10 @@ export class LeadImportsController {
       if (!format || !body) throw new HttpException({ message: 'Content-Type header must be text/csv or application/x-ndjson.' }, 415);
       const campaignId = positiveId(id);
       if (campaignId === null) throw DomainError.notFound('Campaign');
-      return await this.idempotent.answer(exchange, 202, async () => {
+      // The same key with another file is another request (contract §12), told apart by the file's bytes.
+      return await this.idempotent.answerStreamed(exchange, 202, body, async (file) => {
         const importId = await this.commands.execute<StartLeadImport, number>(
-          new StartLeadImport(user.id, campaignId, format, query.allow_dupplicate === 'true', body),
+          new StartLeadImport(user.id, campaignId, format, query.allow_dupplicate === 'true', file),
         );
         return { message: 'Import started.', data: { id: importId, status: 'running' } };
       });

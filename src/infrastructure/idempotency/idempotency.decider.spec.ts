@@ -1,5 +1,6 @@
 import { DomainError } from '../../shared/domain-error';
 import { deciderSpec } from '../../testing/decider-spec';
+import { fold } from '../event-sourcing/decider';
 import { IN_PROGRESS, IdempotencyEvent, KEY_REUSED, idempotencyDecider } from './idempotency.decider';
 
 const { given } = deciderSpec(idempotencyDecider);
@@ -40,5 +41,14 @@ describe('idempotency decider', () => {
       .then([answered()]);
     given([started(), answered()]).when({ type: 'Answer', status: 201, body: {} }, t0).then([]);
     given([]).when({ type: 'Abandon' }, t0).then([]);
+  });
+
+  it('keeps a streamed body’s hash with its answer, for a repeat to be told apart by', () => {
+    const withHash: IdempotencyEvent = { type: 'IdempotentRequestAnswered', data: { status: 202, body: { id: 1 }, at: t0.toISOString(), body_hash: 'h' } };
+    given([started()])
+      .when({ type: 'Answer', status: 202, body: { id: 1 }, bodyHash: 'h' }, t0)
+      .then([withHash]);
+    expect(fold(idempotencyDecider, [started(), withHash])).toMatchObject({ status: 'answered', bodyHash: 'h' });
+    expect(fold(idempotencyDecider, [started(), answered()])).toMatchObject({ status: 'answered', bodyHash: null });
   });
 });

@@ -5,16 +5,18 @@ import { Decider, DomainEvent } from '../event-sourcing/decider';
 export const idempotencyStream = (userId: number, keyHash: string) => `idempotency-${userId}_${keyHash}`;
 
 export type IdempotentRequestStarted = DomainEvent<'IdempotentRequestStarted', { fingerprint: string; at: string }>;
-export type IdempotentRequestAnswered = DomainEvent<'IdempotentRequestAnswered', { status: number; body: unknown; at: string }>;
+/** `body_hash`: a streamed body's SHA-256, known once it was read (an import's file); absent for the others. */
+export type IdempotentRequestAnswered = DomainEvent<'IdempotentRequestAnswered', { status: number; body: unknown; at: string; body_hash?: string }>;
 /** The request failed without an answer worth repeating (a server error): the key may be used again. */
 export type IdempotentRequestAbandoned = DomainEvent<'IdempotentRequestAbandoned', { at: string }>;
 export type IdempotencyEvent = IdempotentRequestStarted | IdempotentRequestAnswered | IdempotentRequestAbandoned;
 export type IdempotencyState =
   | { status: 'free' }
   | { status: 'running'; fingerprint: string; at: string }
-  | { status: 'answered'; fingerprint: string; answer: { status: number; body: unknown }; at: string };
+  | { status: 'answered'; fingerprint: string; answer: { status: number; body: unknown }; bodyHash: string | null; at: string };
 
-export type IdempotencyCommand = { type: 'Begin'; fingerprint: string } | { type: 'Answer'; status: number; body: unknown } | { type: 'Abandon' };
+export type IdempotencyCommand =
+  { type: 'Begin'; fingerprint: string } | { type: 'Answer'; status: number; body: unknown; bodyHash?: string } | { type: 'Abandon' };
 
 /** How long an answer is repeated (contract §12). */
 export const ANSWER_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -45,7 +47,13 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
         return [];
       }
       case 'Answer':
-        return state.status === 'running' ? [{ type: 'IdempotentRequestAnswered', data: { status: command.status, body: command.body, at } }] : [];
+        if (state.status !== 'running') return [];
+        return [
+          {
+            type: 'IdempotentRequestAnswered',
+            data: { status: command.status, body: command.body, at, ...(command.bodyHash ? { body_hash: command.bodyHash } : {}) },
+          },
+        ];
       case 'Abandon':
         return state.status === 'running' ? [{ type: 'IdempotentRequestAbandoned', data: { at } }] : [];
     }
@@ -57,7 +65,13 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
         return { status: 'running', fingerprint: event.data.fingerprint, at: event.data.at };
       case 'IdempotentRequestAnswered':
         return state.status === 'running'
-          ? { status: 'answered', fingerprint: state.fingerprint, answer: { status: event.data.status, body: event.data.body }, at: event.data.at }
+          ? {
+              status: 'answered',
+              fingerprint: state.fingerprint,
+              answer: { status: event.data.status, body: event.data.body },
+              bodyHash: event.data.body_hash ?? null,
+              at: event.data.at,
+            }
           : state;
       case 'IdempotentRequestAbandoned':
         return { status: 'free' };

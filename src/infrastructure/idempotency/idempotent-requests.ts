@@ -1,6 +1,8 @@
 import { ExecutionContext, HttpException, Injectable, Logger, createParamDecorator } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { Readable, Transform, pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../shared/domain-error';
 import { ValidationFailed } from '../../shared/validation/validation.pipe';
 import { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { CommandRunner } from '../event-sourcing/command-runner';
@@ -8,7 +10,7 @@ import { ConcurrencyError } from '../event-store/event-store.errors';
 import { errorAnswer } from '../http/http-error.filter';
 import { RawBodyRequest } from '../http/json-body-parser';
 import { ReadModelBehind } from '../projections/read-model-behind';
-import { IdempotencyCommand, idempotencyDecider, idempotencyStream } from './idempotency.decider';
+import { IdempotencyCommand, KEY_REUSED, idempotencyDecider, idempotencyStream } from './idempotency.decider';
 
 /** 1 to 255 printable ASCII characters (contract §12). */
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -31,21 +33,69 @@ export class IdempotentRequests {
   constructor(private readonly runner: CommandRunner) {}
 
   /** Runs `create` (whose success answers `status`) once per key, or answers as the first run did. */
-  async answer<T>({ request, reply }: HttpExchange, status: number, create: () => Promise<T>): Promise<T> {
+  async answer<T>(exchange: HttpExchange, status: number, create: () => Promise<T>): Promise<T> {
+    const { request } = exchange;
+    return this.once(
+      exchange,
+      status,
+      `${request.method} ${request.url}\n${request.rawBody ?? ''}`,
+      async () => ({ body: await create() }),
+      async () => true,
+    );
+  }
+
+  /**
+   * As `answer`, for a body `create` reads as a stream (an import's file): its bytes are known
+   * only once read, so the key holds their hash from the first run's answer, and a repeat reads
+   * its own body to its end before it is answered again or refused as another request.
+   */
+  async answerStreamed<T>(exchange: HttpExchange, status: number, body: Readable, create: (body: Readable) => Promise<T>): Promise<T> {
+    if (exchange.request.headers['idempotency-key'] === undefined) return create(body);
+    const { request } = exchange;
+    const hash = createHash('sha256');
+    // Read through only when it is read: a request refused before leaves its body to the caller to drain.
+    const hashed = () =>
+      pipeline(body, new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, (hash.update(chunk), chunk)) }), () => undefined);
+    const fingerprint = `${request.method} ${request.url}\n${request.headers['content-type'] ?? ''}`;
+    return this.once(
+      exchange,
+      status,
+      fingerprint,
+      async () => ({ body: await create(hashed()), bodyHash: hash.digest('hex') }),
+      async (stored) => {
+        if (stored === null) return true;
+        for await (const chunk of hashed() as AsyncIterable<Buffer>) void chunk;
+        return hash.digest('hex') === stored;
+      },
+    );
+  }
+
+  /**
+   * `create` once per key; a repeat is answered as the first run was when `sameBody` (told the
+   * body hash its answer kept) says so, else refused as another request.
+   */
+  private async once<T>(
+    { request, reply }: HttpExchange,
+    status: number,
+    fingerprint: string,
+    create: () => Promise<{ body: T; bodyHash?: string }>,
+    sameBody: (storedHash: string | null) => Promise<boolean>,
+  ): Promise<T> {
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return create();
+    if (key === undefined) return (await create()).body;
     if (typeof key !== 'string' || !KEY.test(key)) throw new ValidationFailed({ 'Idempotency-Key': [KEY_FORMAT] });
     const stream = idempotencyStream(request.user!.id, sha256(key));
-    const repeated = await this.begin(stream, sha256(`${request.method} ${request.url}\n${request.rawBody ?? ''}`));
+    const repeated = await this.begin(stream, sha256(fingerprint));
     if (repeated) {
+      if (!(await sameBody(repeated.bodyHash))) throw new DomainError('validation', KEY_REUSED);
       reply.header('Idempotent-Replayed', 'true');
       // The same route answers with the same status on success; a refusal is answered as stored.
       if (repeated.status >= 400) throw new HttpException(repeated.body as Record<string, unknown>, repeated.status);
       return repeated.body as T;
     }
-    let body: T;
+    let made: { body: T; bodyHash?: string };
     try {
-      body = await create();
+      made = await create();
     } catch (error) {
       const answer = errorAnswer(error);
       // A server error may be retried: the key is freed. A write saved but not yet readable is
@@ -54,17 +104,17 @@ export class IdempotentRequests {
         await this.finish(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
       throw error;
     }
-    await this.finish(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(body)) });
-    return body;
+    await this.finish(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(made.body)), bodyHash: made.bodyHash });
+    return made.body;
   }
 
   /** Starts the request under its key; the answer to repeat when it ran already. */
-  private async begin(stream: string, fingerprint: string): Promise<{ status: number; body: unknown } | null> {
+  private async begin(stream: string, fingerprint: string): Promise<{ status: number; body: unknown; bodyHash: string | null } | null> {
     for (;;) {
       try {
         const { events, state } = await this.runner.run(stream, idempotencyDecider, { type: 'Begin', fingerprint }, { retries: 0 });
         if (events.length) return null;
-        if (state.status === 'answered') return state.answer;
+        if (state.status === 'answered') return { ...state.answer, bodyHash: state.bodyHash };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
       }
