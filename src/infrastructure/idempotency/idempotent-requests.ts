@@ -53,7 +53,7 @@ export class IdempotentRequests {
     if (exchange.request.headers['idempotency-key'] === undefined) return create(body);
     const { request } = exchange;
     const hash = createHash('sha256');
-    // Read through only when it is read: a request refused before leaves its body to the caller to drain.
+    // Made only when the body is read: a request refused before that leaves its body for the caller to drain.
     const hashed = () =>
       pipeline(body, new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, (hash.update(chunk), chunk)) }), () => undefined);
     const fingerprint = `${request.method} ${request.url}\n${request.headers['content-type'] ?? ''}`;
