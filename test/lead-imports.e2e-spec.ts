@@ -129,6 +129,33 @@ describe('lead import', () => {
     expect(json.status).toBe(413);
   }, 90_000);
 
+  it('refuses a row past the 1 MiB of a single create: an NDJSON line alone, a CSV record and the rest of its file', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Large rows', assistant_id: assistant } })).body.data.id;
+    const path = `/api/user/campaigns/${into}/leads/import`;
+    const filler = 'x'.repeat(1024 * 1024);
+    const ndjson = [{ phone_number: '+12015550631' }, { phone_number: '+12015550632', variables: { note: filler } }, { phone_number: '+12015550633' }];
+    const lines = await finished(
+      ((await (await upload(ndjson.map((l) => JSON.stringify(l)).join('\n'), 'application/x-ndjson', path)).json()) as { data: { id: number } }).data.id,
+    );
+    expect(lines).toMatchObject({
+      status: 'completed',
+      rows: 3,
+      accepted: 2,
+      invalid: 1,
+      errors: [{ row: 2, message: 'The row must not be larger than 1 MiB.' }],
+    });
+    const csv = `phone_number,note\n+12015550634,a\n+12015550635,${filler}\n+12015550636,c\n`;
+    const records = await finished(((await (await upload(csv, 'text/csv', path)).json()) as { data: { id: number } }).data.id);
+    expect(records).toMatchObject({
+      status: 'failed',
+      rows: 2,
+      accepted: 1,
+      invalid: 1,
+      errors: [{ row: 2, message: expect.stringContaining('Max Record Size') }],
+    });
+  });
+
   it('dials imported leads of a campaign in progress as they land', async () => {
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     const open = { calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };

@@ -1,6 +1,6 @@
 import { CsvError } from 'csv-parse';
 import { Readable } from 'node:stream';
-import { ImportRow, UNREADABLE_ROW, importRows } from './import-rows';
+import { ImportRow, MAX_ROW_BYTES, ROW_TOO_LARGE, UNREADABLE_ROW, importRows } from './import-rows';
 
 const chunked = (text: string, chunk: number) =>
   Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
@@ -69,6 +69,44 @@ describe('import rows', () => {
         { row: 1, body: { phone_number: '+1' } },
         { row: 2, body: { phone_number: '+2' } },
         { row: 3, unreadable: expect.stringMatching(new RegExp(`^${UNREADABLE_ROW} .*line \\d`)) },
+      ]);
+    }
+  });
+
+  it('refuses a CSV record past 1 MiB as unreadable, holding no more of it, after the rows before it', async () => {
+    const csv = `phone_number,note\n+1,a\n+2,"${'x'.repeat(MAX_ROW_BYTES)}"\n+3,c\n`;
+    const rows: ImportRow[] = [];
+    await expect(
+      (async () => {
+        for await (const row of importRows('csv', Readable.from(chunked(csv, 64 * 1024)))) rows.push(row);
+      })(),
+    ).rejects.toMatchObject({ code: 'CSV_MAX_RECORD_SIZE' });
+    expect(rows).toEqual([
+      { row: 1, body: { phone_number: '+1', variables: { note: 'a' } } },
+      { row: 2, unreadable: expect.stringMatching(new RegExp(`^${UNREADABLE_ROW} Max Record Size`)) },
+    ]);
+  });
+
+  it('refuses an NDJSON line past 1 MiB, holding no more of it, and reads the lines after it', async () => {
+    const long = JSON.stringify({ phone_number: '+2', variables: { note: 'x'.repeat(MAX_ROW_BYTES) } });
+    const text = `{"phone_number":"+1"}\r\n${long}\n{"phone_number":"+3"}`;
+    expect(await rowsOf('ndjson', text, 64 * 1024)).toEqual([
+      { row: 1, body: { phone_number: '+1' } },
+      { row: 2, unreadable: ROW_TOO_LARGE },
+      { row: 3, body: { phone_number: '+3' } },
+    ]);
+  });
+
+  it('reads NDJSON split anywhere, a character’s bytes or the BOM’s included', async () => {
+    const text = '\uFEFF{"phone_number":"+1","variables":{"city":"Zürich 😀"}}\n\n{"phone_number":"+2"}\n';
+    for (const chunk of [1, 2, 3, 5]) {
+      const parts = [...Buffer.from(text)].map((byte) => Buffer.from([byte]));
+      const grouped = Array.from({ length: Math.ceil(parts.length / chunk) }, (_, i) => Buffer.concat(parts.slice(i * chunk, (i + 1) * chunk)));
+      const rows: ImportRow[] = [];
+      for await (const row of importRows('ndjson', Readable.from(grouped))) rows.push(row);
+      expect(rows).toEqual([
+        { row: 1, body: { phone_number: '+1', variables: { city: 'Zürich 😀' } } },
+        { row: 3, body: { phone_number: '+2' } },
       ]);
     }
   });

@@ -1,6 +1,6 @@
 import { CsvError, Parser, parse } from 'csv-parse';
-import { createInterface } from 'node:readline';
 import { Readable, pipeline } from 'node:stream';
+import { BODY_LIMIT_BYTES } from '../infrastructure/http/json-body-parser';
 import { ImportFormat } from './lead-import.events';
 
 /** A data row: its number (contract §15) and the lead body of §6 it stands for, or why it cannot be read. */
@@ -10,6 +10,10 @@ const SECONDARY = /^secondary_phone_number_(\d+)$/;
 
 /** What a CSV record csv-parse cannot read is refused with, before its own words; the import ends there. */
 export const UNREADABLE_ROW = 'The file cannot be read from this row on:';
+
+/** A row is held to a single create's body limit: memory holds one row, however a file is made. */
+export const MAX_ROW_BYTES = BODY_LIMIT_BYTES;
+export const ROW_TOO_LARGE = 'The row must not be larger than 1 MiB.';
 
 /** The rows of an import's body, one at a time as they are read: memory holds one row, whatever the size. */
 export function importRows(format: ImportFormat, input: Readable): AsyncGenerator<ImportRow> {
@@ -32,6 +36,7 @@ async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
     skip_empty_lines: true,
     relax_column_count: true,
     trim: false,
+    max_record_size: MAX_ROW_BYTES,
     skip_records_with_error: true,
     on_skip: (error) => void (unreadable ??= { error: error!, after: parser.info.records }),
   });
@@ -79,20 +84,18 @@ function leadOf(header: string[], cells: string[]): Record<string, unknown> {
   return body;
 }
 
-/** NDJSON: one lead body of §6 per line, numbered by its line; blank lines are passed over, not counted. */
+/**
+ * NDJSON: one lead body of §6 per line (LF or CRLF), numbered by its line; blank lines are passed
+ * over, not counted. A line past `MAX_ROW_BYTES` is refused without being held.
+ */
 async function* ndjsonRows(input: Readable): AsyncGenerator<ImportRow> {
   let line = 0;
-  let first = true;
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let failure: Error | undefined;
-  input.once('error', (error) => {
-    failure = error;
-    lines.close();
-  });
-  for await (let text of lines) {
+  for await (const text of lines(input)) {
     line++;
-    if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    first = false;
+    if (text === null) {
+      yield { row: line, unreadable: ROW_TOO_LARGE };
+      continue;
+    }
     if (text.trim() === '') continue;
     let value: unknown;
     try {
@@ -104,5 +107,35 @@ async function* ndjsonRows(input: Readable): AsyncGenerator<ImportRow> {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { row: line, unreadable: 'The request body must be a JSON object.' };
     else yield { row: line, body: value as Record<string, unknown> };
   }
-  if (failure) throw failure;
+}
+
+/** The body's lines as text (a BOM and each line's CR dropped), or null for a line too long to hold. */
+async function* lines(input: Readable): AsyncGenerator<string | null> {
+  let held: Buffer[] = [];
+  let size = 0;
+  let tooLong = false;
+  let first = true;
+  const end = (): string | null => {
+    const text = tooLong ? null : Buffer.concat(held).toString('utf8').replace(/\r$/, '');
+    [held, size, tooLong] = [[], 0, false];
+    if (first && text !== null && text.charCodeAt(0) === 0xfeff) return ((first = false), text.slice(1));
+    first = false;
+    return text;
+  };
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let at = chunk.indexOf(10); at !== -1; from = at + 1, at = chunk.indexOf(10, from)) {
+      hold(chunk.subarray(from, at));
+      yield end();
+    }
+    hold(chunk.subarray(from));
+  }
+  if (size > 0 || tooLong) yield end();
+
+  function hold(part: Buffer) {
+    if (tooLong || part.length === 0) return;
+    size += part.length;
+    if (size > MAX_ROW_BYTES) [held, tooLong] = [[], true];
+    else held.push(part);
+  }
 }
