@@ -156,6 +156,24 @@ describe('lead import', () => {
     });
   });
 
+  it('reads a file in the charset its Content-Type names (Excel’s Windows-1252), and refuses one it cannot read', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Charsets', assistant_id: assistant } })).body.data.id;
+    const path = `/api/user/campaigns/${into}/leads/import`;
+    const cp1252 = Buffer.concat([
+      Buffer.from('phone_number,name\r\n+12015550641,Jos'),
+      Buffer.from([0xe9]),
+      Buffer.from(' M'),
+      Buffer.from([0xfc]),
+      Buffer.from('ller\r\n'),
+    ]);
+    const id = ((await (await upload(cp1252, 'text/csv; charset=windows-1252', path)).json()) as { data: { id: number } }).data.id;
+    expect(await finished(id)).toMatchObject({ status: 'completed', accepted: 1 });
+    expect((await leadsOf(into))[0].variables).toEqual({ name: 'José Müller' });
+    const unknown = await upload('phone_number\n+12015550642\n', 'text/csv; charset=klingon', path);
+    expect([unknown.status, await unknown.json()]).toEqual([415, { message: 'The charset of the Content-Type header is not one this service can read.' }]);
+  });
+
   it('dials imported leads of a campaign in progress as they land', async () => {
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     const open = { calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
@@ -330,6 +348,18 @@ describe('lead import', () => {
     expect((await t.request('GET', `/api/user/lead-imports/${imported.json.id}`, { token })).body).toMatchObject({ status: 'completed', accepted: 1 });
     const refused = await cli({ DATA_DIR: t.dataDir }, 'leads:import', '--campaign', String(campaign), '--user', String(userId), join(t.dataDir, 'leads.txt'));
     expect(refused.code).toBe(64);
+  });
+
+  it('imports a Windows-1252 file from the CLI with --charset, and refuses a charset it cannot read', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'CLI charset', assistant_id: assistant } })).body.data.id;
+    const file = join(t.dataDir, 'excel.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from('phone_number,name\r\n+12015550651,Ren'), Buffer.from([0xe9]), Buffer.from('e\r\n')]));
+    const args = ['leads:import', '--campaign', String(into), '--user', String(userId)];
+    const imported = await cli({ DATA_DIR: t.dataDir }, ...args, '--charset', 'windows-1252', file);
+    expect([imported.code, imported.json.accepted]).toEqual([0, 1]);
+    expect((await leadsOf(into))[0].variables).toEqual({ name: 'Renée' });
+    expect((await cli({ DATA_DIR: t.dataDir }, ...args, '--charset', 'klingon', file)).code).toBe(64);
   });
 
   it('exits 1 from the CLI when the import fails, its summary showing the end and the unreadable row', async () => {

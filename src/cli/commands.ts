@@ -117,20 +117,20 @@ export const commands: Record<string, CliCommandSpec> = {
     },
   },
   'leads:import': {
-    usage: '--campaign <id> --user <id> [--allow-duplicates] <file.csv|file.ndjson>',
+    usage: '--campaign <id> --user <id> [--allow-duplicates] [--charset <name>] <file.csv|file.ndjson>',
     summary: 'import a CSV or NDJSON file of leads into a campaign; prints the import summary',
     run: async (app, args) => {
       const allowDuplicates = args.includes('--allow-duplicates');
       const { values, positionals } = parse(
         args.filter((a) => a !== '--allow-duplicates'),
-        { campaign: { type: 'string' }, user: { type: 'string' } },
+        { campaign: { type: 'string' }, user: { type: 'string' }, charset: { type: 'string' } },
         true,
       );
       const campaign = positiveInt(values.campaign, '--campaign');
       const user = positiveInt(values.user, '--user');
       if (!campaign || !user) throw new CliUsageError('--campaign and --user are required');
       if (positionals.length !== 1) throw new CliUsageError('leads:import takes one file');
-      return importLeads(app, user, campaign, positionals[0], allowDuplicates);
+      return importLeads(app, { userId: user, campaignId: campaign, file: positionals[0], allowDuplicate: allowDuplicates, charset: values.charset });
     },
     failed: (summary) => (summary as { status?: string }).status === 'failed',
   },

@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { StartLeadImport } from '../lead-imports/commands/start-lead-import';
+import { asUtf8, charsetOf } from '../lead-imports/import-charset';
 import { ImportFormat } from '../lead-imports/lead-import.events';
 import { LeadImportWorker } from '../lead-imports/lead-import-worker';
 import { importView } from '../lead-imports/lead-imports.projection';
@@ -20,14 +21,26 @@ async function lineCount(file: string): Promise<number> {
   return lines;
 }
 
+export interface LeadsFile {
+  userId: number;
+  campaignId: number;
+  file: string;
+  allowDuplicate: boolean;
+  /** The file's charset (UTF-8 when not given). */
+  charset?: string;
+}
+
 /** Imports a file's leads as the import route does (contract §15), with a progress bar; answers the import's summary. */
-export async function importLeads(app: INestApplicationContext, userId: number, campaignId: number, file: string, allowDuplicate: boolean) {
+export async function importLeads(app: INestApplicationContext, { userId, campaignId, file, allowDuplicate, charset }: LeadsFile) {
   const format = FORMATS[extname(file).toLowerCase()];
   if (!format) throw new CliUsageError('the file must end in .csv, .ndjson or .jsonl');
   if (!(await stat(file).catch(() => null))?.isFile()) throw new CliUsageError(`${file} is not a readable file`);
+  // The file's charset as the import route reads it from a Content-Type.
+  const decoder = charsetOf(charset === undefined ? undefined : `text/plain; charset=${charset}`);
+  if (!decoder) throw new CliUsageError(`--charset ${charset} is not a charset this service can read`);
   const importId = await app
     .get(CommandBus)
-    .execute<StartLeadImport, number>(new StartLeadImport(userId, campaignId, format, allowDuplicate, createReadStream(file)));
+    .execute<StartLeadImport, number>(new StartLeadImport(userId, campaignId, format, allowDuplicate, asUtf8(createReadStream(file), decoder)));
   const bar = new SingleBar({
     format: 'Importing [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}',
     stream: process.stderr,

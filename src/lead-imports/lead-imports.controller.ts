@@ -11,6 +11,7 @@ import { DomainError } from '../shared/domain-error';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { StartLeadImport } from './commands/start-lead-import';
 import { importFormat } from './import-body-parser';
+import { asUtf8, charsetOf } from './import-charset';
 import { LeadImportListQuery, LeadImportQuery } from './lead-import.dto';
 import { LeadImportsProjection, importView } from './lead-imports.projection';
 import { LeadImportsQueries } from './lead-imports.queries';
@@ -39,14 +40,16 @@ export class LeadImportsController {
   ) {
     const body = req.body instanceof Readable ? req.body : null;
     const format = importFormat(req.headers['content-type']);
+    const charset = charsetOf(req.headers['content-type']);
     try {
       if (!format || !body) throw new HttpException({ message: 'Content-Type header must be text/csv or application/x-ndjson.' }, 415);
+      if (!charset) throw new HttpException({ message: 'The charset of the Content-Type header is not one this service can read.' }, 415);
       const campaignId = positiveId(id);
       if (campaignId === null) throw DomainError.notFound('Campaign');
       // The same key with another file is another request (contract §12), told apart by the file's bytes.
       return await this.idempotent.answerStreamed(exchange, 202, body, async (file) => {
         const importId = await this.commands.execute<StartLeadImport, number>(
-          new StartLeadImport(user.id, campaignId, format, query.allow_dupplicate === 'true', file),
+          new StartLeadImport(user.id, campaignId, format, query.allow_dupplicate === 'true', asUtf8(file, charset)),
         );
         return { message: 'Import started.', data: { id: importId, status: 'running' } };
       });
