@@ -84,7 +84,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
 
   'POST /api/user/campaigns/:id/leads/import': user(
     'Lead imports',
-    'Starts an import of a CSV (header row; phone_number, timezone, secondary_phone_number_1..n, other columns as variables) or NDJSON (one lead body per line) file, streamed, up to IMPORT_MAX_BYTES',
+    'Starts an import of a CSV (header row; phone_number, timezone, secondary_phone_number_1..n, other columns as variables) or NDJSON (one lead body per line) file, streamed, up to IMPORT_MAX_BYTES; rows up to 1 MiB each; read in the Content-Type charset (UTF-8 if none, 415 if unknown)',
     { query: LeadImportQuery, upload: ['text/csv', 'application/x-ndjson'] },
   ),
   'GET /api/user/lead-imports/:id': user('Lead imports', "An import's progress: rows read, accepted, duplicates, invalid, and the first 1,000 refused rows"),
