@@ -3,7 +3,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { isTerminal } from '../calls/call-status';
 import { CallOutcomeRecorded } from '../calls/call.events';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
 import { FinishLeadCall } from '../leads/commands/finish-lead-call';
@@ -31,7 +30,6 @@ export class LeadCallResultsReactor implements Reactor {
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly projections: ProjectionRunner,
     private readonly leads: LeadsQueries,
     private readonly policies: DialingPolicies,
     private readonly scheduler: DialScheduler,
@@ -45,7 +43,6 @@ export class LeadCallResultsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
-    await this.projections.settle(event.position, { background: true });
     const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;

@@ -4,7 +4,6 @@ import { CallOutcomeRecorded } from '../calls/call.events';
 import { CallsQueries } from '../calls/calls.queries';
 import { AddToDoNotCall } from '../do-not-call/commands/add-to-do-not-call';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { StopLead } from '../leads/commands/stop-lead';
 
@@ -21,7 +20,6 @@ export class OptOutReactor implements Reactor {
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly projections: ProjectionRunner,
     private readonly calls: CallsQueries,
   ) {}
 
@@ -31,7 +29,6 @@ export class OptOutReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
-    await this.projections.settle(event.position, { background: true });
     const call = await this.calls.get(data.call_id);
     if (!call) return;
     await this.commands.execute(new AddToDoNotCall(data.user_id, [call.client_phone_number], null, 'opt-out'));

@@ -5,7 +5,6 @@ import { CallSpec } from '../calls/call.events';
 import { InitiateCall } from '../calls/commands/initiate-call';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
 import { LeadCallStarted } from '../leads/lead.events';
@@ -27,7 +26,6 @@ export class PlaceCallsReactor implements Reactor {
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly projections: ProjectionRunner,
     private readonly leads: LeadsQueries,
     private readonly campaigns: CampaignsQueries,
     private readonly assistants: AssistantsQueries,
@@ -37,7 +35,6 @@ export class PlaceCallsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as LeadCallStarted;
-    await this.projections.settle(event.position, { background: true });
     const [lead, campaign] = await Promise.all([this.leads.get(data.lead_id), this.campaigns.get(data.campaign_id)]);
     const assistant = campaign && (await this.assistants.get(campaign.assistant_id));
     if (!lead || !campaign || !assistant) return;

@@ -9,7 +9,6 @@ import { CallsQueries } from '../calls/calls.queries';
 import { CampaignEvent } from '../campaigns/campaign.events';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
-import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { LeadEvent } from '../leads/lead.events';
 import { leadView } from '../leads/leads.projection';
@@ -63,7 +62,6 @@ export class WebhookTriggersReactor implements Reactor {
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly projections: ProjectionRunner,
     private readonly calls: CallsQueries,
     private readonly assistants: AssistantsQueries,
     private readonly leads: LeadsQueries,
@@ -80,7 +78,6 @@ export class WebhookTriggersReactor implements Reactor {
 
   async react(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as Watched;
-    await this.projections.settle(recorded.position, { background: true });
     if (event.type === 'CallOutcomeRecorded' || event.type === 'CallInitiated') await this.forCall(event);
     else await this.forLifecycle(event as LeadEvent | CampaignEvent, recorded.position);
     this.dispatcher.nudge();

@@ -28,8 +28,8 @@ const BACKGROUND_LINGER_MS = 10;
 
 export interface SettleOptions {
   /**
-   * The dialing chain (its reactors, the scheduler, the stuck-call sweep): no answer waits on it,
-   * and its many small writes are what a longer wait lets share commits. An import waits as a
+   * Work no answer waits on: every reactor (the reactor runner says so for them), the scheduler,
+   * the stuck-call sweep. Dialing's many small writes are what a longer wait lets share commits. An import waits as a
    * request does: its batches of rows fill most projection batches whole anyway.
    */
   background?: boolean;

@@ -36,7 +36,7 @@ describe('ReactorRunner', () => {
     const reactor: Reactor = { name: 'seen', eventTypes: ['LeadCreated'], react: async (e: RecordedEvent) => void seen.push(e.stream) };
     const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
     let caughtUp!: () => void;
-    const projections = { caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)) } as unknown as ProjectionRunner;
+    const projections = { caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)), settle: async () => undefined } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
     const leases = workLeasesOn(readStore);
     const runner = new ReactorRunner(
@@ -68,7 +68,7 @@ describe('ReactorRunner', () => {
     }
   });
 
-  it("parks a failing campaign's events, goes on with the others, and handles the parked ones in order once they succeed", async () => {
+  it("parks a failing campaign's events, goes on with the others, and handles the parked ones in order once they succeed, each try as of its event", async () => {
     const lead = (campaign: number, n: number) => ({ type: 'LeadCreated', data: { campaign_id: campaign, n } });
     await events.append('lead-1', [lead(1, 1), lead(2, 1), lead(1, 2), lead(2, 2), lead(1, 3)], 'no_stream');
     const seen: string[] = [];
@@ -78,13 +78,23 @@ describe('ReactorRunner', () => {
       name: 'picky',
       eventTypes: ['LeadCreated'],
       react: async (e: RecordedEvent) => {
+        if (!settled.has(e.position)) readUnsettled.push(e.position);
+        settled.delete(e.position);
         if (poisoned && e.data.campaign_id === 1) throw new Error(`campaign 1 cannot be handled`);
         seen.push(`${e.data.campaign_id}.${e.data.n}`);
       },
       onParked: async (e: RecordedEvent, error: string) => void parkedNotes.push(`${e.data.campaign_id}.${e.data.n}: ${error}`),
     };
     const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
-    const projections = { caughtUpAtStart: Promise.resolve() } as unknown as ProjectionRunner;
+    // Each try of an event, parked ones' included, reads the read models only once they reached it.
+    const settled = new Set<number>();
+    const readUnsettled: number[] = [];
+    let settles = 0;
+    const settle = async (position: number, options?: { background?: boolean }) => {
+      settles++;
+      if (options?.background) settled.add(position);
+    };
+    const projections = { caughtUpAtStart: Promise.resolve(), settle } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
     const leases = workLeasesOn(readStore);
     const runner = new ReactorRunner(
@@ -113,6 +123,8 @@ describe('ReactorRunner', () => {
       const trail = (await events.readStream('reactor_parked-picky')).map((e) => e.type);
       expect(trail.filter((t) => t === 'ReactorEventParked')).toHaveLength(3);
       expect(trail.filter((t) => t === 'ReactorEventRecovered')).toHaveLength(3);
+      expect(readUnsettled).toEqual([]);
+      expect(settles).toBeGreaterThan(5);
     } finally {
       await runner.onModuleDestroy();
       await leases.onModuleDestroy();

@@ -88,7 +88,8 @@ export class ReactorRunner implements OnModuleDestroy {
     await reactor.checkpoint.save();
   }
 
-  private async startOne(reactor: Reactor): Promise<RunningReactor> {
+  private async startOne(asItIs: Reactor): Promise<RunningReactor> {
+    const reactor = this.asOfItsEvent(asItIs);
     const name = `reactor:${reactor.name}`;
     const parked = new ParkedEvents(reactor, this.events, this.runner, this.upcasters, this.clock);
     await parked.start();
@@ -109,6 +110,24 @@ export class ReactorRunner implements OnModuleDestroy {
       },
     );
     return { name: reactor.name, types: reactor.eventTypes, subscription, checkpoint, parked };
+  }
+
+  /**
+   * A reactor reads the read models as they were when its event happened: each event, handled
+   * or parked and tried again, first waits for the projections to reach it. No answer waits on
+   * a reactor, so the projections may let its wait gather more events into a commit.
+   */
+  private asOfItsEvent(reactor: Reactor): Reactor {
+    return {
+      name: reactor.name,
+      eventTypes: reactor.eventTypes,
+      handles: reactor.handles?.bind(reactor),
+      onParked: reactor.onParked?.bind(reactor),
+      react: async (event) => {
+        await this.projections.settle(event.position, { background: true });
+        await reactor.react(event);
+      },
+    };
   }
 
   /** Reacts to one event; a failure parks it (the parking's own failure stops here, to be offered again). */
