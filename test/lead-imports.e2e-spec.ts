@@ -225,6 +225,45 @@ describe('lead import', () => {
     expect(await finished(importing.id)).toMatchObject({ status: 'completed', rows: 1500, accepted: 1500 });
   });
 
+  it('answers 202 for a body whose rows stopped being readable while it arrived, and keeps no file of a failed import', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Bad early', assistant_id: assistant } })).body.data.id;
+    let send!: (text: string | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (text) => (text === null ? controller.close() : controller.enqueue(new TextEncoder().encode(text)));
+      },
+    });
+    const answered = fetch(`${t.url}/api/user/campaigns/${into}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    send('phone_number,note\n+12015550661,fine\n+12015550662,says a"b\n');
+    let more = 0;
+    const failed = await eventually(
+      async () => {
+        // csv-parse hands on what follows an unreadable record a chunk later: the body goes on arriving.
+        send(`+1201${String(7_700_000 + more++)},after\n`);
+        const list = (await t.request('GET', '/api/user/lead-imports', { token })).body.data;
+        return list.find((i: { campaign_id: number; status: string }) => i.campaign_id === into && i.status === 'failed');
+      },
+      15_000,
+      'the import to fail while its body arrives',
+    );
+    send(null);
+    const answer = await answered;
+    expect([answer.status, ((await answer.json()) as { data: { id: number } }).data.id]).toEqual([202, failed.id]);
+    expect(await finished(failed.id)).toMatchObject({ status: 'failed', rows: 2, accepted: 1, invalid: 1 });
+    // Neither this body nor the one failed whole on arrival is kept.
+    const whole = (
+      (await (await upload('phone_number\n"never closed\n', 'text/csv', `/api/user/campaigns/${into}/leads/import`)).json()) as { data: { id: number } }
+    ).data.id;
+    await finished(whole);
+    expect(readdirSync(join(t.dataDir, 'imports')).filter((f) => [`${failed.id}.csv`, `${whole}.csv`].includes(f))).toEqual([]);
+  });
+
   it('ends an import whose upload is cut short failed, keeping the rows made, and goes on serving', async () => {
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     const cut = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Cut', assistant_id: assistant } })).body.data.id;

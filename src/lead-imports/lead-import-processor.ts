@@ -56,6 +56,7 @@ export class LeadImportProcessor {
     // Rows are made as the body arrives, when this process stores it; else once it is stored whole.
     if (state.status !== 'running' || !(state.uploaded || growing)) return;
     let batch: ImportRow[] = [];
+    let unreadable: CsvError | null = null;
     try {
       for await (const row of importRows(state.format!, this.spool.read(importId, state.format!))) {
         if (row.row <= state.rowsDone) continue;
@@ -67,29 +68,21 @@ export class LeadImportProcessor {
           batch = [];
         }
       }
-      if (batch.length) state = await this.runBatch(importId, state, batch);
-      await onBatch?.(state.rowsDone);
-      const { position } = await this.run(importId, { type: 'FinishImport', importId, status: 'completed', reason: null });
-      await this.projections.settle(position);
-      await this.spool.remove(importId, state.format!);
     } catch (error) {
-      // A body that cannot be read on (a CSV quote never closed, or opened mid-field) ends the import; anything else
-      // (a store out of reach) leaves it running, for the next try to go on with.
-      // An upload cut short or too large: the import was ended by its request already.
+      // An upload cut short or too large: the import was ended by its request already. A body that
+      // cannot be read on (a CSV row csv-parse refuses) ends the import, after the rows before it;
+      // anything else (a store out of reach) leaves it running, for the next try to go on with.
       if ((await this.runner.load(stream, leadImportDecider)).state.status !== 'running') return;
       if (!(error instanceof CsvError)) throw error;
-      // The rows read before the one that cannot be are made, as they would have been alone.
-      if (batch.length) state = await this.runBatch(importId, state, batch);
-      await onBatch?.(state.rowsDone);
-      const { position } = await this.run(importId, {
-        type: 'FinishImport',
-        importId,
-        status: 'failed',
-        reason: `The file cannot be read after row ${state.rowsDone}: ${error.message}`,
-      });
-      // As a completed import: its end is readable once the import is over.
-      await this.projections.settle(position);
+      unreadable = error;
     }
+    if (batch.length) state = await this.runBatch(importId, state, batch);
+    await onBatch?.(state.rowsDone);
+    const reason = unreadable && `The file cannot be read: ${unreadable.message}`;
+    const { position } = await this.run(importId, { type: 'FinishImport', importId, status: reason ? 'failed' : 'completed', reason });
+    await this.projections.settle(position);
+    // A body still arriving is removed by its upload once stored (see StartLeadImport).
+    if (!this.spool.isGrowing(importId)) await this.spool.remove(importId, state.format!);
   }
 
   private async runBatch(importId: number, state: LeadImportState, rows: ImportRow[]): Promise<LeadImportState> {

@@ -78,6 +78,14 @@ describe('lead import decider', () => {
     expect(decided[0].type === 'LeadImportRowsDone' && decided[0].data.invalid).toBe(10);
   });
 
+  it('records the upload once, and of an import ended while its body arrived, nothing (the upload answers as it went)', () => {
+    spec.given([started]).when({ type: 'RecordUpload', importId, bytes: 120 }).then([uploaded]);
+    spec.given([started, uploaded]).when({ type: 'RecordUpload', importId, bytes: 120 }).then([]);
+    const failed: LeadImportEvent = { type: 'LeadImportFinished', data: { import_id: importId, status: 'failed', reason: 'unreadable' } };
+    spec.given([started, failed]).when({ type: 'RecordUpload', importId, bytes: 120 }).then([]);
+    spec.given([]).when({ type: 'RecordUpload', importId, bytes: 120 }).thenThrows('Import not found');
+  });
+
   it('finishes once, never completed with rows in hand; a finished import takes no more rows', () => {
     spec
       .given([started, uploaded])

@@ -49,8 +49,9 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
           },
         ];
       case 'RecordUpload':
-        running(state);
-        return state.uploaded ? [] : [{ type: 'LeadImportUploaded', data: { import_id: id, bytes: command.bytes } }];
+        if (!state.exists) throw new DomainError('not_found', 'Import not found');
+        // Ended while its body arrived (a row that cannot be read): the upload itself went well.
+        return state.uploaded || state.status !== 'running' ? [] : [{ type: 'LeadImportUploaded', data: { import_id: id, bytes: command.bytes } }];
       case 'ReserveRows':
         running(state);
         if (state.reserved) throw new DomainError('conflict', `Rows ${state.reserved.firstRow}-${state.reserved.lastRow} are reserved and not done`);

@@ -60,8 +60,11 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     }
     const { position } = await run({ type: 'RecordUpload', importId, bytes });
     this.spool.uploaded(importId);
+    // Read after the body is said stored: an import that ended while it arrived (its processor then
+    // left the file to this upload) keeps nothing of it.
+    if ((await this.runner.load(leadImportStream(importId), leadImportDecider)).state.status !== 'running') await this.spool.remove(importId, format);
     // Unless its rows are being made already (a worker that looked too early has given up).
-    this.worker.start(importId);
+    else this.worker.start(importId);
     await this.projections.settle(position);
     return importId;
   }
