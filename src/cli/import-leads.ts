@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { StartLeadImport } from '../lead-imports/commands/start-lead-import';
-import { asUtf8, charsetOf } from '../lead-imports/import-charset';
+import { asUtf8, decoderFor } from '../lead-imports/import-charset';
 import { ImportFormat } from '../lead-imports/lead-import.events';
 import { LeadImportWorker } from '../lead-imports/lead-import-worker';
 import { importView } from '../lead-imports/lead-imports.projection';
@@ -35,8 +35,7 @@ export async function importLeads(app: INestApplicationContext, { userId, campai
   const format = FORMATS[extname(file).toLowerCase()];
   if (!format) throw new CliUsageError('the file must end in .csv, .ndjson or .jsonl');
   if (!(await stat(file).catch(() => null))?.isFile()) throw new CliUsageError(`${file} is not a readable file`);
-  // The file's charset as the import route reads it from a Content-Type.
-  const decoder = charsetOf(charset === undefined ? undefined : `text/plain; charset=${charset}`);
+  const decoder = decoderFor(charset);
   if (!decoder) throw new CliUsageError(`--charset ${charset} is not a charset this service can read`);
   const importId = await app
     .get(CommandBus)

@@ -7,9 +7,13 @@ import { Readable, Transform, pipeline } from 'node:stream';
  * UTF-16 ("Unicode Text"); read as UTF-8, their accented names would be stored garbled.
  */
 export function charsetOf(contentType: string | undefined): TextDecoder | null {
-  const named = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1] ?? 'utf-8';
+  return decoderFor(/;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]);
+}
+
+/** The decoder of a charset by name (UTF-8 when none is given), or null when no decoder knows it. */
+export function decoderFor(charset = 'utf-8'): TextDecoder | null {
   try {
-    return new TextDecoder(named);
+    return new TextDecoder(charset);
   } catch {
     return null;
   }
