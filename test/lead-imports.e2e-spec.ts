@@ -27,6 +27,23 @@ describe('lead import', () => {
       body,
     });
 
+  /** A CSV upload sent piece by piece, as a slow client sends it: `send(null)` ends it. */
+  const streamed = (path: string) => {
+    let send!: (text: string | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (text) => (text === null ? controller.close() : controller.enqueue(new TextEncoder().encode(text)));
+      },
+    });
+    const answered = fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return { send, answered };
+  };
+
   const finished = (id: number) =>
     eventually(
       async () => {
@@ -194,19 +211,8 @@ describe('lead import', () => {
   });
 
   it('makes rows while the body is still arriving, and shows them in its progress', async () => {
-    let send!: (text: string | null) => void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        send = (text) => (text === null ? controller.close() : controller.enqueue(new TextEncoder().encode(text)));
-      },
-    });
     const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => `+1201${String(6_000_000 + from + i)}\n`).join('');
-    const answered = fetch(`${t.url}/api/user/campaigns/${campaign}/leads/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const { send, answered } = streamed(`/api/user/campaigns/${campaign}/leads/import`);
     send(`phone_number\n${rows(0, 1200)}`);
     // The upload is still open: no answer yet, and the import shows its first batches done.
     const importing = await eventually(
@@ -228,18 +234,7 @@ describe('lead import', () => {
   it('answers 202 for a body whose rows stopped being readable while it arrived, and keeps no file of a failed import', async () => {
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Bad early', assistant_id: assistant } })).body.data.id;
-    let send!: (text: string | null) => void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        send = (text) => (text === null ? controller.close() : controller.enqueue(new TextEncoder().encode(text)));
-      },
-    });
-    const answered = fetch(`${t.url}/api/user/campaigns/${into}/leads/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const { send, answered } = streamed(`/api/user/campaigns/${into}/leads/import`);
     send('phone_number,note\n+12015550661,fine\n+12015550662,says a"b\n');
     let more = 0;
     const failed = await eventually(
@@ -261,7 +256,9 @@ describe('lead import', () => {
       (await (await upload('phone_number\n"never closed\n', 'text/csv', `/api/user/campaigns/${into}/leads/import`)).json()) as { data: { id: number } }
     ).data.id;
     await finished(whole);
-    expect(readdirSync(join(t.dataDir, 'imports')).filter((f) => [`${failed.id}.csv`, `${whole}.csv`].includes(f))).toEqual([]);
+    // Removed once the end is recorded: a crash before that finds the body to end the import from.
+    const kept = () => readdirSync(join(t.dataDir, 'imports')).filter((f) => [`${failed.id}.csv`, `${whole}.csv`].includes(f));
+    await eventually(() => kept().length === 0, 5_000, 'the failed imports’ bodies to be removed');
   });
 
   it('ends an import whose upload is cut short failed, keeping the rows made, and goes on serving', async () => {
