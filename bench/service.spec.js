@@ -17,12 +17,13 @@ describe('bench CPU readings', () => {
     const process0 = cpuSeconds(process.pid);
     const main0 = mainThreadCpuSeconds(process.pid);
     await new Promise((resolve, reject) => {
-      const worker = new Worker(`const SERVICE = ${JSON.stringify(SERVICE)};\n${spin}\nspin(0.5);`, { eval: true });
+      const worker = new Worker(`const SERVICE = ${JSON.stringify(SERVICE)};\n${spin}\nspin(1);`, { eval: true });
       worker.once('error', reject);
       worker.once('exit', resolve);
     });
-    expect(cpuSeconds(process.pid) - process0).toBeGreaterThanOrEqual(0.5);
-    expect(mainThreadCpuSeconds(process.pid) - main0).toBeLessThan(0.25);
+    expect(cpuSeconds(process.pid) - process0).toBeGreaterThanOrEqual(1);
+    // Starting a worker costs its parent some CPU too (a quarter second when CI runs suites side by side).
+    expect(mainThreadCpuSeconds(process.pid) - main0).toBeLessThan(0.6);
   });
 
   it("count the main thread's CPU in both", () => {
