@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ManualClock } from '../src/shared/clock';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { eventually } from './support/fake-provider';
 import { cli, startService } from './support/processes';
 import { TestApp, startTestApp } from './support/test-app';
 
@@ -120,6 +122,45 @@ describe('idempotency keys across processes and restarts', () => {
       expect((Array.isArray(listed) ? listed : listed.data).filter((n: { phone_number: string }) => n.phone_number === '+12015557300')).toHaveLength(1);
     } finally {
       await again.stop();
+    }
+  });
+});
+
+describe('an import’s key while its file still arrives', () => {
+  it('stays running past two minutes while the bytes keep coming, so a repeat meanwhile is told it runs', async () => {
+    const clock = new ManualClock(new Date('2025-03-01T10:00:00Z'));
+    const t = await startTestApp({}, { clock });
+    let open = true;
+    let send!: (text: string | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => (send = (text) => (text === null ? ((open = false), controller.close()) : controller.enqueue(new TextEncoder().encode(text)))),
+    });
+    try {
+      const { token } = await t.createUser();
+      const assistant = JSON.parse((await post(t.url, token, '/api/user/assistant', requiredAssistantSettings)).text).data.id;
+      const campaign = JSON.parse((await post(t.url, token, '/api/user/campaigns', { name: 'Slow file', assistant_id: assistant })).text).data.id;
+      const url = `${t.url}/api/user/campaigns/${campaign}/leads/import`;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'text/csv', accept: 'application/json', 'idempotency-key': 'slow-file' };
+      const answered = fetch(url, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+      const rows = (from: number, count: number) => Array.from({ length: count }, (_, i) => `+1201${String(6_100_000 + from + i)}\n`).join('');
+      // Rows are made as they arrive: once made, their bytes have passed the key.
+      const made = (count: number) =>
+        eventually(async () => (await t.request('GET', '/api/user/lead-imports', { token })).body.data[0]?.rows >= count, 15_000, `${count} rows made`);
+      send(`phone_number\n${rows(0, 600)}`);
+      await made(500);
+      clock.advance(100_000);
+      send(rows(600, 600));
+      await made(1000);
+      // 200 s since the upload began, 100 s since its bytes last came.
+      clock.advance(100_000);
+      const repeat = await fetch(url, { method: 'POST', headers, body: 'phone_number\n+12015550001\n' });
+      expect([repeat.status, await repeat.json()]).toEqual([409, { message: 'A request with this idempotency key is in progress.' }]);
+      send(null);
+      expect((await answered).status).toBe(202);
+    } finally {
+      // An upload left open would hold the service's close.
+      if (open) send(null);
+      await t.close();
     }
   });
 });

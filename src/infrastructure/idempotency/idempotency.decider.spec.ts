@@ -51,4 +51,19 @@ describe('idempotency decider', () => {
     expect(fold(idempotencyDecider, [started(), withHash])).toMatchObject({ status: 'answered', bodyHash: 'h' });
     expect(fold(idempotencyDecider, [started(), answered()])).toMatchObject({ status: 'answered', bodyHash: null });
   });
+
+  it('deems a request whose body still arrives running until two minutes after it last progressed', () => {
+    const progressed = (at: Date): IdempotencyEvent => ({ type: 'IdempotentRequestProgressed', data: { at: at.toISOString() } });
+    given([started()])
+      .when({ type: 'Progress' }, later(100_000))
+      .then([progressed(later(100_000))]);
+    given([started(), progressed(later(100_000))])
+      .when({ type: 'Begin', fingerprint: 'a' }, later(219_000))
+      .thenThrows(refusedWith(IN_PROGRESS, 'conflict'));
+    given([started(), progressed(later(100_000))])
+      .when({ type: 'Begin', fingerprint: 'a' }, later(220_000))
+      .then([started('a', later(220_000))]);
+    given([started(), answered()]).when({ type: 'Progress' }, later(1000)).then([]);
+    given([]).when({ type: 'Progress' }, t0).then([]);
+  });
 });

@@ -7,20 +7,22 @@ export const idempotencyStream = (userId: number, keyHash: string) => `idempoten
 export type IdempotentRequestStarted = DomainEvent<'IdempotentRequestStarted', { fingerprint: string; at: string }>;
 /** `body_hash`: a streamed body's SHA-256, known once it was read (an import's file); absent for the others. */
 export type IdempotentRequestAnswered = DomainEvent<'IdempotentRequestAnswered', { status: number; body: unknown; at: string; body_hash?: string }>;
+/** The request's body was still arriving at `at` (a large file): it is not deemed abandoned before `at` plus the usual time. */
+export type IdempotentRequestProgressed = DomainEvent<'IdempotentRequestProgressed', { at: string }>;
 /** The request failed without an answer worth repeating (a server error): the key may be used again. */
 export type IdempotentRequestAbandoned = DomainEvent<'IdempotentRequestAbandoned', { at: string }>;
-export type IdempotencyEvent = IdempotentRequestStarted | IdempotentRequestAnswered | IdempotentRequestAbandoned;
+export type IdempotencyEvent = IdempotentRequestStarted | IdempotentRequestProgressed | IdempotentRequestAnswered | IdempotentRequestAbandoned;
 export type IdempotencyState =
   | { status: 'free' }
   | { status: 'running'; fingerprint: string; at: string }
   | { status: 'answered'; fingerprint: string; answer: { status: number; body: unknown }; bodyHash: string | null; at: string };
 
 export type IdempotencyCommand =
-  { type: 'Begin'; fingerprint: string } | { type: 'Answer'; status: number; body: unknown; bodyHash?: string } | { type: 'Abandon' };
+  { type: 'Begin'; fingerprint: string } | { type: 'Progress' } | { type: 'Answer'; status: number; body: unknown; bodyHash?: string } | { type: 'Abandon' };
 
 /** How long an answer is repeated (contract §12). */
 export const ANSWER_KEPT_MS = 24 * 60 * 60 * 1000;
-/** A request running longer than this died with its process: its key may be used again. */
+/** A request running this long since it began or last progressed died with its process: its key may be used again. */
 export const RUNNING_ABANDONED_MS = 2 * 60 * 1000;
 
 export const KEY_REUSED = 'Idempotency key reused with another request.';
@@ -46,6 +48,8 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
         if (state.status === 'running') throw new DomainError('conflict', IN_PROGRESS);
         return [];
       }
+      case 'Progress':
+        return state.status === 'running' ? [{ type: 'IdempotentRequestProgressed', data: { at } }] : [];
       case 'Answer':
         if (state.status !== 'running') return [];
         return [
@@ -63,6 +67,8 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyState, I
     switch (event.type) {
       case 'IdempotentRequestStarted':
         return { status: 'running', fingerprint: event.data.fingerprint, at: event.data.at };
+      case 'IdempotentRequestProgressed':
+        return state.status === 'running' ? { ...state, at: event.data.at } : state;
       case 'IdempotentRequestAnswered':
         return state.status === 'running'
           ? {

@@ -2,6 +2,7 @@ import { ExecutionContext, HttpException, Injectable, Logger, createParamDecorat
 import { createHash } from 'node:crypto';
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { ValidationFailed } from '../../shared/validation/validation.pipe';
 import { AuthenticatedRequest } from '../auth/bearer-auth.guard';
@@ -10,11 +11,14 @@ import { ConcurrencyError } from '../event-store/event-store.errors';
 import { errorAnswer } from '../http/http-error.filter';
 import { RawBodyRequest } from '../http/json-body-parser';
 import { ReadModelBehind } from '../projections/read-model-behind';
-import { IdempotencyCommand, KEY_REUSED, idempotencyDecider, idempotencyStream } from './idempotency.decider';
+import { IdempotencyCommand, KEY_REUSED, RUNNING_ABANDONED_MS, idempotencyDecider, idempotencyStream } from './idempotency.decider';
 
 /** 1 to 255 printable ASCII characters (contract §12). */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 export const KEY_FORMAT = 'The Idempotency-Key header must be 1 to 255 printable characters.';
+
+/** How often a streamed body still arriving says so under its key: well within the time a running request is given. */
+const PROGRESS_EVERY_MS = RUNNING_ABANDONED_MS / 4;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -30,11 +34,15 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 export class IdempotentRequests {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(private readonly runner: CommandRunner) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+  ) {}
 
   /** Runs `create` (whose success answers `status`) once per key, or answers as the first run did. */
   async answer<T>(exchange: HttpExchange, status: number, create: () => Promise<T>): Promise<T> {
     const { request } = exchange;
+    if (request.headers['idempotency-key'] === undefined) return create();
     return this.once(
       exchange,
       status,
@@ -54,14 +62,33 @@ export class IdempotentRequests {
     const { request } = exchange;
     const hash = createHash('sha256');
     // Made only when the body is read: a request refused before that leaves its body for the caller to drain.
-    const hashed = () =>
-      pipeline(body, new Transform({ transform: (chunk: Buffer, _encoding, done) => done(null, (hash.update(chunk), chunk)) }), () => undefined);
+    const hashed = (progressed: () => Promise<void> = async () => undefined) =>
+      pipeline(
+        body,
+        new Transform({
+          transform: (chunk: Buffer, _encoding, done) => {
+            hash.update(chunk);
+            progressed().then(() => done(null, chunk), done);
+          },
+        }),
+        () => undefined,
+      );
     const fingerprint = `${request.method} ${request.url}\n${request.headers['content-type'] ?? ''}`;
     return this.once(
       exchange,
       status,
       fingerprint,
-      async () => ({ body: await create(hashed()), bodyHash: hash.digest('hex') }),
+      async (stream) => {
+        // A large file over a slow link arrives for longer than a request is given to run: while
+        // its bytes keep coming, the key says so, and a repeat meanwhile is still told it runs.
+        let said = this.clock.now().getTime();
+        const progressed = async () => {
+          if (this.clock.now().getTime() - said < PROGRESS_EVERY_MS) return;
+          said = this.clock.now().getTime();
+          await this.record(stream, { type: 'Progress' });
+        };
+        return { body: await create(hashed(progressed)), bodyHash: hash.digest('hex') };
+      },
       async (stored) => {
         if (stored === null) return true;
         for await (const chunk of hashed() as AsyncIterable<Buffer>) void chunk;
@@ -78,11 +105,10 @@ export class IdempotentRequests {
     { request, reply }: HttpExchange,
     status: number,
     fingerprint: string,
-    create: () => Promise<{ body: T; bodyHash?: string }>,
+    create: (stream: string) => Promise<{ body: T; bodyHash?: string }>,
     sameBody: (storedHash: string | null) => Promise<boolean>,
   ): Promise<T> {
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return (await create()).body;
     if (typeof key !== 'string' || !KEY.test(key)) throw new ValidationFailed({ 'Idempotency-Key': [KEY_FORMAT] });
     const stream = idempotencyStream(request.user!.id, sha256(key));
     const repeated = await this.begin(stream, sha256(fingerprint));
@@ -95,16 +121,16 @@ export class IdempotentRequests {
     }
     let made: { body: T; bodyHash?: string };
     try {
-      made = await create();
+      made = await create(stream);
     } catch (error) {
       const answer = errorAnswer(error);
       // A server error may be retried: the key is freed. A write saved but not yet readable is
       // not repeatable either way, so its key stays running until it is deemed abandoned.
       if (!(error instanceof ReadModelBehind))
-        await this.finish(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
+        await this.record(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
       throw error;
     }
-    await this.finish(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(made.body)), bodyHash: made.bodyHash });
+    await this.record(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(made.body)), bodyHash: made.bodyHash });
     return made.body;
   }
 
@@ -121,8 +147,8 @@ export class IdempotentRequests {
     }
   }
 
-  /** Stores how the request ended. The request's own write stands either way: a failure here is logged, not answered. */
-  private async finish(stream: string, command: IdempotencyCommand): Promise<void> {
+  /** Stores how the request went on or ended. The request's own write stands either way: a failure here is logged, not answered. */
+  private async record(stream: string, command: IdempotencyCommand): Promise<void> {
     try {
       await this.runner.run(stream, idempotencyDecider, command, { retries: 3 });
     } catch (error) {
