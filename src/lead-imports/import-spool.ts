@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter, once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { FileHandle, mkdir, open, rm } from 'node:fs/promises';
+import { FileHandle, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -130,6 +130,18 @@ export class ImportSpool {
     } finally {
       await handle.close();
     }
+  }
+
+  /** The imports whose bodies are stored here, but for those this process is storing now. */
+  async storedHere(): Promise<Array<{ importId: number; format: ImportFormat }>> {
+    const names = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    return names
+      .map((name) => /^(\d+)\.(csv|ndjson)$/.exec(name))
+      .filter((m): m is RegExpExecArray => m !== null && !this.growing.has(Number(m[1])))
+      .map((m) => ({ importId: Number(m[1]), format: m[2] as ImportFormat }));
   }
 
   async remove(importId: number, format: ImportFormat): Promise<void> {

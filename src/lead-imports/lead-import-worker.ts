@@ -5,6 +5,7 @@ import { isDeadProcessHere } from '../infrastructure/leases/lease-owner';
 import { WorkLeases } from '../infrastructure/leases/work-leases';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { ImportSpool } from './import-spool';
 import { LeadImportProcessor } from './lead-import-processor';
 import { LeadImportsQueries } from './lead-imports.queries';
 
@@ -27,6 +28,7 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
   constructor(
     private readonly processor: LeadImportProcessor,
     private readonly imports: LeadImportsQueries,
+    private readonly spool: ImportSpool,
     private readonly leases: WorkLeases,
     private readonly config: AppConfig,
     @Inject(READ_STORE) private readonly store: DocumentStore,
@@ -90,6 +92,9 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
   private async resumeUnfinished(): Promise<void> {
     try {
       for (const unfinished of await this.imports.unfinished()) this.start(unfinished.id);
+      // A body is removed after its import's end is recorded: a stop between the two leaves it.
+      for (const { importId, format } of await this.spool.storedHere())
+        if (!this.running.has(importId) && (await this.imports.ended(importId))) await this.spool.remove(importId, format);
     } catch (error) {
       this.logger.error(`unfinished imports could not be read: ${(error as Error).message}`);
     }

@@ -12,6 +12,12 @@ export class LeadImportsQueries {
     return found && found.user_id === userId ? found : null;
   }
 
+  /** Whether the import is known to have ended (completed or failed). */
+  async ended(id: number): Promise<boolean> {
+    const found = await this.projection.imports.get(id);
+    return found !== null && found.status !== 'running';
+  }
+
   /** Imports whose rows are stored and not all done: what a restart goes on with. */
   unfinished(): Promise<LeadImportDocument[]> {
     return this.projection.imports.find({ status: 'running', uploaded: true }, { sort: [['id', 'asc']] });
