@@ -262,6 +262,22 @@ describe('lead import', () => {
     await eventually(() => kept().length === 0, 5_000, 'the failed imports’ bodies to be removed');
   });
 
+  it('puts an import’s end in its campaign’s history, with the reason a file that cannot be read failed', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Trail', assistant_id: assistant } })).body.data.id;
+    const path = `/api/user/campaigns/${into}/leads/import`;
+    const ok = ((await (await upload('phone_number\n+12015550951\n', 'text/csv', path)).json()) as { data: { id: number } }).data.id;
+    await finished(ok);
+    // The header's quote is never closed: not one row can be read.
+    const unreadable = ((await (await upload('"phone_number\n+12015550952\n', 'text/csv', path)).json()) as { data: { id: number } }).data.id;
+    expect(await finished(unreadable)).toMatchObject({ status: 'failed', rows: 0, errors: [] });
+    const trail = (await t.request('GET', `/api/user/campaigns/${into}/history?limit=100`, { token })).body.data as Array<{ type: string; data: object }>;
+    expect(trail.filter((e) => e.type === 'LeadImportFinished').map((e) => e.data)).toEqual([
+      { import_id: ok, campaign_id: into, status: 'completed', reason: null },
+      { import_id: unreadable, campaign_id: into, status: 'failed', reason: expect.stringMatching(/^The file cannot be read: .*quote/i) },
+    ]);
+  });
+
   it('ends an import whose upload is cut short failed, keeping the rows made, and goes on serving', async () => {
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     const cut = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Cut', assistant_id: assistant } })).body.data.id;

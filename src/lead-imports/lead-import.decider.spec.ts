@@ -86,11 +86,11 @@ describe('lead import decider', () => {
     spec.given([]).when({ type: 'RecordUpload', importId, bytes: 120 }).thenThrows('Import not found');
   });
 
-  it('finishes once, never completed with rows in hand; a finished import takes no more rows', () => {
+  it('finishes once, naming its campaign (for the campaign’s trail), never completed with rows in hand; a finished import takes no more rows', () => {
     spec
       .given([started, uploaded])
       .when({ type: 'FinishImport', importId, status: 'completed', reason: null })
-      .then([{ type: 'LeadImportFinished', data: { import_id: importId, status: 'completed', reason: null } }]);
+      .then([{ type: 'LeadImportFinished', data: { import_id: importId, campaign_id: 3, status: 'completed', reason: null } }]);
     spec
       .given([started, uploaded, reserved(1, 2)])
       .when({ type: 'FinishImport', importId, status: 'completed', reason: null })

@@ -74,7 +74,7 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         if (state.status !== 'running') return [];
         if (command.status === 'completed' && state.reserved) throw new DomainError('conflict', 'Rows are still in hand');
         if (command.status === 'completed' && !state.uploaded) throw new DomainError('conflict', 'The file is not stored whole yet');
-        return [{ type: 'LeadImportFinished', data: { import_id: id, status: command.status, reason: command.reason } }];
+        return [{ type: 'LeadImportFinished', data: { import_id: id, campaign_id: state.campaignId!, status: command.status, reason: command.reason } }];
     }
   },
 

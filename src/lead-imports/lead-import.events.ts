@@ -31,7 +31,11 @@ export type LeadImportRowsDone = DomainEvent<
   'LeadImportRowsDone',
   { import_id: number; last_row: number; accepted: number; duplicates: number; invalid: number; errors: RowError[] }
 >;
-export type LeadImportFinished = DomainEvent<'LeadImportFinished', { import_id: number; status: 'completed' | 'failed'; reason: string | null }>;
+/** `campaign_id` puts the end, and a failure's reason, in the campaign's trail; events recorded before it have none. */
+export type LeadImportFinished = DomainEvent<
+  'LeadImportFinished',
+  { import_id: number; campaign_id?: number; status: 'completed' | 'failed'; reason: string | null }
+>;
 
 export type LeadImportEvent = LeadImportStarted | LeadImportUploaded | LeadImportRowsReserved | LeadImportRowsDone | LeadImportFinished;
 
