@@ -352,6 +352,8 @@ describe('lead import', () => {
     const refused = { message: 'Content-Type header must be text/csv or application/x-ndjson.' };
     for (const [type, body] of [
       ['application/json', '{}'],
+      // Not parsed as JSON first: the route's own refusal, not a malformed body's 400.
+      ['application/json', 'phone_number\n+12015550101\n'],
       ['application/xml', '<a/>'],
       ['text/plain', 'phone_number\n'],
     ]) {

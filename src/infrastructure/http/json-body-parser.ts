@@ -13,11 +13,13 @@ export interface RawBodyRequest {
  * content type still works); anything unparsable is a 400; a value nested deeper than 32
  * levels is refused before it is parsed (contract §12). `__proto__` keys are parsed as plain
  * keys, as JSON.parse does, and judged by validation (see proto-keys). The text is kept as
- * `rawBody` for signature checks.
+ * `rawBody` for signature checks. `notJsonRoutes` (the import's) get no body from it.
  */
-export function installJsonBodyParser(fastify: FastifyInstance): void {
+export function installJsonBodyParser(fastify: FastifyInstance, { notJsonRoutes = [] }: { notJsonRoutes?: string[] } = {}): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (req, body, done) => {
+    // A route that takes no JSON refuses the type in its own words, whatever the text.
+    if (notJsonRoutes.includes(req.routeOptions.url ?? '')) return done(null, undefined);
     const text = body as string;
     (req as RawBodyRequest).rawBody = text;
     if (text.trim() === '') return done(null, undefined);
