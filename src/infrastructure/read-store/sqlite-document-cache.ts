@@ -27,8 +27,7 @@ export class SqliteDocumentCache {
   constructor(private readonly db: () => Database.Database) {}
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
-  get(table: string, key: string, read: () => Held, version?: number): Held {
-    version = this.counted(version);
+  get(table: string, key: string, read: () => Held, version = this.versionNow()): Held {
     if (version !== this.version) {
       this.rows.clear();
       this.version = version;
@@ -47,9 +46,11 @@ export class SqliteDocumentCache {
    * thousands: it is read once a turn of the event loop. Another process's commit reaches this
    * one by I/O, in a later turn, so what follows from it still finds its documents read again.
    */
-  private counted(known?: number): number {
-    if (this.versionThisTurn === null) setImmediate(() => (this.versionThisTurn = null));
-    this.versionThisTurn = known ?? this.versionThisTurn ?? dataVersion(this.db());
+  private versionNow(): number {
+    if (this.versionThisTurn === null) {
+      this.versionThisTurn = dataVersion(this.db());
+      setImmediate(() => (this.versionThisTurn = null));
+    }
     return this.versionThisTurn;
   }
 
