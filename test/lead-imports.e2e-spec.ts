@@ -422,7 +422,14 @@ describe('lead import', () => {
     writeFileSync(file, 'phone_number,note\n+12015550621,fine\n+12015550622,says a"b\n+12015550623,lost\n');
     const imported = await cli({ DATA_DIR: t.dataDir }, 'leads:import', '--campaign', String(campaign), '--user', String(userId), file);
     expect(imported.code).toBe(1);
-    expect(imported.json).toMatchObject({ status: 'failed', rows: 2, accepted: 1, invalid: 1, finished_at: expect.any(String) });
+    expect(imported.json).toMatchObject({
+      status: 'failed',
+      rows: 2,
+      accepted: 1,
+      invalid: 1,
+      finished_at: expect.any(String),
+      reason: expect.stringMatching(/^The file cannot be read: .*Invalid Opening Quote/),
+    });
     expect(imported.json.errors).toEqual([{ row: 2, message: expect.stringContaining('Invalid Opening Quote') }]);
     expect(imported.stderr).toContain('| 2/');
   });

@@ -52,5 +52,7 @@ export async function importLeads(app: INestApplicationContext, { userId, campai
   const ran = await app.get(LeadImportWorker).runHere(importId, (rowsDone) => bar.update(rowsDone));
   bar.stop();
   const summary = await app.get(LeadImportsQueries).owned(userId, importId);
-  return { ...importView(summary!), ...(ran ? {} : { note: 'another process is making this import' }) };
+  // The route's record has no field for why an import failed; the CLI's summary says it.
+  const reason = summary!.reason ? { reason: summary!.reason } : {};
+  return { ...importView(summary!), ...reason, ...(ran ? {} : { note: 'another process is making this import' }) };
 }
