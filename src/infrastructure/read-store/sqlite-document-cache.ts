@@ -21,13 +21,11 @@ function freezeDeep<T>(value: T): T {
 export class SqliteDocumentCache {
   private readonly rows = new LRUCache<string, Held>({ max: 4096 });
   private version = -1;
-  /** The file's commit counter as read in this turn of the event loop, if it was. */
-  private versionThisTurn: number | null = null;
 
   constructor(private readonly db: () => Database.Database) {}
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
-  get(table: string, key: string, read: () => Held, version = this.versionNow()): Held {
+  get(table: string, key: string, read: () => Held, version = dataVersion(this.db())): Held {
     if (version !== this.version) {
       this.rows.clear();
       this.version = version;
@@ -41,19 +39,6 @@ export class SqliteDocumentCache {
     return row;
   }
 
-  /**
-   * Reading the counter costs as much as reading a kept document, and a scheduler pass reads
-   * thousands: it is read once a turn of the event loop. Another process's commit reaches this
-   * one by I/O, in a later turn, so what follows from it still finds its documents read again.
-   */
-  private versionNow(): number {
-    if (this.versionThisTurn === null) {
-      this.versionThisTurn = dataVersion(this.db());
-      setImmediate(() => (this.versionThisTurn = null));
-    }
-    return this.versionThisTurn;
-  }
-
   forget(table: string, key: string): void {
     this.rows.delete(keyOf(table, key));
   }
@@ -61,6 +46,5 @@ export class SqliteDocumentCache {
   clear(): void {
     this.rows.clear();
     this.version = -1;
-    this.versionThisTurn = null;
   }
 }

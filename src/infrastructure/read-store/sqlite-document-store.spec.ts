@@ -195,7 +195,6 @@ describe('embedded SQLite running totals', () => {
     const other = new Database(file);
     other.prepare(`UPDATE counts SET n = 7 WHERE collection = 'docs'`).run();
     other.close();
-    await new Promise(setImmediate);
     expect(await docs(a).count({ v: 1 })).toBe(7);
     await a.close();
     await b.close();
