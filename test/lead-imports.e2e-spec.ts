@@ -354,6 +354,8 @@ describe('lead import', () => {
       ['application/json', '{}'],
       // Not parsed as JSON first: the route's own refusal, not a malformed body's 400.
       ['application/json', 'phone_number\n+12015550101\n'],
+      // Nor held to the 1 MiB of JSON bodies: the route's refusal, not 413.
+      ['application/json', JSON.stringify({ a: 'x'.repeat(2 * 1024 * 1024) })],
       ['application/xml', '<a/>'],
       ['text/plain', 'phone_number\n'],
     ]) {

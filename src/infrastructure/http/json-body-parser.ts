@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import getRawBody from 'raw-body';
 import { MAX_JSON_DEPTH, tooDeepField } from '../../shared/validation/json-depth';
 import { ValidationFailed, attribute } from '../../shared/validation/validation.pipe';
 
@@ -13,23 +14,31 @@ export interface RawBodyRequest {
  * content type still works); anything unparsable is a 400; a value nested deeper than 32
  * levels is refused before it is parsed (contract §12). `__proto__` keys are parsed as plain
  * keys, as JSON.parse does, and judged by validation (see proto-keys). The text is kept as
- * `rawBody` for signature checks. `notJsonRoutes` (the import's) get no body from it.
+ * `rawBody` for signature checks. `notJsonRoutes` (the import's) get the body unread, of any
+ * size, to refuse the type in their own words.
  */
 export function installJsonBodyParser(fastify: FastifyInstance, { notJsonRoutes = [] }: { notJsonRoutes?: string[] } = {}): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (req, body, done) => {
-    // A route that takes no JSON refuses the type in its own words, whatever the text.
-    if (notJsonRoutes.includes(req.routeOptions.url ?? '')) return done(null, undefined);
-    const text = body as string;
-    (req as RawBodyRequest).rawBody = text;
-    if (text.trim() === '') return done(null, undefined);
-    const tooDeep = tooDeepField(text);
-    if (tooDeep)
-      return done(new ValidationFailed({ [tooDeep]: [`The ${attribute(tooDeep)} field must not be nested deeper than ${MAX_JSON_DEPTH} levels.`] }), undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error('Malformed JSON body.'), { statusCode: 400 }), undefined);
-    }
+  fastify.addContentTypeParser('application/json', (req, payload, done) => {
+    if (notJsonRoutes.includes(req.routeOptions.url ?? '')) return done(null, payload);
+    // raw-body's errors carry the status they answer: 413 past the limit, 400 for a body cut short.
+    getRawBody(payload, { length: req.headers['content-length'], limit: BODY_LIMIT_BYTES, encoding: 'utf8' }).then(
+      (text) => {
+        (req as RawBodyRequest).rawBody = text;
+        if (text.trim() === '') return done(null, undefined);
+        const tooDeep = tooDeepField(text);
+        if (tooDeep)
+          return done(
+            new ValidationFailed({ [tooDeep]: [`The ${attribute(tooDeep)} field must not be nested deeper than ${MAX_JSON_DEPTH} levels.`] }),
+            undefined,
+          );
+        try {
+          done(null, JSON.parse(text));
+        } catch {
+          done(Object.assign(new Error('Malformed JSON body.'), { statusCode: 400 }), undefined);
+        }
+      },
+      (error: Error) => done(error, undefined),
+    );
   });
 }
