@@ -9,13 +9,9 @@ const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = OFF');
 db.pragma('busy_timeout = 10000');
-const prepared = new Map();
+const prepared = [];
 const write = db.transaction((statements) => {
-  for (const [sql, args] of statements) {
-    let statement = prepared.get(sql);
-    if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
-    statement.run(...args);
-  }
+  for (const [sql, args] of statements) prepared[sql].run(...args);
 });
 parentPort.on('message', (message) => {
   if (message === 'close') {
@@ -24,6 +20,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
+    for (const sql of message.texts) prepared.push(db.prepare(sql));
     write(message.statements);
     parentPort.postMessage({ id: message.id });
   } catch (error) {
@@ -47,6 +44,8 @@ export class RebuildWriter {
   private readonly handed: Array<{ batch: SqliteBatch; committed: Promise<void> }> = [];
   private readonly acks = new Map<number, (error?: string) => void>();
   private sent = 0;
+  /** Each statement's text is sent once; after that, its number in this list. */
+  private readonly texts = new Map<string, number>();
   private failure: Error | null = null;
 
   constructor(file: string) {
@@ -72,7 +71,16 @@ export class RebuildWriter {
       }),
     );
     this.handed.push({ batch, committed });
-    this.worker.postMessage({ id, statements });
+    const texts: string[] = [];
+    const numbered = statements.map(([sql, args]) => {
+      let n = this.texts.get(sql);
+      if (n === undefined) {
+        this.texts.set(sql, (n = this.texts.size));
+        texts.push(sql);
+      }
+      return [n, args];
+    });
+    this.worker.postMessage({ id, texts, statements: numbered });
     while (this.handed.length > AHEAD) await this.handed[0].committed;
     if (this.failure) throw this.failure;
   }
