@@ -1,3 +1,5 @@
+import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +94,27 @@ describe('lead import', () => {
     // Against the campaign: the same file again is all duplicates.
     const again = await finished(((await (await upload(csv, 'text/csv')).json()) as { data: { id: number } }).data.id);
     expect(again).toMatchObject({ rows: 5, accepted: 0, duplicates: 3, invalid: 2 });
+  });
+
+  it('refuses the number of a lead stored before numbers had reservation streams, in a file as in a single create', async () => {
+    // Such a lead has its LeadCreated and no `lead_number-…` stream: its number is found in the read model.
+    const store = t.app.get<EventStore>(EVENT_STORE);
+    const id = await store.nextId('lead');
+    const data = { lead_id: id, user_id: userId, campaign_id: campaign, phone_number: '+12015550977', variables: {}, secondary_contacts: [] };
+    await store.append(`lead-${id}`, [{ type: 'LeadCreated', data }], 'no_stream');
+    await t.app.get(ProjectionRunner).catchUp();
+    const single = await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550977' } });
+    expect(single.body).toEqual({
+      message: 'The phone number has already been taken for this campaign.',
+      errors: { phone_number: ['The phone number has already been taken for this campaign.'] },
+    });
+    const imported = ((await (await upload('phone_number\n+12015550978\n+12015550977\n', 'text/csv')).json()) as { data: { id: number } }).data.id;
+    expect(await finished(imported)).toMatchObject({
+      rows: 2,
+      accepted: 1,
+      duplicates: 1,
+      errors: [{ row: 2, message: 'The phone number has already been taken for this campaign.' }],
+    });
   });
 
   it('refuses a __proto__ column as a single create refuses that variable, and keeps constructor and toString', async () => {

@@ -7,6 +7,7 @@ import { ProjectionRunner } from '../infrastructure/projections/projection-runne
 import { CreateImportedLead } from '../leads/commands/create-imported-lead';
 import { CreateLeadDto } from '../leads/lead.dto';
 import { DUPLICATE_MESSAGE } from '../leads/lead.decider';
+import { LeadsQueries } from '../leads/leads.queries';
 import { DomainError } from '../shared/domain-error';
 import { toE164 } from '../shared/phone';
 import { CheckedBodyPipe } from '../shared/validation/validation.pipe';
@@ -41,6 +42,7 @@ export class LeadImportProcessor {
     private readonly commands: CommandBus,
     private readonly projections: ProjectionRunner,
     private readonly spool: ImportSpool,
+    private readonly leads: LeadsQueries,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
@@ -110,20 +112,28 @@ export class LeadImportProcessor {
       else outcome.invalid++;
       outcome.errors.push({ row, message });
     };
+    const bodies = rows.map((row) => {
+      if ('unreadable' in row) return { row: row.row, unreadable: row.unreadable };
+      const body: Record<string, unknown> = { ...row.body, campaign_id: state.campaignId, allow_dupplicate: state.allowDuplicate };
+      return { row: row.row, body, e164: typeof body.phone_number === 'string' ? toE164(body.phone_number) : null };
+    });
+    // The leads stored before their numbers had reservation streams, for the batch at once.
+    const numbers = [...new Set(bodies.flatMap((b) => ('e164' in b && b.e164 ? [b.e164] : [])))];
+    const live = numbers.length ? await this.leads.liveWithNumbers(state.userId!, state.campaignId!, numbers) : new Map<string, number[]>();
     // A number twice in the batch: the first row takes it, the later ones are duplicates, as if
     // they had come one by one (the number's reservation decides against other batches and creates).
     const seen = new Set<string>();
     const made = await Promise.all(
-      rows.map(async (row) => {
-        if ('unreadable' in row) return { row: row.row, message: row.unreadable };
-        const body: Record<string, unknown> = { ...row.body, campaign_id: state.campaignId, allow_dupplicate: state.allowDuplicate };
-        const e164 = typeof body.phone_number === 'string' ? toE164(body.phone_number) : null;
+      bodies.map(async (row) => {
+        if ('unreadable' in row) return { row: row.row, message: row.unreadable! };
+        const { body, e164 } = row;
         if (e164 && !state.allowDuplicate) {
           if (seen.has(e164)) return { row: row.row, message: DUPLICATE_MESSAGE };
           seen.add(e164);
         }
         try {
-          await this.commands.execute(new CreateImportedLead(state.userId!, await checkLead.transform(body), idOf(row.row), redo));
+          const imported = { leadId: idOf(row.row), mayExist: redo, live: (e164 && live.get(e164)) || [] };
+          await this.commands.execute(new CreateImportedLead(state.userId!, await checkLead.transform(body), imported));
           return { row: row.row, message: null };
         } catch (error) {
           if (error instanceof DomainError) return { row: row.row, message: error.message };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CampaignsModule } from '../campaigns/campaigns.module';
+import { LeadsModule } from '../leads/leads.module';
 import { StartLeadImportHandler } from './commands/start-lead-import';
 import { ImportSpool } from './import-spool';
 import { LeadImportProcessor } from './lead-import-processor';
@@ -10,7 +11,7 @@ import { LeadImportsQueries } from './lead-imports.queries';
 
 /** Contract §15: bulk lead import. */
 @Module({
-  imports: [CampaignsModule],
+  imports: [CampaignsModule, LeadsModule],
   controllers: [LeadImportsController],
   providers: [LeadImportsProjection, LeadImportsQueries, ImportSpool, LeadImportProcessor, LeadImportWorker, StartLeadImportHandler],
   exports: [LeadImportsQueries, LeadImportProcessor, ImportSpool],

@@ -23,11 +23,15 @@ export class LeadNumbers {
     private readonly leads: LeadsQueries,
   ) {}
 
-  /** Takes the number for a lead about to be created: refused (§6's 422) when a live lead holds it, unless allowed. */
-  async take(userId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean): Promise<void> {
+  /**
+   * Takes the number for a lead about to be created: refused (§6's 422) when a live lead holds it,
+   * unless allowed. `live`: the campaign's live leads with the number, when the caller read them
+   * already (an import, for a batch of rows at once).
+   */
+  async take(userId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean, live?: number[]): Promise<void> {
     const stream = leadNumberStream(campaignId, e164);
-    // Leads stored before numbers had reservation streams.
-    const existing = () => this.leads.liveWithNumber(userId, campaignId, e164);
+    // Leads stored before numbers had reservation streams: put in when the stream is first written.
+    const existing = async () => live ?? (await this.leads.liveWithNumber(userId, campaignId, e164));
     if (allowDuplicate) return this.reservations.register(stream, leadId, existing);
     const taken = await this.reservations.reserve(stream, leadId, 1, (holder) => this.statusOf(holder, campaignId, e164), existing);
     if (!taken) throw DomainError.validation('phone_number', DUPLICATE_MESSAGE, DUPLICATE_MESSAGE);

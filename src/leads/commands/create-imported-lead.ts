@@ -1,19 +1,17 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { CreateLeadDto } from '../lead.dto';
-import { LeadCreation, LeadMade } from './lead-creation';
+import { ImportedRow, LeadCreation, LeadMade } from './lead-creation';
 
 /**
  * A row of an import made a lead under the id set aside for it (contract §15): refused as a
- * single create would be; `mayExist` for a row made again after a crash. Its caller settles the
- * projections once per batch.
+ * single create would be. Its caller settles the projections once per batch.
  */
 export class CreateImportedLead {
   constructor(
     readonly userId: number,
     readonly body: CheckedBody<CreateLeadDto>,
-    readonly leadId: number,
-    readonly mayExist: boolean,
+    readonly row: ImportedRow,
   ) {}
 }
 
@@ -21,7 +19,7 @@ export class CreateImportedLead {
 export class CreateImportedLeadHandler implements ICommandHandler<CreateImportedLead, LeadMade> {
   constructor(private readonly creation: LeadCreation) {}
 
-  execute({ userId, body, leadId, mayExist }: CreateImportedLead): Promise<LeadMade> {
-    return this.creation.make(userId, body, leadId, mayExist);
+  execute({ userId, body, row }: CreateImportedLead): Promise<LeadMade> {
+    return this.creation.make(userId, body, row);
   }
 }

@@ -11,6 +11,15 @@ import { LeadNumbers } from '../lead-numbers';
 import { zonesFor } from '../lead-zones';
 import { LeadsQueries } from '../leads.queries';
 
+/** A row of an import: the id set aside for it, and what its batch read already. */
+export interface ImportedRow {
+  leadId: number;
+  /** The lead may have been made already under that id (a batch made again after a crash). */
+  mayExist: boolean;
+  /** The campaign's live leads with the row's number, read for the whole batch. */
+  live: number[];
+}
+
 export interface LeadMade {
   /** Null when the lead existed already (a row of an import made again after a crash). */
   position: number | null;
@@ -33,10 +42,9 @@ export class LeadCreation {
     private readonly numbers: LeadNumbers,
   ) {}
 
-  /** `leadId`: the id set aside for it (an import's row); `mayExist`: the lead may have been made already under it. */
-  async make(userId: number, { fields: body, errors }: CheckedBody<CreateLeadDto>, leadId?: number, mayExist = false): Promise<LeadMade> {
-    if (leadId !== undefined && mayExist) {
-      const { state } = await this.runner.load(leadStream(leadId), leadDecider);
+  async make(userId: number, { fields: body, errors }: CheckedBody<CreateLeadDto>, imported?: ImportedRow): Promise<LeadMade> {
+    if (imported?.mayExist) {
+      const { state } = await this.runner.load(leadStream(imported.leadId), leadDecider);
       if (state.exists) return { position: null, created: null, occurredAt: new Date().toISOString() };
     }
     const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(userId, body.campaign_id)) !== null;
@@ -50,8 +58,8 @@ export class LeadCreation {
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);
     if (refusal) throw refusal;
-    const id = leadId ?? (await this.events.nextId('lead'));
-    await this.numbers.take(userId, body.campaign_id!, phoneNumber!, id, allowDuplicate);
+    const id = imported?.leadId ?? (await this.events.nextId('lead'));
+    await this.numbers.take(userId, body.campaign_id!, phoneNumber!, id, allowDuplicate, imported?.live);
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
       const e164 = toE164(contact.phone_number)!;
