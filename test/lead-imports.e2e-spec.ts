@@ -1,7 +1,10 @@
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
+import { CommandRunner } from '../src/infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
+import { leadImportDecider } from '../src/lead-imports/lead-import.decider';
+import { leadImportStream } from '../src/lead-imports/lead-import.events';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './support/fake-provider';
@@ -500,7 +503,7 @@ describe('lead import past IMPORT_MAX_BYTES', () => {
 });
 
 describe('lead import bodies left by a stop', () => {
-  it('removes at start the body of an import that ended before it was removed, and keeps a running one’s', async () => {
+  it('removes at start the body of an import that ended before it was removed, and keeps one whose import is not known yet', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'import-bodies-'));
     let t = await startTestApp({}, { dataDir });
     try {
@@ -522,6 +525,49 @@ describe('lead import bodies left by a stop', () => {
       t = await startTestApp({}, { dataDir });
       await eventually(() => !readdirSync(join(dataDir, 'imports')).includes(`${id}.csv`), 15_000, 'the ended import’s body to be removed');
       expect(readdirSync(join(dataDir, 'imports'))).toEqual([`${id + 1}.csv`]);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('lead import whose upload died with its process', () => {
+  it('is ended at start as cut short, the batch in hand made on its ids and nothing after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'import-cut-'));
+    let t = await startTestApp({}, { dataDir });
+    try {
+      const { token, id: userId } = await t.createUser();
+      const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+      const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Cut', assistant_id: assistant } })).body.data.id;
+      // What a process that died while storing the body leaves: the import started, two rows
+      // reserved and not done, and the part of the file that arrived (its last line cut).
+      const store = t.app.get<EventStore>(EVENT_STORE);
+      const importId = await store.nextId('lead_import');
+      const leadIds = [await store.nextId('lead'), await store.nextId('lead')];
+      const run = (command: Parameters<typeof leadImportDecider.decide>[0]) =>
+        t.app.get(CommandRunner).run(leadImportStream(importId), leadImportDecider, command);
+      await run({ type: 'StartImport', importId, userId, campaignId: campaign, format: 'csv', allowDuplicate: false });
+      await run({ type: 'ReserveRows', importId, firstRow: 1, lastRow: 2, leadIds });
+      mkdirSync(join(dataDir, 'imports'), { recursive: true });
+      writeFileSync(join(dataDir, 'imports', `${importId}.csv`), 'phone_number\n+12015550961\n+12015550962\n+12015550963\n+120155');
+      await t.close();
+      t = await startTestApp({}, { dataDir });
+      const done = await eventually(
+        async () => {
+          const found = (await t.request('GET', `/api/user/lead-imports/${importId}`, { token })).body;
+          return found.status !== 'running' && found;
+        },
+        15_000,
+        'the cut import to end',
+      );
+      expect(done).toMatchObject({ status: 'failed', rows: 2, accepted: 2, invalid: 0, errors: [] });
+      const leads = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body as Array<{ id: number; phone_number: string }>;
+      expect(leads.map((l) => [l.id, l.phone_number])).toEqual([
+        [leadIds[0], '+12015550961'],
+        [leadIds[1], '+12015550962'],
+      ]);
+      expect(readdirSync(join(dataDir, 'imports'))).toEqual([]);
     } finally {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });

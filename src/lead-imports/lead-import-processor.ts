@@ -14,7 +14,7 @@ import { CheckedBodyPipe } from '../shared/validation/validation.pipe';
 import { ImportRow, importRows } from './import-rows';
 import { ImportSpool } from './import-spool';
 import { LeadImportCommand, LeadImportState, leadImportDecider } from './lead-import.decider';
-import { RowError, leadImportStream } from './lead-import.events';
+import { RowError, UPLOAD_CUT_SHORT, leadImportStream } from './lead-import.events';
 
 /** Rows made at once: reserved together, their leads made concurrently, recorded done together. */
 export const IMPORT_BATCH = 500;
@@ -49,14 +49,19 @@ export class LeadImportProcessor {
   /**
    * Makes every row not done yet; `onBatch` hears the rows done so far after each batch, and may
    * answer false to stop there (the service stopping): the import stays running, to go on later.
+   * `uploadGone`: the process storing the body died, so an import not stored whole is ended.
    */
-  async process(importId: number, onBatch?: (rowsDone: number) => boolean | void | Promise<boolean | void>): Promise<void> {
+  async process(importId: number, onBatch?: (rowsDone: number) => boolean | void | Promise<boolean | void>, uploadGone = false): Promise<void> {
     const stream = leadImportStream(importId);
     // Asked before the state is read: a body stored meanwhile is said uploaded by then.
     const growing = this.spool.isGrowing(importId);
     let { state } = await this.runner.load(stream, leadImportDecider);
+    if (state.status !== 'running') return;
     // Rows are made as the body arrives, when this process stores it; else once it is stored whole.
-    if (state.status !== 'running' || !(state.uploaded || growing)) return;
+    if (!(state.uploaded || growing)) {
+      if (uploadGone) await this.endCutShort(importId, state);
+      return;
+    }
     let batch: ImportRow[] = [];
     let unreadable: CsvError | null = null;
     try {
@@ -85,6 +90,26 @@ export class LeadImportProcessor {
     await this.projections.settle(position);
     // A body still arriving is removed by its upload once stored (see StartLeadImport).
     if (!this.spool.isGrowing(importId)) await this.spool.remove(importId, state.format!);
+  }
+
+  /**
+   * Ends an import whose body stopped arriving with the process storing it, as an upload cut short
+   * ends: the rows made are kept, and the batch in hand at the stop is made on the ids it had
+   * (its rows were read whole from the part stored), so no row is made in part.
+   */
+  private async endCutShort(importId: number, state: LeadImportState): Promise<void> {
+    const reserved = state.reserved;
+    if (reserved) {
+      const batch: ImportRow[] = [];
+      for await (const row of importRows(state.format!, this.spool.read(importId, state.format!))) {
+        if (row.row > reserved.lastRow) break;
+        if (row.row > state.rowsDone) batch.push(row);
+      }
+      await this.runBatch(importId, state, batch);
+    }
+    const { position } = await this.run(importId, { type: 'FinishImport', importId, status: 'failed', reason: UPLOAD_CUT_SHORT });
+    await this.projections.settle(position);
+    await this.spool.remove(importId, state.format!);
   }
 
   private async runBatch(importId: number, state: LeadImportState, rows: ImportRow[]): Promise<LeadImportState> {

@@ -12,6 +12,8 @@ import { LeadImportsQueries } from './lead-imports.queries';
 /** How often the service looks for imports left unfinished by an instance that stopped. */
 const LOOK_EVERY_MS = 30_000;
 
+const uploadLease = (importId: number) => `import-upload:${importId}`;
+
 /**
  * Runs imports in the background of the service: one at a time each, in one instance at a time
  * (a lease per import, renewed after each batch), started when uploaded and taken up again after
@@ -47,10 +49,13 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
     await Promise.all(this.running.values());
   }
 
-  /** Makes the import's rows in the background, unless it runs here or elsewhere already. */
-  start(importId: number): void {
+  /**
+   * Makes the import's rows in the background, unless it runs here or elsewhere already;
+   * `uploadGone`: its body stopped arriving with the process storing it, so it is ended.
+   */
+  start(importId: number, uploadGone = false): void {
     if (!this.background || this.stopping || this.running.has(importId)) return;
-    const run = this.run(importId)
+    const run = this.run(importId, undefined, uploadGone)
       .then(() => undefined)
       .catch((error: Error) => this.logger.error(`import ${importId} stopped, to be taken up again: ${error.message}`))
       .finally(() => this.running.delete(importId));
@@ -65,14 +70,35 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
     return this.run(importId, onBatch);
   }
 
-  private async run(importId: number, onBatch?: (rowsDone: number) => void): Promise<boolean> {
+  /**
+   * Held by the process storing an import's body, renewed until `release` is called: an import
+   * whose body is not stored whole and whose holder died had its upload cut short.
+   */
+  async holdUpload(importId: number): Promise<() => Promise<void>> {
+    const lease = uploadLease(importId);
+    const take = () => this.store.lease(lease, this.leases.owner, Date.now(), this.leaseTtlMs);
+    await take();
+    const timer = setInterval(() => void take().catch(() => undefined), this.leaseTtlMs / 4);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await this.store.releaseLease(lease, this.leases.owner).catch(() => undefined);
+    };
+  }
+
+  private get leaseTtlMs(): number {
+    return this.config.workLeaseTtlMs * 3;
+  }
+
+  private async run(importId: number, onBatch?: (rowsDone: number) => void, uploadGone = false): Promise<boolean> {
     const lease = `import:${importId}`;
     if (!(await this.take(lease))) return false;
     try {
-      await this.processor.process(importId, async (rowsDone) => {
+      const going = async (rowsDone: number) => {
         onBatch?.(rowsDone);
         return !this.stopping && (await this.take(lease));
-      });
+      };
+      await this.processor.process(importId, going, uploadGone);
       return true;
     } finally {
       await this.store.releaseLease(lease, this.leases.owner).catch(() => undefined);
@@ -81,17 +107,24 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
 
   private async take(lease: string): Promise<boolean> {
     const now = Date.now();
-    const ttl = this.config.workLeaseTtlMs * 3;
-    if ((await this.store.lease(lease, this.leases.owner, now, ttl)) !== null) return true;
+    if ((await this.store.lease(lease, this.leases.owner, now, this.leaseTtlMs)) !== null) return true;
     const holder = await this.store.leaseHolder(lease, now);
     if (!holder || !isDeadProcessHere(holder, hostname())) return false;
     await this.store.releaseLease(lease, holder);
-    return (await this.store.lease(lease, this.leases.owner, now, ttl)) !== null;
+    return (await this.store.lease(lease, this.leases.owner, now, this.leaseTtlMs)) !== null;
+  }
+
+  /** Whether no live process stores the import's body: its upload lease lapsed, or its holder here died. */
+  private async uploadGone(importId: number): Promise<boolean> {
+    if (this.spool.isGrowing(importId)) return false;
+    const holder = await this.store.leaseHolder(uploadLease(importId), Date.now());
+    return holder === null || isDeadProcessHere(holder, hostname());
   }
 
   private async resumeUnfinished(): Promise<void> {
     try {
       for (const unfinished of await this.imports.unfinished()) this.start(unfinished.id);
+      for (const uploading of await this.imports.uploading()) if (await this.uploadGone(uploading.id)) this.start(uploading.id, true);
       // A body is removed after its import's end is recorded: a stop between the two leaves it.
       for (const { importId, format } of await this.spool.storedHere())
         if (!this.running.has(importId) && (await this.imports.ended(importId))) await this.spool.remove(importId, format);

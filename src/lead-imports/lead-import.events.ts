@@ -37,6 +37,9 @@ export type LeadImportFinished = DomainEvent<
   { import_id: number; campaign_id?: number; status: 'completed' | 'failed'; reason: string | null }
 >;
 
+/** Why an import ended whose body stopped arriving: the client went away, or the process storing it died. */
+export const UPLOAD_CUT_SHORT = 'The upload was cut short.';
+
 export type LeadImportEvent = LeadImportStarted | LeadImportUploaded | LeadImportRowsReserved | LeadImportRowsDone | LeadImportFinished;
 
 export const LEAD_IMPORT_EVENT_TYPES = eventTypes<LeadImportEvent>({

@@ -18,6 +18,11 @@ export class LeadImportsQueries {
     return found !== null && found.status !== 'running';
   }
 
+  /** Imports whose body is still arriving, or was when the process storing it stopped. */
+  uploading(): Promise<LeadImportDocument[]> {
+    return this.projection.imports.find({ status: 'running', uploaded: false }, { sort: [['id', 'asc']] });
+  }
+
   /** Imports whose rows are stored and not all done: what a restart goes on with. */
   unfinished(): Promise<LeadImportDocument[]> {
     return this.projection.imports.find({ status: 'running', uploaded: true }, { sort: [['id', 'asc']] });

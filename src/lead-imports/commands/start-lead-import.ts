@@ -11,7 +11,7 @@ import { DomainError } from '../../shared/domain-error';
 import { ImportSpool, ImportTooLarge } from '../import-spool';
 import { LeadImportWorker } from '../lead-import-worker';
 import { LeadImportCommand, leadImportDecider } from '../lead-import.decider';
-import { ImportFormat, leadImportStream } from '../lead-import.events';
+import { ImportFormat, UPLOAD_CUT_SHORT, leadImportStream } from '../lead-import.events';
 
 /** A lead import asked for (contract §15): its body is stored whole before it counts as uploaded. */
 export class StartLeadImport {
@@ -43,6 +43,17 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
       throw DomainError.notFound('Campaign');
     }
     const importId = await this.events.nextId('lead_import');
+    // Held from before the import exists until its body is stored or refused: another instance
+    // (or this one after a restart) ends an import whose upload's holder died.
+    const release = await this.worker.holdUpload(importId);
+    try {
+      return await this.upload(importId, userId, campaignId, format, allowDuplicate, body);
+    } finally {
+      await release();
+    }
+  }
+
+  private async upload(importId: number, userId: number, campaignId: number, format: ImportFormat, allowDuplicate: boolean, body: Readable): Promise<number> {
     const run = (command: LeadImportCommand) => this.runner.run(leadImportStream(importId), leadImportDecider, command);
     await run({ type: 'StartImport', importId, userId, campaignId, format, allowDuplicate });
     // Rows are made as the body arrives: the worker follows the file while it is stored.
@@ -52,7 +63,7 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     try {
       bytes = await stored;
     } catch (error) {
-      const reason = error instanceof ImportTooLarge ? error.message : 'The upload was cut short.';
+      const reason = error instanceof ImportTooLarge ? error.message : UPLOAD_CUT_SHORT;
       const { position } = await run({ type: 'FinishImport', importId, status: 'failed', reason });
       await this.projections.settle(position);
       if (error instanceof ImportTooLarge) throw new HttpException({ message: error.message }, 413);
