@@ -25,9 +25,7 @@ export class LeadsQueries implements CampaignLeads {
 
   /** The ids of the campaign's live leads with the number (the campaign is the user's). */
   async liveWithNumber(userId: number, campaignId: number, phoneNumber: string): Promise<number[]> {
-    if (!(await this.numberTaken(userId, campaignId, phoneNumber))) return [];
-    const filter = { user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId };
-    return (await this.projection.leads.find(filter, { sort: [['id', 'asc']] })).map((lead) => lead.id);
+    return (await this.liveWithNumbers(userId, campaignId, [phoneNumber])).get(phoneNumber) ?? [];
   }
 
   /** `liveWithNumber` for many numbers at once: the ids by number, numbers with none left out. */
