@@ -11,6 +11,17 @@ import { eventually } from './support/fake-provider';
 import { cli } from './support/processes';
 import { startTestApp, TestApp } from './support/test-app';
 
+/** The import once it is no longer running. */
+const importEnded = (t: TestApp, token: string, id: number, timeoutMs = 15_000) =>
+  eventually(
+    async () => {
+      const found = (await t.request('GET', `/api/user/lead-imports/${id}`, { token })).body;
+      return found.status !== 'running' && found;
+    },
+    timeoutMs,
+    `import ${id} to end`,
+  );
+
 /** Contract §15: leads in bulk, CSV or NDJSON, streamed, each row taken or refused whole. */
 describe('lead import', () => {
   let t: TestApp;
@@ -50,15 +61,7 @@ describe('lead import', () => {
     return { send, answered };
   };
 
-  const finished = (id: number) =>
-    eventually(
-      async () => {
-        const found = (await t.request('GET', `/api/user/lead-imports/${id}`, { token })).body;
-        return found.status !== 'running' && found;
-      },
-      15_000,
-      `import ${id} to finish`,
-    );
+  const finished = (id: number) => importEnded(t, token, id);
 
   const leadsOf = async (id: number) =>
     (await t.request('GET', `/api/user/leads?campaign_id=${id}`, { token })).body as Array<{ phone_number: string; variables: object }>;
@@ -157,14 +160,7 @@ describe('lead import', () => {
     const csv = `phone_number,filler\n${rows.join('\n')}\n`;
     expect(Buffer.byteLength(csv)).toBeGreaterThan(1024 * 1024);
     const id = ((await (await upload(csv, 'text/csv')).json()) as { data: { id: number } }).data.id;
-    const done = await eventually(
-      async () => {
-        const found = (await t.request('GET', `/api/user/lead-imports/${id}`, { token })).body;
-        return found.status !== 'running' && found;
-      },
-      60_000,
-      'the large import',
-    );
+    const done = await importEnded(t, token, id, 60_000);
     expect(done).toMatchObject({ status: 'completed', rows: 30_000, accepted: 30_000 });
     const json = await t.request('POST', '/api/user/lead', {
       token,
@@ -553,14 +549,7 @@ describe('lead import whose upload died with its process', () => {
       writeFileSync(join(dataDir, 'imports', `${importId}.csv`), 'phone_number\n+12015550961\n+12015550962\n+12015550963\n+120155');
       await t.close();
       t = await startTestApp({}, { dataDir });
-      const done = await eventually(
-        async () => {
-          const found = (await t.request('GET', `/api/user/lead-imports/${importId}`, { token })).body;
-          return found.status !== 'running' && found;
-        },
-        15_000,
-        'the cut import to end',
-      );
+      const done = await importEnded(t, token, importId);
       expect(done).toMatchObject({ status: 'failed', rows: 2, accepted: 2, invalid: 0, errors: [] });
       const leads = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body as Array<{ id: number; phone_number: string }>;
       expect(leads.map((l) => [l.id, l.phone_number])).toEqual([
