@@ -5,6 +5,7 @@ import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './
 import { RunningCounts } from './running-counts';
 import { Held, SqliteBatch, Writes, absent } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';
+import { SqlitePageAnchors } from './sqlite-page-anchors';
 import { Bind, columnValue, fieldColumn, path, where } from './sqlite-sql';
 
 /** What a collection asks of its store. */
@@ -37,6 +38,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   /** Stores a document unless the row holds one from the same or a later position. */
   private readonly upsertSql: string;
   readonly counts: RunningCounts;
+  private readonly anchors: SqlitePageAnchors;
 
   constructor(
     private readonly host: CollectionHost,
@@ -56,6 +58,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
          .map((c) => `${c} = excluded.${c}`)
          .join(', ')} WHERE ${table}.pos < excluded.pos`;
     this.counts = new RunningCounts(host.db, host.cache, name, table, slowCountMs);
+    this.anchors = new SqlitePageAnchors(table, host.db);
   }
 
   /** Documents returned by `get` inside a batch are shared with it: callers build new ones rather than mutate them. */
@@ -126,12 +129,19 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     return this.host.written(this.table)?.has(key) === false ? absent : this.read(key, batch.dataVersion);
   }
 
+  /** The batch emptied the table. */
+  cleared(writes: Writes): void {
+    this.anchors.changed();
+    this.counts.cleared(writes);
+  }
+
   /** Writes the documents the batch changed in this table, and moves the running totals. */
   write(batch: SqliteBatch, writes: Writes): void {
     const changes: Array<{ before: object | null; after: object | null }> = [];
     const written = this.host.written(this.table);
     for (const [key, held] of batch.held(this.table)) {
       if (!held.dirty) continue;
+      this.anchors.changed();
       written?.add(key);
       this.host.cache.forget(this.table, key);
       if (this.writeRow(writes, key, held)) changes.push({ before: held.stored, after: held.doc });
@@ -158,14 +168,19 @@ export class SqliteCollection<T extends object> implements Collection<T> {
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
 
-  /** One column of the rows a filter matches, in order. */
+  /** One column of the rows a filter matches, in order; a deep page of a list sorted on one field starts from an anchor. */
   private column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): string[] {
-    const { sql, params } = where(filter, this.expression);
-    const order = options.sort?.length ? `ORDER BY ${options.sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}` : '';
+    const clause = where(filter, this.expression);
+    const { sort = [], skip, limit } = options;
+    if (skip && limit !== undefined && sort.length === 1) {
+      const [[field, direction]] = sort;
+      return this.anchors.page({ column: name, where: clause, key: this.expression(field), descending: direction === 'desc' }, skip, limit);
+    }
+    const order = sort.length ? `ORDER BY ${sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}` : '';
     // SQLite takes an OFFSET only after a LIMIT; -1 is none.
-    const limit = options.limit !== undefined ? limitClause(options.limit) : options.skip ? 'LIMIT -1' : '';
-    const text = `SELECT ${name} FROM ${this.table} ${sql} ${order} ${limit}${options.skip ? ' OFFSET ?' : ''}`;
-    const args = options.skip ? [...params, options.skip] : params;
+    const limited = limit !== undefined ? limitClause(limit) : skip ? 'LIMIT -1' : '';
+    const text = `SELECT ${name} FROM ${this.table} ${clause.sql} ${order} ${limited}${skip ? ' OFFSET ?' : ''}`;
+    const args = skip ? [...clause.params, skip] : clause.params;
     return prepared(this.host.db(), text)
       .pluck()
       .all(...args) as string[];

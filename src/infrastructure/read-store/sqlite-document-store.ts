@@ -174,7 +174,7 @@ export class SqliteDocumentStore implements DocumentStore {
     for (const table of batch.cleared) {
       if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) writes(`DELETE FROM ${table}`, []);
       writes('DELETE FROM tombstones WHERE tbl = ?', [table]);
-      [...this.collections.values()].find((c) => c.table === table)?.counts.cleared(writes);
+      [...this.collections.values()].find((c) => c.table === table)?.cleared(writes);
     }
     for (const collection of this.collections.values()) collection.write(batch, writes);
     const reset = 'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position';
