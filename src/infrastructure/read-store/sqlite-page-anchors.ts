@@ -72,7 +72,9 @@ export class SqlitePageAnchors {
     const condition = !seek ? where.sql : where.sql ? `${where.sql} AND ${seek}` : `WHERE ${seek}`;
     const text = `SELECT ${column}, ${key} FROM ${this.table} ${condition} ORDER BY ${key} ${descending ? 'DESC' : 'ASC'} ${limitClause(limit)} OFFSET ?`;
     const args = anchor ? [...where.params, anchor[1], start - anchor[0]] : [...where.params, start];
-    const rows = prepared(db, text).raw().all(...args) as Row[];
+    const rows = prepared(db, text)
+      .raw()
+      .all(...args) as Row[];
     return anchor && descending && rows.length < limit ? undefined : rows;
   }
 
