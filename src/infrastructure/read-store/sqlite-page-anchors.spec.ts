@@ -103,6 +103,34 @@ describe('deep pages from anchors (embedded SQLite)', () => {
     await store.close();
   });
 
+  it('reads a page again without its anchor when another connection commits between the check and the read', async () => {
+    const { file, store, items } = open();
+    await store.exclusive('', async () => {
+      for (let id = 2; id <= 2000; id += 2) await items.upsert(id, { id, status: 'a', rank: null }, id);
+    });
+    const page90 = () => items.find({}, { sort: [['id', 'asc']], skip: 890, limit: 10 });
+    expect((await page90()).map((item) => item.id)).toEqual(Array.from({ length: 10 }, (_, i) => 1782 + 2 * i));
+    // Just before the seek runs, another connection stores a row ahead of every other.
+    const other = new Database(file);
+    const prepare = Database.prototype.prepare;
+    jest.spyOn(Database.prototype, 'prepare').mockImplementation(function (this: Database.Database, sql: string) {
+      const statement = prepare.call(this, sql);
+      if (this === other || !sql.includes('>= ?')) return statement;
+      const all = statement.all.bind(statement) as (...args: unknown[]) => unknown[];
+      return Object.assign(statement, {
+        all: (...args: unknown[]) => {
+          prepare
+            .call(other, 'INSERT INTO rm_items (id, pos, doc, "doc.status", "doc.id") VALUES (?, ?, ?, ?, ?)')
+            .run('1', 3000, JSON.stringify({ id: 1, status: 'a', rank: null }), 'a', 1);
+          return all(...args);
+        },
+      });
+    } as typeof prepare);
+    expect((await page90()).map((item) => item.id)).toEqual(Array.from({ length: 10 }, (_, i) => 1780 + 2 * i));
+    other.close();
+    await store.close();
+  });
+
   it('walks a list sorted on a key many rows share, each row once, in the order of the whole list', async () => {
     const { file, store, items } = open();
     for (let id = 1; id <= 40; id++) await items.upsert(id, { id, status: 'a', rank: id % 4 }, id);

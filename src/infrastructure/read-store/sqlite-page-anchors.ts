@@ -49,15 +49,17 @@ export class SqlitePageAnchors {
   /** The rows `skip` to `skip + limit` of the list, as `LIMIT limit OFFSET skip` answers them. */
   page(list: SortedList, skip: number, limit: number): string[] {
     const db = this.connection();
-    this.forgetIfChanged(db);
+    const version = this.checked(db);
     const name = `${list.column}\u0000${list.where.sql}\u0000${JSON.stringify(list.where.params)}\u0000${list.key}\u0000${list.descending}`;
-    const anchors = this.lists.get(name);
-    const anchor = nearestAtOrBefore(anchors, skip - 1);
+    const anchor = nearestAtOrBefore(this.lists.get(name), skip - 1);
     // The two rows before the page are read too: the second anchors the same page asked again.
     const start = Math.max(anchor?.[0] ?? 0, skip - 2);
-    const limitFromStart = limit + skip - start;
-    const rows = (anchor && this.read(db, list, start, limitFromStart, anchor)) || this.read(db, list, start, limitFromStart)!;
-    this.learn(name, anchors, rows, start, [skip - 1, skip + limit - 1]);
+    const count = limit + skip - start;
+    let rows = anchor && this.read(db, list, start, count, anchor);
+    // The check and the read are two statements: another connection's commit between them leaves the anchor stale.
+    if (rows && this.checked(db) !== version) rows = undefined;
+    rows ??= this.read(db, list, start, count)!;
+    this.learn(name, rows, start, [skip - 1, skip + limit - 1]);
     return rows.slice(skip - start).map(([column]) => column);
   }
 
@@ -79,8 +81,8 @@ export class SqlitePageAnchors {
   }
 
   /** Keeps the rows at `offsets` (of those read from `start`) as anchors of the list. */
-  private learn(name: string, known: Map<number, Bind> | undefined, rows: Row[], start: number, offsets: number[]): void {
-    let anchors = known;
+  private learn(name: string, rows: Row[], start: number, offsets: number[]): void {
+    let anchors = this.lists.get(name);
     for (const offset of offsets) {
       const i = offset - start;
       if (i < 1 || i >= rows.length || anchors?.has(offset)) continue;
@@ -92,13 +94,15 @@ export class SqlitePageAnchors {
     }
   }
 
-  private forgetIfChanged(db: Database.Database): void {
+  /** The file's commit counter, every anchor forgotten when the table may have changed since the last check. */
+  private checked(db: Database.Database): number {
     const version = dataVersion(db);
-    if (db === this.db && version === this.version && this.writes === this.seenWrites) return;
+    if (db === this.db && version === this.version && this.writes === this.seenWrites) return version;
     this.lists.clear();
     this.db = db;
     this.version = version;
     this.seenWrites = this.writes;
+    return version;
   }
 }
 
