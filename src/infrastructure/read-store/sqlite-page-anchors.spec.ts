@@ -119,8 +119,8 @@ describe('deep pages from anchors (embedded SQLite)', () => {
       const all = statement.all.bind(statement) as (...args: unknown[]) => unknown[];
       return Object.assign(statement, {
         all: (...args: unknown[]) => {
-          prepare
-            .call(other, 'INSERT INTO rm_items (id, pos, doc, "doc.status", "doc.id") VALUES (?, ?, ?, ?, ?)')
+          other
+            .prepare('INSERT INTO rm_items (id, pos, doc, "doc.status", "doc.id") VALUES (?, ?, ?, ?, ?)')
             .run('1', 3000, JSON.stringify({ id: 1, status: 'a', rank: null }), 'a', 1);
           return all(...args);
         },
