@@ -562,4 +562,28 @@ describe('lead import whose upload died with its process', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('is ended failed, not retried for ever, when the part that arrived is not stored here', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'import-elsewhere-'));
+    let t = await startTestApp({}, { dataDir });
+    try {
+      const { token, id: userId } = await t.createUser();
+      const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+      const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Elsewhere', assistant_id: assistant } })).body.data.id;
+      // Rows reserved by a process that died while storing the body in another host's DATA_DIR.
+      const store = t.app.get<EventStore>(EVENT_STORE);
+      const importId = await store.nextId('lead_import');
+      const run = (command: Parameters<typeof leadImportDecider.decide>[0]) =>
+        t.app.get(CommandRunner).run(leadImportStream(importId), leadImportDecider, command);
+      await run({ type: 'StartImport', importId, userId, campaignId: campaign, format: 'csv', allowDuplicate: false });
+      await run({ type: 'ReserveRows', importId, firstRow: 1, lastRow: 2, leadIds: [await store.nextId('lead'), await store.nextId('lead')] });
+      await t.close();
+      t = await startTestApp({}, { dataDir });
+      expect(await importEnded(t, token, importId)).toMatchObject({ status: 'failed', rows: 0, accepted: 0, errors: [] });
+      expect((await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body).toEqual([]);
+    } finally {
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

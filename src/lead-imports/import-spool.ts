@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter, once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { FileHandle, mkdir, open, readdir, rm } from 'node:fs/promises';
+import { FileHandle, access, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -142,6 +142,14 @@ export class ImportSpool {
       .map((name) => /^(\d+)\.(csv|ndjson)$/.exec(name))
       .filter((m): m is RegExpExecArray => m !== null && !this.growing.has(Number(m[1])))
       .map((m) => ({ importId: Number(m[1]), format: m[2] as ImportFormat }));
+  }
+
+  /** Whether the import's body is stored here. */
+  async has(importId: number, format: ImportFormat): Promise<boolean> {
+    return access(this.file(importId, format)).then(
+      () => true,
+      () => false,
+    );
   }
 
   async remove(importId: number, format: ImportFormat): Promise<void> {

@@ -95,11 +95,12 @@ export class LeadImportProcessor {
   /**
    * Ends an import whose body stopped arriving with the process storing it, as an upload cut short
    * ends: the rows made are kept, and the batch in hand at the stop is made on the ids it had
-   * (its rows were read whole from the part stored), so no row is made in part.
+   * (its rows were read whole from the part stored), so no row is made in part. Where the part
+   * stored is not here (another host's `DATA_DIR`), that batch is not made.
    */
   private async endCutShort(importId: number, state: LeadImportState): Promise<void> {
     const reserved = state.reserved;
-    if (reserved) {
+    if (reserved && (await this.spool.has(importId, state.format!))) {
       const batch: ImportRow[] = [];
       for await (const row of importRows(state.format!, this.spool.read(importId, state.format!))) {
         if (row.row > reserved.lastRow) break;
