@@ -33,7 +33,11 @@ export class LeadsQueries implements CampaignLeads {
     const filter = { user_id: userId, deleted: false, phone_number: { in: phoneNumbers }, campaign_id: campaignId };
     const byNumber = new Map<string, number[]>();
     // Unsorted: asked in id order, the store read the campaign's leads in that order (an import slowed as it grew).
-    for (const lead of await this.projection.leads.find(filter)) byNumber.set(lead.phone_number, [...(byNumber.get(lead.phone_number) ?? []), lead.id]);
+    for (const lead of await this.projection.leads.find(filter)) {
+      const ids = byNumber.get(lead.phone_number);
+      if (ids) ids.push(lead.id);
+      else byNumber.set(lead.phone_number, [lead.id]);
+    }
     for (const ids of byNumber.values()) ids.sort((x, y) => x - y);
     return byNumber;
   }
