@@ -529,15 +529,17 @@ describe('lead import bodies left by a stop', () => {
 });
 
 describe('lead import whose upload died with its process', () => {
-  it('is ended at start as cut short, the batch in hand made on its ids and nothing after it', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'import-cut-'));
+  /**
+   * What a process that died while storing an import's body leaves: the import started, two rows
+   * reserved and not done, and in DATA_DIR the part of the file that arrived, if it is stored on
+   * this host. Then the service is started again on it.
+   */
+  async function restartAfterUploadDied(dataDir: string, storedHere: string | null) {
     let t = await startTestApp({}, { dataDir });
     try {
       const { token, id: userId } = await t.createUser();
       const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
       const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Cut', assistant_id: assistant } })).body.data.id;
-      // What a process that died while storing the body leaves: the import started, two rows
-      // reserved and not done, and the part of the file that arrived (its last line cut).
       const store = t.app.get<EventStore>(EVENT_STORE);
       const importId = await store.nextId('lead_import');
       const leadIds = [await store.nextId('lead'), await store.nextId('lead')];
@@ -545,14 +547,32 @@ describe('lead import whose upload died with its process', () => {
         t.app.get(CommandRunner).run(leadImportStream(importId), leadImportDecider, command);
       await run({ type: 'StartImport', importId, userId, campaignId: campaign, format: 'csv', allowDuplicate: false });
       await run({ type: 'ReserveRows', importId, firstRow: 1, lastRow: 2, leadIds });
-      mkdirSync(join(dataDir, 'imports'), { recursive: true });
-      writeFileSync(join(dataDir, 'imports', `${importId}.csv`), 'phone_number\n+12015550961\n+12015550962\n+12015550963\n+120155');
+      if (storedHere !== null) {
+        mkdirSync(join(dataDir, 'imports'), { recursive: true });
+        writeFileSync(join(dataDir, 'imports', `${importId}.csv`), storedHere);
+      }
       await t.close();
       t = await startTestApp({}, { dataDir });
-      const done = await importEnded(t, token, importId);
-      expect(done).toMatchObject({ status: 'failed', rows: 2, accepted: 2, invalid: 0, errors: [] });
-      const leads = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body as Array<{ id: number; phone_number: string }>;
-      expect(leads.map((l) => [l.id, l.phone_number])).toEqual([
+      return { t, token, campaign, importId, leadIds };
+    } catch (error) {
+      await t.close();
+      throw error;
+    }
+  }
+
+  const leadsOf = async (t: TestApp, token: string, campaign: number) =>
+    ((await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body as Array<{ id: number; phone_number: string }>).map((l) => [
+      l.id,
+      l.phone_number,
+    ]);
+
+  it('is ended at start as cut short, the batch in hand made on its ids and nothing after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'import-cut-'));
+    // The part that arrived ends with a line cut short.
+    const { t, token, campaign, importId, leadIds } = await restartAfterUploadDied(dataDir, 'phone_number\n+12015550961\n+12015550962\n+12015550963\n+120155');
+    try {
+      expect(await importEnded(t, token, importId)).toMatchObject({ status: 'failed', rows: 2, accepted: 2, invalid: 0, errors: [] });
+      expect(await leadsOf(t, token, campaign)).toEqual([
         [leadIds[0], '+12015550961'],
         [leadIds[1], '+12015550962'],
       ]);
@@ -565,22 +585,11 @@ describe('lead import whose upload died with its process', () => {
 
   it('is ended failed, not retried for ever, when the part that arrived is not stored here', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'import-elsewhere-'));
-    let t = await startTestApp({}, { dataDir });
+    // Stored in another host's DATA_DIR.
+    const { t, token, campaign, importId } = await restartAfterUploadDied(dataDir, null);
     try {
-      const { token, id: userId } = await t.createUser();
-      const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
-      const campaign = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Elsewhere', assistant_id: assistant } })).body.data.id;
-      // Rows reserved by a process that died while storing the body in another host's DATA_DIR.
-      const store = t.app.get<EventStore>(EVENT_STORE);
-      const importId = await store.nextId('lead_import');
-      const run = (command: Parameters<typeof leadImportDecider.decide>[0]) =>
-        t.app.get(CommandRunner).run(leadImportStream(importId), leadImportDecider, command);
-      await run({ type: 'StartImport', importId, userId, campaignId: campaign, format: 'csv', allowDuplicate: false });
-      await run({ type: 'ReserveRows', importId, firstRow: 1, lastRow: 2, leadIds: [await store.nextId('lead'), await store.nextId('lead')] });
-      await t.close();
-      t = await startTestApp({}, { dataDir });
       expect(await importEnded(t, token, importId)).toMatchObject({ status: 'failed', rows: 0, accepted: 0, errors: [] });
-      expect((await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body).toEqual([]);
+      expect(await leadsOf(t, token, campaign)).toEqual([]);
     } finally {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
