@@ -361,7 +361,7 @@ async function main() {
   if (!only || only === 'http') await httpAndReads();
   if (!only || only === 'dialing') await dialingAndMemory();
   if (!only || only === 'campaigns') {
-    const figure = await manyCampaigns({ users: n(100), perCampaign: Math.max(10, n(1000)), seconds: 2 * SECONDS, log });
+    const figure = await manyCampaigns({ users: n(100), perCampaign: Math.max(10, n(1000)), seconds: 6 * SECONDS, log });
     log('many campaigns', JSON.stringify(figure));
     results.figures.push(figure);
   }
