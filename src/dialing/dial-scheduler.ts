@@ -96,11 +96,14 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     // Contract §13: every campaign has its turn; each pass begins one further along, so no
     // campaign is always served first (its calls would end, and it would claim, before the others').
     const running = await this.campaigns.inProgress();
+    const inFlight = await this.leads.inFlightByCampaign();
     const first = running.length ? this.passes++ % running.length : 0;
     const turns = [...running.slice(first), ...running.slice(0, first)];
     // A few campaigns at a time: their reads and claims share the stores' commits.
     for (let i = 0; i < turns.length && !this.stopped; i += CAMPAIGNS_AT_ONCE) {
-      const claimed = await Promise.all(turns.slice(i, i + CAMPAIGNS_AT_ONCE).map((campaign) => this.dialIsolated(campaign, now)));
+      const claimed = await Promise.all(
+        turns.slice(i, i + CAMPAIGNS_AT_ONCE).map((campaign) => this.dialIsolated(campaign, now, inFlight.get(campaign.id) ?? 0)),
+      );
       started += claimed.reduce((sum, n) => sum + n, 0);
     }
     this.metrics.schedulerPassed((performance.now() - startedAt) / 1000);
@@ -108,10 +111,10 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** One campaign's turn: its failure is its own (contract §12), recorded and retried later, never the pass's. */
-  private async dialIsolated(campaign: CampaignDocument, now: Date): Promise<number> {
+  private async dialIsolated(campaign: CampaignDocument, now: Date, inFlight: number): Promise<number> {
     if (!this.backoff.due(campaign.id, now)) return 0;
     try {
-      const started = await this.dialCampaign(campaign, now);
+      const started = await this.dialCampaign(campaign, now, inFlight);
       this.backoff.succeeded(campaign.id);
       if (campaign.last_error) await this.commands.execute(new RecordDialingRecovery(campaign.id));
       return started;
@@ -144,9 +147,9 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     return dialsLeftThisMinute(perMinute, shown, now.getTime()) - unseen;
   }
 
-  private async dialCampaign(campaign: CampaignDocument, now: Date): Promise<number> {
+  /** `inFlight`: the campaign's calls in flight as the pass began (its own claims come after). */
+  private async dialCampaign(campaign: CampaignDocument, now: Date, inFlight: number): Promise<number> {
     assertDialable(campaign);
-    const inFlight = await this.leads.inFlight(campaign.id);
     if (inFlight === 0) {
       const leadsToCall = await this.leads.toCall(campaign.id);
       if (leadsToCall === 0) {

@@ -69,6 +69,8 @@ export class LeadsProjection implements ReadModelProjection {
         // The list by number, and the duplicate check (by number within one campaign, which is its user's).
         { fields: ['user_id', 'deleted', 'phone_number', 'campaign_id', 'id'] },
         { fields: ['campaign_id', 'dial_due_at', 'id'] },
+        // The calls in flight of every campaign, read once by each pass of the dialer.
+        { fields: ['in_flight', 'campaign_id'] },
       ],
       view: leadFields,
     });

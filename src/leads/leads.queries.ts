@@ -51,6 +51,11 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.count({ campaign_id: campaignId, in_flight: true });
   }
 
+  /** The calls in flight of every campaign with one or more. */
+  inFlightByCampaign(): Promise<Map<number, number>> {
+    return this.projection.leads.countBy('campaign_id', { in_flight: true }) as Promise<Map<number, number>>;
+  }
+
   toCall(campaignId: number): Promise<number> {
     return this.projection.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' });
   }

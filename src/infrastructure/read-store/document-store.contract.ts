@@ -150,6 +150,30 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(await c.count({ age: { gte: 30 }, active: true })).toBe(2);
       });
 
+      it('counts what a filter matches for each value of a field, leaving out documents without one', async () => {
+        const c = await seeded();
+        expect(await c.countBy('team.id')).toEqual(
+          new Map([
+            [1, 2],
+            [2, 2],
+            [3, 1],
+          ]),
+        );
+        expect(await c.countBy('age', { active: true })).toEqual(
+          new Map([
+            [31, 1],
+            [40, 1],
+          ]),
+        );
+        expect(await c.countBy('name', { 'team.id': { in: [1, 3] }, age: 25 })).toEqual(
+          new Map([
+            ['bob', 1],
+            ['eve', 1],
+          ]),
+        );
+        expect(await c.countBy('age', { name: 'nobody' })).toEqual(new Map());
+      });
+
       it('answers the views of what find answers, as JSON text, following every change', async () => {
         const view = (p: Person) => ({ id: p.id, label: `${p.name} (${p.team.id})` });
         const c = store.collection<Person>(coll, { indexes: [{ fields: ['team.id', 'id'] }], view });

@@ -55,6 +55,8 @@ export interface Collection<T extends object> {
    */
   findViews(filter?: Filter, options?: FindOptions): Promise<string[]>;
   count(filter?: Filter): Promise<number>;
+  /** What `count` answers for each value of a field holding numbers or text; documents without it are left out. */
+  countBy(field: string, filter?: Filter): Promise<Map<string | number, number>>;
   /** Stores the document unless the stored one, or its deletion, came from the same or a later position. */
   upsert(id: DocId, doc: T, position: number): Promise<boolean>;
   /**

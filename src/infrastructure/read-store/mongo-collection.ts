@@ -81,6 +81,16 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
     return this.native().countDocuments(toMongoFilter(filter));
   }
 
+  async countBy(field: string, filter?: Filter): Promise<Map<string | number, number>> {
+    const groups = await this.native()
+      .aggregate<{ _id: string | number | null; n: number }>([
+        { $match: toMongoFilter(filter) },
+        { $group: { _id: `$${assertFieldName(field)}`, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    return new Map(groups.flatMap(({ _id, n }) => (_id === null ? [] : [[_id, n] as const])));
+  }
+
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     try {
       const result = await this.native().replaceOne({ _id: String(id), _pos: { $lt: position } } as never, { ...doc, _pos: position }, { upsert: true });

@@ -98,6 +98,15 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     return n;
   }
 
+  async countBy(field: string, filter: Filter = {}): Promise<Map<string | number, number>> {
+    const { sql, params } = where(filter, this.expression);
+    const value = this.expression(field);
+    const rows = prepared(this.host.db(), `SELECT ${value}, count(*) FROM ${this.table} ${sql} GROUP BY 1`)
+      .raw()
+      .all(...params) as Array<[string | number | null, number]>;
+    return new Map(rows.filter((row): row is [string | number, number] => row[0] !== null));
+  }
+
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     if (!this.host.batch()) return this.host.inBatch(() => this.upsert(id, doc, position));
     const key = String(id);
