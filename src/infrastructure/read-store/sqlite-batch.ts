@@ -32,24 +32,6 @@ export class OtherWriterCommitted extends Error {
 /** A connection's commit counter: it moves whenever another connection commits to the file. */
 export const dataVersion = (db: Database.Database): number => prepared(db, 'PRAGMA data_version').pluck().get() as number;
 
-let thisTurn: Map<Database.Database, number> | null = null;
-
-/**
- * The commit counter as this run of the event loop first read it: it is forgotten before any
- * other I/O is handled (a microtask), so a request or event arriving after another connection's
- * commit always reads the new counter. Reading it costs a read transaction's locks, and a
- * scheduler pass reads it for dozens of documents in one go.
- */
-export function dataVersionThisTurn(db: Database.Database): number {
-  if (!thisTurn) {
-    thisTurn = new Map();
-    queueMicrotask(() => (thisTurn = null));
-  }
-  let version = thisTurn.get(db);
-  if (version === undefined) thisTurn.set(db, (version = dataVersion(db)));
-  return version;
-}
-
 /**
  * The work of one `exclusive` call on the SQLite read store: the documents it touched, the
  * collections it emptied and the checkpoints it set, written in one transaction at its end.

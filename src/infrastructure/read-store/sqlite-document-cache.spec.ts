@@ -33,25 +33,6 @@ describe('embedded SQLite documents kept parsed', () => {
     await store.close();
   });
 
-  it('reads the commit counter once in a run of the event loop, and again after any await', async () => {
-    const file = join(dir, 'turn.db');
-    const store = new SqliteDocumentStore(file);
-    const docs = store.collection<{ id: number; v: number }>('docs');
-    await docs.upsert(1, { id: 1, v: 1 }, 1);
-    const other = new Database(file);
-    const first = docs.get(1);
-    other.prepare(`UPDATE rm_docs SET doc = '{"id":1,"v":2}', pos = 2 WHERE id = '1'`).run();
-    // Asked in the same run as the first read: the counter it read stands, and so does the document.
-    const second = docs.get(1);
-    expect([await first, await second]).toEqual([
-      { id: 1, v: 1 },
-      { id: 1, v: 1 },
-    ]);
-    expect(await docs.get(1)).toEqual({ id: 1, v: 2 });
-    other.close();
-    await store.close();
-  });
-
   it('forgets every document of a collection emptied', async () => {
     const store = new SqliteDocumentStore(join(dir, 'cleared.db'));
     const docs = store.collection<{ id: number }>('docs');

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { Held, dataVersionThisTurn } from './sqlite-batch';
+import { Held, dataVersion } from './sqlite-batch';
 
 const keyOf = (table: string, key: string) => `${table}\u0000${key}`;
 
@@ -25,7 +25,7 @@ export class SqliteDocumentCache {
   constructor(private readonly db: () => Database.Database) {}
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
-  get(table: string, key: string, read: () => Held, version = dataVersionThisTurn(this.db())): Held {
+  get(table: string, key: string, read: () => Held, version = dataVersion(this.db())): Held {
     if (version !== this.version) {
       this.rows.clear();
       this.version = version;
