@@ -72,6 +72,12 @@ describe.each([
     for (const plan of reads) expect(plan).not.toContain('TEMP B-TREE');
   });
 
+  it("reads every campaign's calls in flight from one index, not the whole table", async () => {
+    const { plans, result } = await planOf(file, (p) => new LeadsQueries(p).inFlightByCampaign());
+    expect(result).toEqual(new Map());
+    expect(plans).toEqual([expect.stringContaining('COVERING INDEX rm_leads__in_flight__campaign_id (doc.in_flight=?)')]);
+  });
+
   it("reads a number's leads from the number's index", async () => {
     const { plans, result } = await planOf(file, (p) =>
       p.leads.find({ user_id: 1, deleted: false, phone_number: '+12125550100' }, { sort: [['id', 'asc']], limit: 10 }),
