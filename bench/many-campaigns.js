@@ -156,7 +156,11 @@ async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign =
     // The window opens once two passes have ended: the first claims one lead in every campaign
     // from cold stores (seconds), so where the window opened within it decided which campaigns'
     // first calls counted, and the second begins with the campaigns the first served last.
-    while (sample(await metrics(), 'scheduler_pass_duration_seconds_count') < 2) await new Promise((r) => setTimeout(r, 100));
+    const deadline = Date.now() + 600_000;
+    while (sample(await metrics(), 'scheduler_pass_duration_seconds_count') < 2) {
+      if (Date.now() > deadline) throw new Error('the scheduler did not end two passes in 10 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const before = await metrics();
     // Only the calls placed within the window count.
     const from = headPosition(dataDir);
