@@ -1,19 +1,20 @@
 import Database from 'better-sqlite3';
 import { prepared } from '../sqlite/prepared';
-import { Filter } from './document-store.port';
+import { Filter, Scalar } from './document-store.port';
 import { Writes, absent } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';
-import { assertFieldName, equalityFieldNames } from './filter-fields';
-import { valueAt } from './sqlite-sql';
+import { equalityFieldNames } from './filter-fields';
+import { Bind, bind, columnValue } from './sqlite-sql';
 
 /** Where the cache keeps a collection's counted sets: no table of documents has this name. */
-const SETS = 'counted_sets';
+const SETS = 'running_count_sets';
 
-/** A total's key: the field names, then their values as JSON; SQL makes the same text for a first fill. */
-const keyOf = (fields: string[], values: unknown[]): string => `${fields.join(',')}|[${values.map((v) => JSON.stringify(v ?? null)).join(',')}]`;
-
-const keySql = (fields: string[]): string =>
-  `'${fields.join(',')}|[' || ${fields.map((f) => `coalesce(doc -> '$.${assertFieldName(f)}', 'null')`).join(` || ',' || `)} || ']'`;
+/**
+ * A total's key: the field names, then the values a filter compares (an indexed field's column,
+ * else what `json_extract` answers: true is 1, an object its JSON), so a total counts what a
+ * count over the table would.
+ */
+const keyOf = (fields: string[], values: Bind[]): string => `${fields.join(',')}|${JSON.stringify(values)}`;
 
 /**
  * Running totals of a collection's documents per value of the equality filters its slow counts
@@ -30,11 +31,18 @@ export class RunningCounts {
     private readonly collection: string,
     private readonly table: string,
     private readonly slowMs: number,
+    /** A field as a filter compares it: its column when indexed, else its JSON value. */
+    private readonly expression: (field: string) => string,
   ) {}
 
+  // The tables before these keyed totals by the documents' JSON values and were filled by
+  // reading every document's JSON (seconds of a blocked process over a million): they go, and
+  // their totals are learned again.
   static schema = `
-    CREATE TABLE IF NOT EXISTS counts (collection TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS counted_sets (collection TEXT PRIMARY KEY, sets TEXT NOT NULL);
+    DROP TABLE IF EXISTS counts;
+    DROP TABLE IF EXISTS counted_sets;
+    CREATE TABLE IF NOT EXISTS running_counts (collection TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS running_count_sets (collection TEXT PRIMARY KEY, sets TEXT NOT NULL);
   `;
 
   /** The kept total of an equality filter, or null when its fields have none. */
@@ -43,9 +51,9 @@ export class RunningCounts {
     if (!fields || !this.keptSets().some((set) => set.join(',') === fields.join(','))) return null;
     const key = keyOf(
       fields,
-      fields.map((f) => filter[f]),
+      fields.map((f) => bind(filter[f] as Scalar)),
     );
-    return (prepared(this.db(), 'SELECT n FROM counts WHERE collection = ? AND key = ?').pluck().get(this.collection, key) as number | undefined) ?? 0;
+    return (prepared(this.db(), 'SELECT n FROM running_counts WHERE collection = ? AND key = ?').pluck().get(this.collection, key) as number | undefined) ?? 0;
   }
 
   /** After a count made by reading the documents: from a slow one on, its fields' totals are kept. */
@@ -56,9 +64,15 @@ export class RunningCounts {
     db.transaction(() => {
       const sets = this.sets();
       if (sets.some((set) => set.join(',') === fields.join(','))) return;
-      const key = keySql(fields);
-      db.prepare(`INSERT INTO counts (collection, key, n) SELECT ?, ${key}, count(*) FROM ${this.table} GROUP BY ${key}`).run(this.collection);
-      db.prepare('INSERT INTO counted_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(
+      // Grouped on the fields' columns (an index holding them is read instead of the table).
+      const values = fields.map(this.expression);
+      const groups = db
+        .prepare(`SELECT ${values.join(', ')}, count(*) FROM ${this.table} GROUP BY ${values.map((_, i) => i + 1).join(', ')}`)
+        .raw()
+        .all() as Bind[][];
+      const insert = db.prepare('INSERT INTO running_counts (collection, key, n) VALUES (?, ?, ?)');
+      for (const group of groups) insert.run(this.collection, keyOf(fields, group.slice(0, -1)), group[group.length - 1]);
+      db.prepare('INSERT INTO running_count_sets (collection, sets) VALUES (?, ?) ON CONFLICT (collection) DO UPDATE SET sets = excluded.sets').run(
         this.collection,
         JSON.stringify([...sets, fields]),
       );
@@ -74,7 +88,7 @@ export class RunningCounts {
     const add = (fields: string[], doc: object, n: number) => {
       const key = keyOf(
         fields,
-        fields.map((f) => valueAt(doc, f)),
+        fields.map((f) => columnValue(doc, f)),
       );
       moves.set(key, (moves.get(key) ?? 0) + n);
     };
@@ -84,13 +98,13 @@ export class RunningCounts {
         if (after) add(fields, after, 1);
       }
     }
-    const bump = 'INSERT INTO counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n';
+    const bump = 'INSERT INTO running_counts (collection, key, n) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET n = n + excluded.n';
     for (const [key, n] of moves) if (n !== 0) writes(bump, [this.collection, key, n]);
   }
 
   /** The collection was emptied: every total is 0. */
   cleared(writes: Writes): void {
-    writes('DELETE FROM counts WHERE collection = ?', [this.collection]);
+    writes('DELETE FROM running_counts WHERE collection = ?', [this.collection]);
   }
 
   private keptSets(): readonly string[][] {
@@ -102,7 +116,7 @@ export class RunningCounts {
   }
 
   private sets(): string[][] {
-    const sets = prepared(this.db(), 'SELECT sets FROM counted_sets WHERE collection = ?').pluck().get(this.collection) as string | undefined;
+    const sets = prepared(this.db(), 'SELECT sets FROM running_count_sets WHERE collection = ?').pluck().get(this.collection) as string | undefined;
     return sets ? (JSON.parse(sets) as string[][]) : [];
   }
 

@@ -198,7 +198,7 @@ export class SqliteDocumentStore implements DocumentStore {
       for (const { name, table, declared } of refilled) {
         createTable(fresh, table, declared?.fields ?? []);
         createIndexes(fresh, table, declared?.indexes ?? []);
-        fresh.prepare('DELETE FROM counts WHERE collection = ?').run(name);
+        fresh.prepare('DELETE FROM running_counts WHERE collection = ?').run(name);
         fresh.prepare('DELETE FROM tombstones WHERE tbl = ?').run(table);
       }
       this.db = fresh;
