@@ -49,13 +49,26 @@ function measure(dataDir, rows, onWritten = () => {}) {
     const insertEvent = events.prepare(`INSERT INTO events (${columns.join(', ')}) VALUES (${columns.map((c) => '@' + c).join(', ')})`);
     const leadColumns = Object.keys(t.lead);
     const insertLead = read.prepare(`INSERT INTO rm_leads (${leadColumns.map((c) => `"${c}"`).join(', ')}) VALUES (${leadColumns.map(() => '?').join(', ')})`);
-    const shapes = { reservation: JSON.parse(t.reservation.data), created: JSON.parse(t.created.data), doc: JSON.parse(t.lead.doc), view: JSON.parse(t.lead.view) };
+    const shapes = {
+      reservation: JSON.parse(t.reservation.data),
+      created: JSON.parse(t.created.data),
+      doc: JSON.parse(t.lead.doc),
+      view: JSON.parse(t.lead.view),
+    };
     let eventsNs = 0n;
     let readNs = 0n;
     let id = 0;
     const append = (template, stream, data, now) => {
       revision.get(stream);
-      insertEvent.run({ ...template, id: String(++id).padStart(36, '0'), stream, revision: 0, data: JSON.stringify(data), metadata: JSON.stringify({ occurred_at: now }), occurred_at: now });
+      insertEvent.run({
+        ...template,
+        id: String(++id).padStart(36, '0'),
+        stream,
+        revision: 0,
+        data: JSON.stringify(data),
+        metadata: JSON.stringify({ occurred_at: now }),
+        occurred_at: now,
+      });
     };
     const writeEvents = events.transaction((from, to) => {
       for (let i = from; i < to; i++) {
