@@ -1,13 +1,9 @@
 import Database from 'better-sqlite3';
 import { prepared } from '../sqlite/prepared';
 import { Filter, Scalar } from './document-store.port';
-import { Writes, absent } from './sqlite-batch';
-import { SqliteDocumentCache } from './sqlite-document-cache';
+import { Writes } from './sqlite-batch';
 import { equalityFieldNames } from './filter-fields';
 import { Bind, bind, columnValue } from './sqlite-sql';
-
-/** Where the cache keeps a collection's counted sets: no table of documents has this name. */
-const SETS = 'running_count_sets';
 
 /**
  * A total's key: the field names, then the values a filter compares (an indexed field's column,
@@ -26,14 +22,14 @@ const keyOf = (fields: string[], values: Bind[]): string => `${fields.join(',')}
 export class RunningCounts {
   constructor(
     private readonly db: () => Database.Database,
-    /** Keeps the sets parsed between commits of other connections: every count asks for them. */
-    private readonly cache: SqliteDocumentCache,
     private readonly collection: string,
     private readonly table: string,
     private readonly slowMs: number,
     /** A field as a filter compares it: its column when indexed, else its JSON value. */
     private readonly expression: (field: string) => string,
   ) {}
+
+  private lastSets: { text: string; sets: string[][] } = { text: '[]', sets: [] };
 
   // The tables before these keyed totals by the documents' JSON values and were filled by
   // reading every document's JSON (seconds of a blocked process over a million): they go, and
@@ -48,12 +44,21 @@ export class RunningCounts {
   /** The kept total of an equality filter, or null when its fields have none. */
   kept(filter: Filter): number | null {
     const fields = this.setOf(filter);
-    if (!fields || !this.keptSets().some((set) => set.join(',') === fields.join(','))) return null;
+    if (!fields) return null;
     const key = keyOf(
       fields,
       fields.map((f) => bind(filter[f] as Scalar)),
     );
-    return (prepared(this.db(), 'SELECT n FROM running_counts WHERE collection = ? AND key = ?').pluck().get(this.collection, key) as number | undefined) ?? 0;
+    // The sets and the total in one read, of one commit: each read of the file begins a
+    // transaction of its own, and a list's total is asked with every page.
+    const [sets, n] = prepared(
+      this.db(),
+      'SELECT (SELECT sets FROM running_count_sets WHERE collection = ?), (SELECT n FROM running_counts WHERE collection = ? AND key = ?)',
+    )
+      .raw()
+      .get(this.collection, this.collection, key) as [string | null, number | null];
+    if (!sets || !this.parsed(sets).some((set) => set.join(',') === fields.join(','))) return null;
+    return n ?? 0;
   }
 
   /** After a count made by reading the documents: from a slow one on, its fields' totals are kept. */
@@ -77,7 +82,6 @@ export class RunningCounts {
         JSON.stringify([...sets, fields]),
       );
     }).immediate();
-    this.cache.forget(SETS, this.collection);
   }
 
   /** Moves the totals from each document as stored to the document written; inside the write's transaction. */
@@ -107,12 +111,10 @@ export class RunningCounts {
     writes('DELETE FROM running_counts WHERE collection = ?', [this.collection]);
   }
 
-  private keptSets(): readonly string[][] {
-    const held = this.cache.get(SETS, this.collection, () => {
-      const doc = { sets: this.sets() };
-      return { ...absent, doc, stored: doc };
-    });
-    return (held.doc as { sets: string[][] }).sets;
+  /** The sets as last read, parsed once while their text is the same. */
+  private parsed(text: string): string[][] {
+    if (text !== this.lastSets.text) this.lastSets = { text, sets: JSON.parse(text) as string[][] };
+    return this.lastSets.sets;
   }
 
   private sets(): string[][] {

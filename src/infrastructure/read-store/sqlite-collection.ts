@@ -57,7 +57,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
          .slice(1)
          .map((c) => `${c} = excluded.${c}`)
          .join(', ')} WHERE ${table}.pos < excluded.pos`;
-    this.counts = new RunningCounts(host.db, host.cache, name, table, slowCountMs, (field) => this.expression(field));
+    this.counts = new RunningCounts(host.db, name, table, slowCountMs, (field) => this.expression(field));
     this.anchors = new SqlitePageAnchors(table, host.db);
   }
 
