@@ -47,6 +47,9 @@ async function startService(env) {
   );
 }
 
+/** Whether a child has ended, by its own exit or by a signal (then its exit code stays null). */
+const ended = (child) => child.exitCode !== null || child.signalCode !== null;
+
 /** Starts a node process told a free port (by its arguments or its environment) and waits until `readyPath` answers 200. */
 async function startListening(argsFor, readyPath, envFor = () => process.env) {
   const port = await freePort();
@@ -54,7 +57,7 @@ async function startListening(argsFor, readyPath, envFor = () => process.env) {
   const args = argsFor(port);
   const child = spawn(process.execPath, args, { env: envFor(port, url), stdio: ['ignore', 'ignore', 'inherit'] });
   for (const deadline = Date.now() + 600_000; ;) {
-    if (child.exitCode !== null) throw new Error(`${basename(args[0])} exited with ${child.exitCode}`);
+    if (ended(child)) throw new Error(`${basename(args[0])} exited with ${child.exitCode ?? child.signalCode}`);
     try {
       if ((await fetch(`${url}${readyPath}`)).ok) break;
     } catch {
@@ -66,7 +69,9 @@ async function startListening(argsFor, readyPath, envFor = () => process.env) {
   return {
     url,
     pid: child.pid,
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
+    // A child a signal ended (killed, out of memory) has ended too: waiting for its exit would
+    // wait for nothing, and the bench would end without a word.
+    stop: () => new Promise((resolve) => (ended(child) ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
   };
 }
 

@@ -1,5 +1,5 @@
 const { Worker } = require('node:worker_threads');
-const { cpuSeconds, mainThreadCpuSeconds } = require('./service');
+const { cpuSeconds, mainThreadCpuSeconds, startAdapterApp } = require('./service');
 
 const SERVICE = require.resolve('./service');
 
@@ -45,4 +45,22 @@ describe('the service as it is run', () => {
     expect(startFlags()).toContain('--heap-growing-percent=60');
     expect(JSON.parse(cmd[1])).toEqual(['node', ...startFlags(), 'dist/main.js']);
   });
+});
+
+describe('a started process', () => {
+  it('is stopped at once when a signal ended it already (its exit code stays null)', async () => {
+    const app = await startAdapterApp('fastify');
+    process.kill(app.pid, 'SIGKILL');
+    // Gone once reaped: the signal 0 then finds no process.
+    for (;;) {
+      try {
+        process.kill(app.pid, 0);
+      } catch {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(Promise.race([app.stop().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('still waiting'), 2000))])).resolves.toBe('stopped');
+  }, 30_000);
 });

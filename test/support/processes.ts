@@ -62,7 +62,7 @@ export async function startService(env: Record<string, string>): Promise<{ url: 
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${stderr}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`service exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
       if ((await fetch(`${url}/health/live`)).ok) break;
     } catch {
@@ -77,7 +77,8 @@ export async function startService(env: Record<string, string>): Promise<{ url: 
     stdout: () => stdout,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Ended by a signal (a test's SIGKILL), its exit code stays null: it has ended all the same.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
