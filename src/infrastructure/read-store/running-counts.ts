@@ -29,8 +29,6 @@ export class RunningCounts {
     private readonly expression: (field: string) => string,
   ) {}
 
-  private lastSets: { text: string; sets: string[][] } = { text: '[]', sets: [] };
-
   // The tables before these keyed totals by the documents' JSON values and were filled by
   // reading every document's JSON (seconds of a blocked process over a million): they go, and
   // their totals are learned again.
@@ -57,7 +55,7 @@ export class RunningCounts {
     )
       .raw()
       .get(this.collection, this.collection, key) as [string | null, number | null];
-    if (!sets || !this.parsed(sets).some((set) => set.join(',') === fields.join(','))) return null;
+    if (!sets || !(JSON.parse(sets) as string[][]).some((set) => set.join(',') === fields.join(','))) return null;
     return n ?? 0;
   }
 
@@ -109,12 +107,6 @@ export class RunningCounts {
   /** The collection was emptied: every total is 0. */
   cleared(writes: Writes): void {
     writes('DELETE FROM running_counts WHERE collection = ?', [this.collection]);
-  }
-
-  /** The sets as last read, parsed once while their text is the same. */
-  private parsed(text: string): string[][] {
-    if (text !== this.lastSets.text) this.lastSets = { text, sets: JSON.parse(text) as string[][] };
-    return this.lastSets.sets;
   }
 
   private sets(): string[][] {
