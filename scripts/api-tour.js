@@ -10,14 +10,31 @@ const { createServer } = require('node:http');
 
 const sign = (raw, secret) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-/** A loopback server standing for the user's webhook receiver and a tool's endpoint. */
+/**
+ * A loopback server standing for the user's webhook receiver and a tool's endpoint. Webhooks
+ * are held unanswered until `releaseHooks`: the walk lists a delivery still pending (no status
+ * code, no delivery time yet) before it lists one delivered, so the documents show both.
+ */
 async function startTarget() {
+  const held = [];
+  let holding = true;
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, slots: ['10:00', '14:30'] })));
+    const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, slots: ['10:00', '14:30'] }));
+    req.on('end', () => (holding && req.url.startsWith('/hooks') ? held.push(answer) : answer()));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    releaseHooks: () => {
+      holding = false;
+      for (const answer of held.splice(0)) answer();
+    },
+    stop() {
+      this.releaseHooks();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 async function until(check, what, timeoutMs = 20_000) {
@@ -183,6 +200,12 @@ async function apiTour(baseUrl, token, secret) {
     const calls = (await send('GET', '/api/user/calls', { query: `?campaign_id=${campaign.id}` })).answer.data;
     await send('GET', '/api/user/calls/:id', { params: { id: calls[0].id } });
 
+    const pending = await until(async () => {
+      const listed = await send('GET', '/api/user/webhook-deliveries', { record: false });
+      return listed.answer.data.some((d) => d.status === 'pending') && listed;
+    }, 'a pending webhook');
+    exchanges.push(pending);
+    target.releaseHooks();
     const deliveries = await until(async () => {
       const listed = await send('GET', '/api/user/webhook-deliveries', { record: false });
       return listed.answer.data.some((d) => d.status === 'delivered') && listed;
