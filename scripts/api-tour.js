@@ -211,6 +211,13 @@ async function apiTour(baseUrl, token, secret) {
       return listed.answer.data.some((d) => d.status === 'delivered') && listed;
     }, 'a delivered webhook');
     exchanges.push(deliveries);
+    // The calls again once their webhook answered: the documents show webhook_response both null and filled.
+    const answered = await until(async () => {
+      const listed = await send('GET', '/api/user/calls', { query: `?campaign_id=${campaign.id}`, record: false });
+      return listed.answer.data.some((c) => c.webhook_response !== null) && listed;
+    }, 'a call with its webhook answered');
+    exchanges.push(answered);
+    await send('GET', '/api/user/calls/:id', { params: { id: answered.answer.data.find((c) => c.webhook_response !== null).id } });
     const delivered = deliveries.answer.data.find((d) => d.status === 'delivered');
     await send('GET', '/api/user/webhook-deliveries/:id', { params: { id: delivered.id } });
     await send('POST', '/api/user/webhook-deliveries/:id/redeliver', { params: { id: delivered.id } });

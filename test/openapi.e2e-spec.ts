@@ -57,6 +57,21 @@ describe('OpenAPI', () => {
     expect(Object.keys(ROUTE_DOCS).filter((key) => !served.has(key))).toEqual([]);
   });
 
+  it("documents a call's webhook answer by its fields, null until the webhook answers", () => {
+    for (const route of ['/api/user/calls/:id', '/api/user/calls']) {
+      const schema = operation('GET', route).responses['200'].content['application/json'].schema;
+      const call = route.endsWith(':id') ? schema : schema.properties.data.items;
+      expect({ route, webhook_response: call.properties.webhook_response }).toMatchObject({
+        route,
+        webhook_response: {
+          type: 'object',
+          nullable: true,
+          properties: { status_code: { type: 'number' }, body: { type: 'object' }, attempts: { type: 'number' }, delivered_at: { type: 'string' } },
+        },
+      });
+    }
+  });
+
   it('holds every documented answer example to its own schema', () => {
     for (const [path, item] of Object.entries<Record<string, { responses: Record<string, { content: Record<string, { schema: object; example: unknown }> }> }>>(
       doc.paths,
