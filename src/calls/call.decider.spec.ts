@@ -102,30 +102,45 @@ describe('call decider: dials never confirmed', () => {
   const { given } = deciderSpec(callDecider);
   const ids = { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5 };
   const sent: CallEvent = { type: 'CallDialSent', data: ids };
-  const resent = (resends: number): CallEvent => ({ type: 'CallDialResent', data: { ...ids, resends } });
+  const started = (sends: number, at: string): CallEvent => ({ type: 'CallDialStarted', data: { ...ids, sends, at } });
   const isConflict = (error: unknown) => error instanceof DomainError && error.kind === 'conflict';
+  const claim = { type: 'ClaimDialSend' as const, id: 1, resendAfterMs: 30_000 };
+  const T = '2025-03-01T10:00:00.000Z';
 
   it('confirms a dial once', () => {
     given([initiated]).when({ type: 'ConfirmDialSent', id: 1 }).then([sent]);
     given([initiated, sent]).when({ type: 'ConfirmDialSent', id: 1 }).then([]);
   });
 
-  it('claims a resend of a dial never confirmed, counting them', () => {
+  it('claims each send, counting them, with the instant the deadline and the next resend count from', () => {
     given([initiated])
-      .when({ type: 'ClaimDialResend', id: 1 })
-      .then([resent(1)]);
-    given([initiated, resent(1)])
-      .when({ type: 'ClaimDialResend', id: 1 })
-      .then([resent(2)]);
+      .when(claim, new Date(T))
+      .then([started(1, T)]);
+    given([initiated, started(1, T)])
+      .when(claim, new Date('2025-03-01T10:00:30.000Z'))
+      .then([started(2, '2025-03-01T10:00:30.000Z')]);
   });
 
-  it('refuses a resend once the dial was confirmed or the provider reported on the call', () => {
-    given([initiated, sent]).when({ type: 'ClaimDialResend', id: 1 }).thenThrows(isConflict);
+  it('refuses a second sender while the latest send may still be on the wire', () => {
+    given([initiated, started(1, T)])
+      .when(claim, new Date('2025-03-01T10:00:29.999Z'))
+      .thenThrows(isConflict);
+  });
+
+  it('reads a resend claimed by a store before the send time was kept as long past', () => {
+    const legacy: CallEvent = { type: 'CallDialResent', data: { ...ids, resends: 1 } };
+    given([initiated, legacy])
+      .when(claim, new Date(T))
+      .then([started(3, T)]);
+  });
+
+  it('refuses a send once the dial was confirmed or the provider reported on the call', () => {
+    given([initiated, sent]).when(claim).thenThrows(isConflict);
     given([initiated, moved('initiated', 'ringing')])
-      .when({ type: 'ClaimDialResend', id: 1 })
+      .when(claim)
       .thenThrows(isConflict);
     given([initiated, moved('initiated', 'failed')])
-      .when({ type: 'ClaimDialResend', id: 1 })
+      .when(claim)
       .thenThrows(isConflict);
   });
 });

@@ -12,8 +12,11 @@ export type CallCommand =
   | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> }
   /** The dialer accepted the call's dial request. */
   | { type: 'ConfirmDialSent'; id: number }
-  /** Claims sending again a dial never confirmed: refused (a conflict) once it was, or once the call moved on. */
-  | { type: 'ClaimDialResend'; id: number };
+  /**
+   * Claims sending the call's dial now: refused (a conflict) once a dial was confirmed or the
+   * call moved on, and while another send is younger than `resendAfterMs` (it may be on the wire).
+   */
+  | { type: 'ClaimDialSend'; id: number; resendAfterMs: number };
 
 export type CallState =
   | { exists: false }
@@ -27,13 +30,15 @@ export type CallState =
       spec: CallSpec;
       /** Whether the dialer (or the provider, by reporting a status) confirmed the dial. */
       dialSent: boolean;
-      resends: number;
+      /** Dial sends claimed so far, and when the latest was (null: none, or one of a store before the time was kept). */
+      sends: number;
+      lastSendAt: string | null;
     };
 
 export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
   initialState: { exists: false },
 
-  decide(command, state) {
+  decide(command, state, now) {
     if (command.type === 'InitiateCall') {
       if (state.exists) return [];
       return [{ type: 'CallInitiated', data: { call_id: command.id, ...command.spec } }];
@@ -42,9 +47,12 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordToolInvocation') return [{ type: 'CallToolInvoked', data: { ...ids, ...command.invocation } }];
     if (command.type === 'ConfirmDialSent') return state.dialSent ? [] : [{ type: 'CallDialSent', data: ids }];
-    if (command.type === 'ClaimDialResend') {
+    if (command.type === 'ClaimDialSend') {
       if (state.dialSent || state.status !== 'initiated') throw new DomainError('conflict', 'The dial was sent.');
-      return [{ type: 'CallDialResent', data: { ...ids, resends: state.resends + 1 } }];
+      if (state.lastSendAt !== null && now.getTime() - Date.parse(state.lastSendAt) < command.resendAfterMs) {
+        throw new DomainError('conflict', 'The dial is being sent.');
+      }
+      return [{ type: 'CallDialStarted', data: { ...ids, sends: state.sends + 1, at: now.toISOString() } }];
     }
     if (command.status === state.status) return [];
     if (!canMove(state.status, command.status)) throw new DomainError('conflict', INVALID_TRANSITION);
@@ -67,7 +75,17 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
   evolve(state, event) {
     if (event.type === 'CallInitiated') {
       const { call_id: _id, ...spec } = event.data;
-      return { exists: true, userId: spec.user_id, campaignId: spec.campaign_id, leadId: spec.lead_id, status: 'initiated', spec, dialSent: false, resends: 0 };
+      return {
+        exists: true,
+        userId: spec.user_id,
+        campaignId: spec.campaign_id,
+        leadId: spec.lead_id,
+        status: 'initiated',
+        spec,
+        dialSent: false,
+        sends: 0,
+        lastSendAt: null,
+      };
     }
     if (!state.exists) return state;
     switch (event.type) {
@@ -76,7 +94,9 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       case 'CallDialSent':
         return { ...state, dialSent: true };
       case 'CallDialResent':
-        return { ...state, resends: event.data.resends };
+        return { ...state, sends: event.data.resends + 1, lastSendAt: null };
+      case 'CallDialStarted':
+        return { ...state, sends: event.data.sends, lastSendAt: event.data.at };
       case 'CallToolInvoked':
         return state;
     }

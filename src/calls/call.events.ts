@@ -59,7 +59,13 @@ export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & C
  * v2 added `reached` (contract §7), decided once with the `answered_by` of earlier events
  * too; v1 events are lifted by calls/call.upcasters.ts.
  */
-export type NotDialedReason = 'do-not-call';
+/**
+ * Why a claimed call was never dialed (contract §9, §13): checked again just before the dial
+ * leaves, its number had joined the do-not-call list, the lead's window had closed (calling
+ * hours, quiet hours, a holiday), the campaign was no longer running, or the lead no longer
+ * waited for this call (deleted, closed, or another call current).
+ */
+export type NotDialedReason = 'do-not-call' | 'outside-window' | 'campaign-not-running' | 'lead-not-live';
 export type CallOutcomeRecorded = DomainEvent<
   'CallOutcomeRecorded',
   {
@@ -96,8 +102,15 @@ type CallIds = { call_id: number; user_id: number; campaign_id: number | null; l
 /** The dialer accepted the request to place the call: it is with the provider now. */
 export type CallDialSent = DomainEvent<'CallDialSent', CallIds>;
 /**
- * The call was claimed but its dial never confirmed (its process died in between): it is sent
- * again under the same id, which providers deduplicate on (contract §12).
+ * Written by stores before CallDialStarted: a dial never confirmed was claimed to be sent
+ * again (the first send had left no event). Read, no longer written.
  */
 export type CallDialResent = DomainEvent<'CallDialResent', CallIds & { resends: number }>;
-export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent;
+/**
+ * The service is sending the call's dial now (the `sends`-th time): claimed by an append with
+ * the expected revision, so one sender at a time. The call's deadline counts from the latest
+ * one (contract §9); one unconfirmed after DIAL_RESEND_AFTER_SECONDS is sent again under the
+ * same id (contract §12).
+ */
+export type CallDialStarted = DomainEvent<'CallDialStarted', CallIds & { sends: number; at: string }>;
+export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent | CallDialStarted;

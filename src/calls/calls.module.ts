@@ -7,7 +7,7 @@ import { CallsController } from './calls.controller';
 import { CallsProjection } from './calls.projection';
 import { CallsQueries } from './calls.queries';
 import { ToolsModule } from '../tools/tools.module';
-import { ClaimDialResendHandler, ConfirmDialSentHandler } from './commands/call-dial';
+import { ClaimDialSendHandler, ConfirmDialSentHandler } from './commands/call-dial';
 import { InitiateCallHandler } from './commands/initiate-call';
 import { InvokeCallToolHandler } from './commands/invoke-call-tool';
 import { ReceiveInboundCallHandler } from './commands/receive-inbound-call';
@@ -23,7 +23,7 @@ import { TelephonyController } from './telephony.controller';
     CallsQueries,
     InitiateCallHandler,
     ConfirmDialSentHandler,
-    ClaimDialResendHandler,
+    ClaimDialSendHandler,
     InvokeCallToolHandler,
     RecordCallOutcomeHandler,
     ReceiveInboundCallHandler,

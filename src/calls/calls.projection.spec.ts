@@ -33,8 +33,9 @@ const initial = {
   total_cost: 0,
   answered_by: 'unknown',
   recording_url: null,
-  deadline_at: atMs + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000,
+  deadline_at: null,
   resend_from: atMs,
+  dialed_at: null,
   not_dialed: null,
   created_at: sqlDateTime(AT),
   updated_at: sqlDateTime(AT),
@@ -46,10 +47,45 @@ describe('calls projection', () => {
     (p) => p.calls,
   );
 
-  it('keeps a call as initiated, due to be resent until its dial is confirmed sent', async () => {
+  const grace = (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000;
+  const sendAt = '2025-03-01T11:00:00.000Z';
+  const resendAt = '2025-03-01T12:00:00.000Z';
+  const started = (at: string, sends: number) => ({ type: 'CallDialStarted', data: { call_id: 7, sends, at }, occurredAt: at });
+
+  it('keeps an outbound call as initiated with no deadline, due to be sent until its dial is confirmed', async () => {
     await given(initiated).then([initial]);
-    await given(initiated, { type: 'CallDialSent', data: { call_id: 7 } }).then([{ ...initial, resend_from: null }]);
   });
+
+  it('counts the deadline from the latest dial send once the dial is confirmed, never from the claim', async () => {
+    const sentMs = Date.parse(sendAt);
+    await given(initiated, started(sendAt, 1)).then([{ ...initial, resend_from: sentMs, dialed_at: sentMs }]);
+    await given(initiated, started(sendAt, 1), { type: 'CallDialSent', data: { call_id: 7 }, occurredAt: sendAt }).then([
+      { ...initial, resend_from: null, dialed_at: sentMs, deadline_at: sentMs + grace },
+    ]);
+    const resentMs = Date.parse(resendAt);
+    await given(initiated, started(sendAt, 1), started(resendAt, 2), { type: 'CallDialSent', data: { call_id: 7 }, occurredAt: resendAt }).then([
+      { ...initial, resend_from: null, dialed_at: resentMs, deadline_at: resentMs + grace },
+    ]);
+  });
+
+  it('sets the deadline from the latest send when the provider reports before the confirmation', async () => {
+    const ringing = { ...outcome, data: { ...outcome.data, status: 'ringing', reached: false, details: {} }, occurredAt: resendAt };
+    await given(initiated, started(sendAt, 1), ringing).then([
+      {
+        ...initial,
+        status: 'ringing',
+        resend_from: null,
+        dialed_at: Date.parse(sendAt),
+        deadline_at: Date.parse(sendAt) + grace,
+        updated_at: sqlDateTime(resendAt),
+      },
+    ]);
+  });
+
+  it('gives an inbound call its deadline from its start', () =>
+    given({ type: 'CallInitiated', data: { call_id: 7, ...spec, type: 'inbound' } }).then([
+      { ...initial, type: 'inbound', resend_from: null, deadline_at: atMs + grace },
+    ]));
 
   it('takes an outcome: its status and details, variables merged, no deadline once terminal', () =>
     given(initiated, outcome).then([

@@ -22,10 +22,16 @@ export interface CallDocument extends CallSpec {
   total_cost: number;
   answered_by: AnsweredBy;
   recording_url: string | null;
-  /** Epoch ms after which the call, still open, is failed; null once terminal. */
+  /**
+   * Epoch ms after which the call, still open, is failed: `max_call_duration` + 120 s from its
+   * latest dial send (contract §9). Null once terminal, and while an outbound call's dial is
+   * not confirmed: such a call may never have been dialed, and belongs to the resend sweep.
+   */
   deadline_at: number | null;
-  /** Epoch ms of the last send of an outbound call's dial not yet confirmed; null once confirmed or reported on. */
+  /** Epoch ms since which an outbound call's dial waits for its confirmation (created, or sent last); null once confirmed or reported on. */
   resend_from: number | null;
+  /** Epoch ms of the latest dial send; null before the first (and in documents older than the field). */
+  dialed_at?: number | null;
   /** Why the call ended without being dialed; absent in documents older than the field. */
   not_dialed?: NotDialedReason | null;
   created_at: string;
@@ -42,10 +48,11 @@ export class CallsProjection implements ReadModelProjection {
     'CallOutcomeRecorded',
     'CallDialSent',
     'CallDialResent',
+    'CallDialStarted',
     'WebhookAttemptFinished',
   ];
-  /** 2: `resend_from`. */
-  readonly version = 2;
+  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`. */
+  readonly version = 3;
   readonly calls: Collection<CallDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -101,8 +108,9 @@ export class CallsProjection implements ReadModelProjection {
         total_cost: 0,
         answered_by: 'unknown',
         recording_url: null,
-        deadline_at: Date.parse(recorded.occurredAt) + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000,
+        deadline_at: spec.type === 'outbound' ? null : deadlineFrom(Date.parse(recorded.occurredAt), spec),
         resend_from: spec.type === 'outbound' ? Date.parse(recorded.occurredAt) : null,
+        dialed_at: null,
         not_dialed: null,
         created_at: at,
         updated_at: at,
@@ -111,10 +119,15 @@ export class CallsProjection implements ReadModelProjection {
       return;
     }
     if (recorded.type === 'WebhookAttemptFinished') return this.recordWebhookResponse(recorded, recorded as unknown as WebhookAnswered);
-    if (event.type === 'CallDialSent' || event.type === 'CallDialResent') {
+    if (event.type === 'CallDialSent' || event.type === 'CallDialResent' || event.type === 'CallDialStarted') {
       const current = await this.calls.get(event.data.call_id);
-      const resend_from = event.type === 'CallDialResent' ? Date.parse(recorded.occurredAt) : null;
-      if (current) await this.calls.upsert(current.id, { ...current, resend_from }, recorded.position);
+      if (!current || isTerminal(current.status)) return;
+      const at = Date.parse(recorded.occurredAt);
+      const next: CallDocument =
+        event.type === 'CallDialSent'
+          ? { ...current, resend_from: null, deadline_at: deadlineFrom(sentAt(current), current) }
+          : { ...current, resend_from: at, dialed_at: at, deadline_at: null };
+      await this.calls.upsert(current.id, next, recorded.position);
       return;
     }
     if (event.type !== 'CallOutcomeRecorded') return;
@@ -126,7 +139,7 @@ export class CallsProjection implements ReadModelProjection {
       ...details,
       variables: variables ? { ...current.variables, ...variables } : current.variables,
       status: event.data.status,
-      deadline_at: isTerminal(event.data.status) ? null : current.deadline_at,
+      deadline_at: isTerminal(event.data.status) ? null : (current.deadline_at ?? deadlineFrom(sentAt(current), current)),
       resend_from: null,
       not_dialed: event.data.not_dialed ?? current.not_dialed ?? null,
       updated_at: at,
@@ -148,6 +161,16 @@ export class CallsProjection implements ReadModelProjection {
     };
     await this.calls.upsert(current.id, { ...current, webhook_response }, recorded.position);
   }
+}
+
+/** When a call's dial was last sent: its latest send, else (a store older than sends) its creation. */
+function sentAt(call: CallDocument): number {
+  return call.dialed_at ?? Date.parse(`${call.created_at.replace(' ', 'T')}Z`);
+}
+
+/** Contract §9: an open call is failed `max_call_duration` + 120 s after its latest dial send. */
+function deadlineFrom(sentAtMs: number, spec: Pick<CallSpec, 'max_duration_seconds'>): number {
+  return sentAtMs + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000;
 }
 
 /**

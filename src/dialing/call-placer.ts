@@ -3,16 +3,27 @@ import { CommandBus } from '@nestjs/cqrs';
 import { AssistantView } from '../assistants/assistant-view';
 import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CallSpec } from '../calls/call.events';
-import { ConfirmDialSent } from '../calls/commands/call-dial';
+import { ClaimDialSend, ConfirmDialSent } from '../calls/commands/call-dial';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { Metrics } from '../infrastructure/metrics/metrics';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
+import { LeadStates } from '../leads/lead-states';
+import { Clock } from '../shared/clock';
+import { dialRefusal, NOT_DIALED_REASONS } from './dial-check';
 import { DialRequest, Dialer } from './dialer.port';
+import { DialingPolicies } from './dialing-policies';
+
+/** The dialer's own timeout: a send claimed longer than DIAL_RESEND_AFTER_SECONDS less this ago may already be taken for lost. */
+const DIAL_TIMEOUT_MS = 10_000;
 
 /**
- * Sends a call's dial request to the dialer, the first time or again under the same call id:
- * accepted, the call records that its dial was sent; refused, the call is `failed`.
+ * Sends a call's dial request to the dialer, the first time or again under the same call id.
+ * Just before it leaves, every rule the claim judged is judged again (contract §9): refused,
+ * the call ends `failed` with why, never dialed. Each send is claimed on the call's stream, so
+ * one sender at a time; accepted, the call records that its dial was sent; refused by the
+ * dialer, the call is `failed`.
  */
 @Injectable()
 export class CallPlacer {
@@ -26,23 +37,18 @@ export class CallPlacer {
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly doNotCall: DoNotCallQueries,
+    private readonly campaigns: CampaignsQueries,
+    private readonly leads: LeadStates,
+    private readonly policies: DialingPolicies,
+    private readonly clock: Clock,
   ) {}
 
   async place(callId: number, spec: CallSpec): Promise<void> {
-    // Contract §13: a number listed after its lead was claimed is still never dialed.
-    if (spec.campaign_id !== null && (await this.doNotCall.listed(spec.user_id, [spec.client_phone_number])).length) {
+    const refusal = await this.refusal(callId, spec);
+    if (refusal) {
       this.metrics.callPlaced('refused');
-      await this.commands.execute(
-        new RecordCallOutcome(
-          callId,
-          'failed',
-          {},
-          {
-            reason: 'not dialed: the number is on the do-not-call list',
-            notDialed: 'do-not-call',
-          },
-        ),
-      );
+      this.metrics.dialDecision(`not_dialed_${refusal.replace(/-/g, '_')}`);
+      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: NOT_DIALED_REASONS[refusal], notDialed: refusal }));
       return;
     }
     const assistant = await this.assistants.get(spec.assistant_id);
@@ -50,6 +56,9 @@ export class CallPlacer {
       await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'dial refused: the assistant is gone' }));
       return;
     }
+    const resendAfterMs = this.config.dialing.resendAfterSeconds * 1000;
+    const claimedAt = performance.now();
+    if (!(await this.commands.execute<ClaimDialSend, boolean>(new ClaimDialSend(callId, resendAfterMs)))) return;
     const request: DialRequest = {
       call_id: callId,
       from: spec.assistant_phone_number,
@@ -62,6 +71,8 @@ export class CallPlacer {
       variables: spec.variables,
       callback_url: `${this.config.publicUrl.replace(/\/$/, '')}/api/telephony/calls/${callId}/events`,
     };
+    // A process stalled since its claim may be taken for dead and its dial sent by another: better this attempt lost than the call doubled.
+    if (performance.now() - claimedAt > resendAfterMs - DIAL_TIMEOUT_MS) return;
     try {
       await this.dialer.dial(request);
       this.metrics.callPlaced('accepted');
@@ -74,5 +85,27 @@ export class CallPlacer {
     await this.commands
       .execute(new ConfirmDialSent(callId))
       .catch((error: Error) => this.logger.warn(`call ${callId}: its dial could not be confirmed: ${error.message}`));
+  }
+
+  /** Why the call may not be dialed now (a call outside any campaign is held to no campaign's rules). */
+  private async refusal(callId: number, spec: CallSpec) {
+    if (spec.campaign_id === null || spec.lead_id === null) return null;
+    const [listed, campaign, lead] = await Promise.all([
+      this.doNotCall.listed(spec.user_id, [spec.client_phone_number]),
+      this.campaigns.get(spec.campaign_id),
+      this.leads.current(spec.lead_id),
+    ]);
+    // A campaign whose stored rules cannot be read is not dialed (the scheduler shows why on it).
+    const policy = campaign && (await this.policies.policyOf(campaign).catch(() => null));
+    const facts = {
+      callId,
+      campaignId: spec.campaign_id,
+      campaignStatus: campaign?.status ?? null,
+      policy,
+      lead,
+      number: spec.client_phone_number,
+      numberListed: listed.length > 0,
+    };
+    return dialRefusal(facts, this.clock.now());
   }
 }

@@ -21,6 +21,7 @@ import { isInsideCallingWindow } from '../shared/calling-window';
 import { DialingPolicies } from './dialing-policies';
 import { CallsQueries } from '../calls/calls.queries';
 import { dialsLeftThisMinute } from './campaign-limits';
+import { CallSlots } from './call-slots';
 
 /** The most of the main thread passes take back to back: the rest places and finishes the calls they claim. */
 const SCHEDULER_SHARE = 0.5;
@@ -30,7 +31,8 @@ const CAMPAIGNS_AT_ONCE = 16;
 /**
  * Decides who is dialed now (contract §9): for each `in-progress` campaign inside its
  * calling window and under its concurrency limit, the due leads, oldest due first, each
- * claimed by an append with the expected revision. Due leads are found through the read
+ * claimed by an append with the expected revision, after the batch took its places among the
+ * campaign's calls in flight (see CallSlots). Due leads are found through the read
  * model's `(campaign_id, dial_due_at, id)` index, a page at a time, never a whole campaign.
  * Runs on an interval and whenever a call's end may have freed a slot, in one instance at a
  * time (its lease's holder), so `max_concurrent_calls` and pacing hold across instances.
@@ -61,6 +63,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
     private readonly leases: WorkLeases,
+    private readonly slots: CallSlots,
   ) {
     // A pass that claimed calls may have more to claim once they are projected.
     this.job = new RepeatingJob('DialScheduler', registry, async () => (await this.pass()) > 0, SCHEDULER_SHARE);
@@ -173,21 +176,31 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     const due = await this.leads.due(campaign.id, now.getTime(), free);
     // A stop answered since the pass read the campaigns halts it before any claim.
     if (!due.length || (await this.campaigns.get(campaign.id))?.status !== 'in-progress') return 0;
-    // The pass's claims are asked together so their ids and appends share commits; each is still
-    // an append with the expected revision of its own lead.
+    // A holder paused past its lease claims nothing once it wakes; the lease is asked again before each batch.
+    if (!this.mayDial()) return 0;
+    // The batch takes its places among the campaign's calls in flight first, where two schedulers
+    // at once cannot both see room; then each lead is claimed by an append with its own revision.
+    const wanted = await Promise.all(due.map(async (lead) => ({ call_id: await this.events.nextId('call'), lead_id: lead.id })));
+    const granted = await this.slots.take(campaign.id, campaign.max_concurrent_calls, wanted);
+    const leads = new Map(due.map((lead) => [lead.id, lead]));
     const claims = await Promise.all(
-      due.map(async (lead) => {
+      granted.map(async ({ call_id: callId, lead_id }) => {
+        const lead = leads.get(lead_id)!;
         const listed = await this.policies.listedNumbersOf(lead);
-        const callId = await this.events.nextId('call');
         const claim = await this.commands.execute<StartLeadCall, { claimed: boolean }>(new StartLeadCall(lead.id, callId, policy, listed));
         if (claim.claimed && campaign.max_calls_per_minute)
           this.claimsByCampaign.set(campaign.id, [...(this.claimsByCampaign.get(campaign.id) ?? []), { callId, at: now.getTime() }]);
-        return claim;
+        return { callId, claimed: claim.claimed };
       }),
+    );
+    await this.slots.free(
+      campaign.id,
+      claims.filter((c) => !c.claimed).map((c) => c.callId),
     );
     const claimed = claims.filter((c) => c.claimed).length;
     this.metrics.dialDecision('lead_claimed', claimed);
     this.metrics.dialDecision('claim_lost', claims.length - claimed);
+    if (granted.length < wanted.length) this.atCapacity();
     return claimed;
   }
 

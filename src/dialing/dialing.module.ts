@@ -18,6 +18,8 @@ import { StuckCallSweeper } from './stuck-call-sweeper';
 import { CallPlacer } from './call-placer';
 import { UnsentDialSweeper } from './unsent-dial-sweeper';
 import { OptOutReactor } from './opt-out.reactor';
+import { DialQueue } from './dial-queue';
+import { CallSlots } from './call-slots';
 
 @Module({
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
@@ -34,6 +36,8 @@ import { OptOutReactor } from './opt-out.reactor';
     OptOutReactor,
     StuckCallSweeper,
     CallPlacer,
+    DialQueue,
+    CallSlots,
     UnsentDialSweeper,
   ],
   exports: [DialScheduler, StuckCallSweeper],

@@ -14,6 +14,7 @@ import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { TripFailureBreaker } from '../campaigns/commands/trip-failure-breaker';
 import { breakerTrips } from './campaign-limits';
 import { RoundOutcome } from '../leads/lead.decider';
+import { CallSlots } from './call-slots';
 
 /** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
 export function roundOutcome(status: string, answeredBy: string | null | undefined): RoundOutcome | null {
@@ -35,6 +36,7 @@ export class LeadCallResultsReactor implements Reactor {
     private readonly scheduler: DialScheduler,
     private readonly calls: CallsQueries,
     private readonly campaigns: CampaignsQueries,
+    private readonly slots: CallSlots,
   ) {}
 
   handles(event: RecordedEvent): boolean {
@@ -43,6 +45,8 @@ export class LeadCallResultsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
+    // The call's place among its campaign's calls in flight is freed before its lead may be claimed again.
+    if (data.campaign_id !== null) await this.slots.free(data.campaign_id, [data.call_id]);
     const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;
@@ -50,7 +54,10 @@ export class LeadCallResultsReactor implements Reactor {
     const outcome = roundOutcome(data.status, call?.answered_by ?? data.details?.answered_by);
     // Never dialed: the lead passes over the contact as its claim would have, knowing which of its numbers are listed.
     const listed = data.not_dialed === 'do-not-call' ? await this.policies.listedNumbersOf(lead) : null;
-    await this.commands.execute(new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true, outcome, listed));
+    const notDialed = data.not_dialed === 'outside-window' ? 'outside-window' : data.not_dialed && data.not_dialed !== 'do-not-call' ? 'held' : null;
+    await this.commands.execute(
+      new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true, outcome, listed, notDialed),
+    );
     await this.judgeFailures(lead.campaign_id);
     this.scheduler.nudge();
   }

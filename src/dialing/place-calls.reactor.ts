@@ -10,13 +10,14 @@ import { showOnCampaign } from './campaign-failures';
 import { LeadCallStarted } from '../leads/lead.events';
 import { LeadsQueries } from '../leads/leads.queries';
 import { PhoneNumbersQueries } from '../phone-numbers/phone-numbers.queries';
-import { CallPlacer } from './call-placer';
+import { DialQueue } from './dial-queue';
 
 /**
  * A claimed lead gets its call: the call's stream is opened (only once, whoever reacts) and
- * the dialer asked to place it. A refused dial is recorded `failed`. After a crash between the
- * two, the call's dial is never confirmed, and the resend sweep sends it again under the same
- * id (contract §12): nothing is dialed twice under two ids, and no attempt is lost.
+ * its dial queued to leave in parallel with every other (contract §9); the reactor goes on at
+ * once, never waiting on a provider. After a crash before the dial left, the call's dial is
+ * never confirmed, and the resend sweep sends it under the same id (contract §12): nothing is
+ * dialed twice under two ids, and no attempt is lost.
  */
 @ReactsToEvents()
 @Injectable()
@@ -30,7 +31,7 @@ export class PlaceCallsReactor implements Reactor {
     private readonly campaigns: CampaignsQueries,
     private readonly assistants: AssistantsQueries,
     private readonly phoneNumbers: PhoneNumbersQueries,
-    private readonly placer: CallPlacer,
+    private readonly dials: DialQueue,
   ) {}
 
   async react(event: RecordedEvent): Promise<void> {
@@ -56,7 +57,7 @@ export class PlaceCallsReactor implements Reactor {
       max_duration_seconds: assistant.settings.max_call_duration,
     };
     const { created } = await this.commands.execute(new InitiateCall(data.call_id, spec));
-    if (created) await this.placer.place(data.call_id, spec);
+    if (created) this.dials.add(data.call_id, spec);
   }
   onParked(event: RecordedEvent, error: string, retryAt: Date): Promise<void> {
     return showOnCampaign(this.commands, event, error, retryAt);

@@ -57,6 +57,15 @@ function passOver(
   return { events, next: null };
 }
 
+/** The contact may not be dialed now: its turn moves to its next allowed instant, or the lead ends when there is none. */
+function deferred(leadId: number, state: Existing, contactId: number | null, policy: RetryPolicy, now: Date): LeadEvent {
+  const ids = idsOf(leadId, state);
+  const zones = contactId === null ? state.zones : state.contacts.find((c) => c.id === contactId)!.zones;
+  const at = nextDialInstant(policy.rules, { zones, doNotCall: false }, now);
+  if (at === null) return { type: 'LeadStopped', data: { ...ids, reason: 'no-timezone' } };
+  return { type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: contactId, due_at: at.toISOString() } };
+}
+
 /**
  * The dialer's claim on a due lead (contract §13): a contact on the do-not-call list is passed
  * over (see `passOver`); a contact that may not be dialed now has its turn moved to its next
@@ -79,12 +88,7 @@ export function startCall(command: Extract<LeadCommand, { type: 'StartLeadCall' 
       contactId = passed.next;
       continue;
     }
-    const contactRules = { zones, doNotCall: false };
-    if (!mayDial(command.policy.rules, contactRules, now)) {
-      const at = nextDialInstant(command.policy.rules, contactRules, now);
-      if (at === null) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'no-timezone' } }];
-      return [...events, { type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: contactId, due_at: at.toISOString() } }];
-    }
+    if (!mayDial(command.policy.rules, { zones, doNotCall: false }, now)) return [...events, deferred(command.id, state, contactId, command.policy, now)];
     return [
       ...events,
       {
@@ -116,6 +120,8 @@ export function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall
   if (command.optOut) return [...events, { type: 'LeadStopped', data: { ...ids, reason: 'opt-out' } }];
   if (command.reached) return [...events, { type: 'LeadReached', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId } }];
   if (command.doNotCall) return [...events, ...passOver(command.id, state, contactId, new Set(command.doNotCall), command.policy, now).events];
+  if (command.notDialed === 'held') return events;
+  if (command.notDialed === 'outside-window') return [...events, deferred(command.id, state, contactId, command.policy, now)];
   const next = contactAfter(state, contactId);
   if (next) return [...events, { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } }];
   return [...events, ...roundEnded(command.id, state, command.policy, now, command.outcome ?? null)];

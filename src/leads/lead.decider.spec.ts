@@ -324,6 +324,37 @@ describe('lead decider', () => {
         });
       });
 
+      describe('a call never dialed for a reason found just before the dial (contract §9)', () => {
+        const notDialed = (reason: 'outside-window' | 'held', p = policy): LeadCommand => ({
+          type: 'FinishLeadCall',
+          id: 1,
+          callId: 100,
+          callStatus: 'failed',
+          reached: false,
+          policy: p,
+          outcome: 'failed',
+          notDialed: reason,
+        });
+
+        it("moves its contact's turn to the next allowed instant when the window closed, with no attempt used", () => {
+          const claimed = given([berlin], new Date('2025-01-01T09:00:00Z')).when(start(100, [], byLead))();
+          expect(claimed.map((e) => e.type)).toEqual(['LeadCallStarted']);
+          // 17:30 in Berlin: the window closed while the dial waited; it opens again at 09:00 the next day.
+          const events = given([berlin, ...claimed], new Date('2025-01-01T16:30:00Z')).when(notDialed('outside-window', byLead))();
+          expect(events.slice(1)).toEqual([{ type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: null, due_at: '2025-01-02T08:00:00.000Z' } }]);
+          expect(fold(leadDecider, [berlin, ...claimed, ...events])).toMatchObject({ status: 'created', attempts: 0, inFlight: null });
+        });
+
+        it('leaves the lead as it was, its turn kept, when the campaign or the lead no longer wanted the call', () => {
+          const claimed = given([twoContacts]).when(start(100))();
+          const events = given([twoContacts, ...claimed]).when(notDialed('held'))();
+          expect(events.map((e) => e.type)).toEqual(['LeadCallFinished']);
+          const state = fold(leadDecider, [twoContacts, ...claimed, ...events]);
+          expect(state).toMatchObject({ status: 'created', attempts: 0, nextContactId: null, inFlight: null });
+          expect(isDue(state, NOW)).toBe(true);
+        });
+      });
+
       it('ends the round as not reached when the last contact is listed after the primary was called', () => {
         const first = given([created]).when(start(100))();
         const finished = given([created, ...first]).when(finish(100, false))();

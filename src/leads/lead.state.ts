@@ -53,7 +53,17 @@ export type LeadCommand =
        * the claim (contract §13): the lead's numbers on that list.
        */
       doNotCall?: readonly string[] | null;
+      /**
+       * Set when the call was never dialed for another reason found just before the dial
+       * (contract §9): its contact's window had closed (`outside-window`: the turn moves to the
+       * next allowed instant), or the campaign or the lead no longer wanted it (`held`: the
+       * lead keeps its turn as it was). Neither uses an attempt.
+       */
+      notDialed?: LeadNotDialed | null;
     };
+
+/** Why a claimed call was not dialed, as far as the lead's rounds care (see FinishLeadCall). */
+export type LeadNotDialed = 'outside-window' | 'held';
 
 export interface ContactState {
   id: number;

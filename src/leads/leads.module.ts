@@ -14,6 +14,7 @@ import { LeadNumbers } from './lead-numbers';
 import { LeadsMetrics } from './leads.metrics';
 import { LeadsProjection } from './leads.projection';
 import { LeadsQueries } from './leads.queries';
+import { LeadStates } from './lead-states';
 
 /** Global for the answer it gives campaigns (CAMPAIGN_LEADS): they stand below leads and do not import them. */
 @Global()
@@ -23,6 +24,7 @@ import { LeadsQueries } from './leads.queries';
   providers: [
     LeadsProjection,
     LeadsQueries,
+    LeadStates,
     { provide: CAMPAIGN_LEADS, useExisting: LeadsQueries },
     LeadsMetrics,
     LeadNumbers,
@@ -35,6 +37,6 @@ import { LeadsQueries } from './leads.queries';
     FinishLeadCallHandler,
     StopLeadHandler,
   ],
-  exports: [LeadsQueries, CAMPAIGN_LEADS],
+  exports: [LeadsQueries, LeadStates, CAMPAIGN_LEADS],
 })
 export class LeadsModule {}

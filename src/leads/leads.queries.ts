@@ -51,6 +51,12 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.count({ campaign_id: campaignId, in_flight: true });
   }
 
+  /** The campaign's calls in flight, each with its lead. */
+  async callsInFlight(campaignId: number): Promise<Array<{ call_id: number; lead_id: number }>> {
+    const leads = await this.projection.leads.find({ campaign_id: campaignId, in_flight: true });
+    return leads.map((lead) => ({ call_id: lead.in_flight_call_id!, lead_id: lead.id }));
+  }
+
   /** The calls in flight of every campaign with one or more. */
   inFlightByCampaign(): Promise<Map<number, number>> {
     return this.projection.leads.countBy('campaign_id', { in_flight: true }) as Promise<Map<number, number>>;

@@ -1,16 +1,23 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { callDecider } from '../call.decider';
-import { CallSpec, callStream } from '../call.events';
+import { callStream } from '../call.events';
 
 /** The dialer accepted the call's dial request. */
 export class ConfirmDialSent {
   constructor(readonly callId: number) {}
 }
 
-/** Claims sending again a dial that was never confirmed: the call's spec for the one that claimed it, else null. */
-export class ClaimDialResend {
-  constructor(readonly callId: number) {}
+/**
+ * Claims sending the call's dial now, the first time or again: true for the one sender that
+ * claimed it; false once it was confirmed, the call moved on, or another send younger than
+ * `resendAfterMs` may still be on the wire.
+ */
+export class ClaimDialSend {
+  constructor(
+    readonly callId: number,
+    readonly resendAfterMs: number,
+  ) {}
 }
 
 @CommandHandler(ConfirmDialSent)
@@ -23,12 +30,11 @@ export class ConfirmDialSentHandler implements ICommandHandler<ConfirmDialSent, 
   }
 }
 
-@CommandHandler(ClaimDialResend)
-export class ClaimDialResendHandler implements ICommandHandler<ClaimDialResend, CallSpec | null> {
+@CommandHandler(ClaimDialSend)
+export class ClaimDialSendHandler implements ICommandHandler<ClaimDialSend, boolean> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ callId }: ClaimDialResend): Promise<CallSpec | null> {
-    const claimed = await this.runner.tryRun(callStream(callId), callDecider, { type: 'ClaimDialResend', id: callId });
-    return claimed?.state.exists ? claimed.state.spec : null;
+  async execute({ callId, resendAfterMs }: ClaimDialSend): Promise<boolean> {
+    return !!(await this.runner.tryRun(callStream(callId), callDecider, { type: 'ClaimDialSend', id: callId, resendAfterMs }));
   }
 }

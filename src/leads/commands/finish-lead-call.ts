@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { RetryPolicy, RoundOutcome, leadDecider } from '../lead.decider';
 import { LeadEvent, leadStream } from '../lead.events';
+import { LeadNotDialed } from '../lead.state';
 
 export class FinishLeadCall {
   constructor(
@@ -15,6 +16,8 @@ export class FinishLeadCall {
     readonly outcome: RoundOutcome | null = null,
     /** Set when the call was never dialed, its number listed after the claim: the lead's numbers on the do-not-call list. */
     readonly doNotCall: readonly string[] | null = null,
+    /** Set when the call was never dialed for another reason (see LeadCommand's FinishLeadCall). */
+    readonly notDialed: LeadNotDialed | null = null,
   ) {}
 }
 
@@ -23,11 +26,11 @@ export class FinishLeadCall {
 export class FinishLeadCallHandler implements ICommandHandler<FinishLeadCall, { events: LeadEvent[]; position: number | null }> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ leadId, callId, callStatus, reached, policy, optOut, outcome, doNotCall }: FinishLeadCall) {
+  async execute({ leadId, callId, callStatus, reached, policy, optOut, outcome, doNotCall, notDialed }: FinishLeadCall) {
     const { events, position } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
-      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut, outcome, doNotCall },
+      { type: 'FinishLeadCall', id: leadId, callId, callStatus, reached, policy, optOut, outcome, doNotCall, notDialed },
       { retries: 10 },
     );
     return { events, position };

@@ -1,0 +1,83 @@
+import { Decider, DomainEvent } from '../infrastructure/event-sourcing/decider';
+
+/**
+ * A campaign's calls in flight as its own stream holds them (contract §9): each claim batch
+ * takes places here, by an append with the expected revision, before its leads are claimed,
+ * so two schedulers at once (a lease holder paused past its lease and its successor) never
+ * take more than `max_concurrent_calls` between them. A place is freed when its call ends.
+ */
+export const callSlotsStream = (campaignId: number) => `call_slots-${campaignId}`;
+
+export interface CallSlot {
+  call_id: number;
+  lead_id: number;
+}
+export type CallSlotsTaken = DomainEvent<'CallSlotsTaken', { campaign_id: number; slots: CallSlot[]; at: string }>;
+export type CallSlotsFreed = DomainEvent<'CallSlotsFreed', { campaign_id: number; call_ids: number[] }>;
+export type CallSlotsEvent = CallSlotsTaken | CallSlotsFreed;
+
+export interface CallSlotsState {
+  /** Whether the stream has any event: one never written is opened with the calls already in flight. */
+  opened: boolean;
+  held: Array<CallSlot & { at: string }>;
+}
+
+/** What a holder's lead says of it: its call is in flight (`live`), or not (`gone`: ended, or its claim lost). */
+export type SlotStatus = 'live' | 'gone';
+
+/** A place taken this long ago whose lead does not show its call yet is taken for a claim lost with its process. */
+export const PENDING_CLAIM_MS = 60_000;
+
+export type CallSlotsCommand =
+  /**
+   * Take a place for each of `wanted`, in order, while the campaign has fewer than `capacity`
+   * calls in flight. `statuses`: what the leads say of holders judged (a holder not judged is
+   * live); `earlier`: the calls in flight before the stream existed, null when not read yet.
+   */
+  | {
+      type: 'TakeCallSlots';
+      campaignId: number;
+      wanted: readonly CallSlot[];
+      capacity: number;
+      statuses: ReadonlyMap<number, SlotStatus>;
+      earlier: readonly CallSlot[] | null;
+    }
+  | { type: 'FreeCallSlots'; campaignId: number; callIds: readonly number[] };
+
+/** The stream was never written: the calls in flight before it must be read to open it. */
+export class EarlierSlotsNeeded extends Error {
+  constructor() {
+    super('The calls in flight before the slots were kept are needed');
+  }
+}
+
+export const callSlotsDecider: Decider<CallSlotsCommand, CallSlotsState, CallSlotsEvent> = {
+  initialState: { opened: false, held: [] },
+
+  decide(command, state, now) {
+    const at = now.toISOString();
+    if (command.type === 'FreeCallSlots') {
+      const call_ids = command.callIds.filter((id) => state.held.some((h) => h.call_id === id));
+      return call_ids.length ? [{ type: 'CallSlotsFreed', data: { campaign_id: command.campaignId, call_ids } }] : [];
+    }
+    if (!state.opened && command.earlier === null) throw new EarlierSlotsNeeded();
+    const seeded = state.opened ? [] : command.earlier!;
+    const events: CallSlotsEvent[] = seeded.length ? [{ type: 'CallSlotsTaken', data: { campaign_id: command.campaignId, slots: [...seeded], at } }] : [];
+    const held = [...state.held, ...seeded];
+    const gone = held.filter((h) => command.statuses.get(h.call_id) === 'gone').map((h) => h.call_id);
+    if (gone.length) events.push({ type: 'CallSlotsFreed', data: { campaign_id: command.campaignId, call_ids: gone } });
+    const free = command.capacity - (held.length - gone.length);
+    const taken = command.wanted.filter((w) => !held.some((h) => h.call_id === w.call_id)).slice(0, Math.max(0, free));
+    if (taken.length) events.push({ type: 'CallSlotsTaken', data: { campaign_id: command.campaignId, slots: taken, at } });
+    return events;
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CallSlotsTaken':
+        return { opened: true, held: [...state.held, ...event.data.slots.map((s) => ({ ...s, at: event.data.at }))] };
+      case 'CallSlotsFreed':
+        return { opened: true, held: state.held.filter((h) => !event.data.call_ids.includes(h.call_id)) };
+    }
+  },
+};

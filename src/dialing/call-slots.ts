@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
+import { LeadStates } from '../leads/lead-states';
+import { LeadsQueries } from '../leads/leads.queries';
+import { Clock } from '../shared/clock';
+import { CallSlot, CallSlotsEvent, EarlierSlotsNeeded, PENDING_CLAIM_MS, SlotStatus, callSlotsDecider, callSlotsStream } from './call-slots.decider';
+
+/** Takes and frees places among a campaign's calls in flight (see call-slots.decider). */
+@Injectable()
+export class CallSlots {
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly leads: LeadsQueries,
+    private readonly leadStates: LeadStates,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Places for as many of `wanted` as `capacity` allows, in order; answers those that got one.
+   * When fewer are free than asked for (the read model had seen room), the holders are judged
+   * from their leads once: a place whose call ended or whose claim was lost is freed.
+   */
+  async take(campaignId: number, capacity: number, wanted: readonly CallSlot[]): Promise<CallSlot[]> {
+    let earlier: CallSlot[] | null = null;
+    let statuses = new Map<number, SlotStatus>();
+    const granted: CallSlot[] = [];
+    for (let judged = false; ;) {
+      const command = { type: 'TakeCallSlots' as const, campaignId, wanted, capacity, statuses, earlier };
+      let result;
+      try {
+        result = await this.runner.run(callSlotsStream(campaignId), callSlotsDecider, command, { retries: 50 });
+      } catch (error) {
+        if (!(error instanceof EarlierSlotsNeeded) || earlier) throw error;
+        earlier = await this.leads.callsInFlight(campaignId);
+        continue;
+      }
+      granted.push(...takenOf(result.events, wanted));
+      if (granted.length === wanted.length || judged) return granted;
+      judged = true;
+      statuses = await this.judge(result.state.held);
+    }
+  }
+
+  /** Frees the places of calls that ended, or of claims that were not made. */
+  async free(campaignId: number, callIds: readonly number[]): Promise<void> {
+    if (callIds.length) await this.runner.run(callSlotsStream(campaignId), callSlotsDecider, { type: 'FreeCallSlots', campaignId, callIds }, { retries: 50 });
+  }
+
+  private async judge(held: ReadonlyArray<CallSlot & { at: string }>): Promise<Map<number, SlotStatus>> {
+    const now = this.clock.now().getTime();
+    const judged = await Promise.all(
+      held.map(async (slot): Promise<[number, SlotStatus]> => {
+        if (now - Date.parse(slot.at) < PENDING_CLAIM_MS) return [slot.call_id, 'live'];
+        const lead = await this.leadStates.current(slot.lead_id);
+        return [slot.call_id, lead.exists && lead.inFlight?.callId === slot.call_id ? 'live' : 'gone'];
+      }),
+    );
+    return new Map(judged);
+  }
+}
+
+function takenOf(events: readonly CallSlotsEvent[], wanted: readonly CallSlot[]): CallSlot[] {
+  const ids = new Set(events.flatMap((e) => (e.type === 'CallSlotsTaken' ? e.data.slots.map((s) => s.call_id) : [])));
+  return wanted.filter((w) => ids.has(w.call_id));
+}
