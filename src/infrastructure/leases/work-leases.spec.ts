@@ -124,4 +124,34 @@ describe('WorkLeases: background work shared by the instances of one store', () 
     expect(ledger.heldBy('a')).toEqual(aHeld.slice(1));
     expect(ledger.overlaps).toEqual([]);
   });
+
+  it("renews each lease on its own: one piece's long stop lets no other lease lapse", async () => {
+    const store = new SqliteDocumentStore(join(dir, 'read.db'));
+    const beats = new ServiceInstances(store, true, new SystemClock());
+    await beats.onApplicationBootstrap();
+    const leases = new WorkLeases(store, beats, { workLeaseTtlMs: TTL_MS } as AppConfig);
+    closers.push(async () => {
+      await leases.onModuleDestroy();
+      await beats.onApplicationShutdown();
+      await store.close();
+    });
+    let stopped = false;
+    const slow = await leases.add({
+      name: 'job:slow',
+      start: () => undefined,
+      stop: () => new Promise<void>((r) => setTimeout(() => ((stopped = true), r()), 4 * TTL_MS)),
+    });
+    await leases.add({ name: 'job:fast', start: () => undefined, stop: async () => undefined });
+    const releasing = slow.release();
+    // The slow piece no longer holds once its stop begins; the other keeps its lease throughout.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(leases.holds('job:slow')).toBe(false);
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, TTL_MS / 2));
+      expect(leases.holds('job:fast')).toBe(true);
+      expect(await store.leaseHolder('job:fast', Date.now())).toBe(leases.owner);
+    }
+    await releasing;
+    expect(stopped).toBe(true);
+  });
 });

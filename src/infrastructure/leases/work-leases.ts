@@ -26,6 +26,11 @@ interface Entry {
   until: number;
   /** Rounds in a row that found the lease free while this instance had its share already. */
   freeRounds: number;
+  /** The lease's own renewal timer while it runs here, and the renewal under way. */
+  renewal?: NodeJS.Timeout;
+  renewing?: Promise<void>;
+  /** The work's stop under way: the piece is not taken again before it ends. */
+  stopping?: Promise<void>;
 }
 
 /** Renewals per lease lifetime: a holder misses three in a row before its lease lapses. */
@@ -38,7 +43,9 @@ const RENEWALS_PER_TTL = 4;
  * over the instances that beat), so a newcomer is handed some at the next round; a piece left
  * free for two rounds is taken whatever the share, so none goes without a runner. A holder that
  * died on this host is recognised by its process id and its leases taken at once; one that
- * died elsewhere leaves them for the lease's lifetime.
+ * died elsewhere leaves them for the lease's lifetime. Each lease is renewed on its own timer,
+ * so no renewal waits behind another piece's start or stop (a scheduler finishing its pass, a
+ * reactor its event): a lease lapses only when its own store round trips fail.
  */
 @Injectable()
 export class WorkLeases implements OnModuleDestroy {
@@ -96,7 +103,7 @@ export class WorkLeases implements OnModuleDestroy {
     });
   }
 
-  /** Renews what is held, lets go of what is above this instance's share, takes what is free below it. */
+  /** Lets go of what is above this instance's share, takes what is free below it; each held lease renews itself. */
   private round(): Promise<void> {
     return this.serially(async () => {
       if (this.closed) return;
@@ -106,11 +113,10 @@ export class WorkLeases implements OnModuleDestroy {
       for (const entry of this.entries.values()) {
         try {
           if (entry.running && held > share) {
-            await this.letGo(entry, true);
+            // Stopped apart from the round: its end is no one else's wait.
+            void this.letGo(entry, true);
             held--;
-          } else if (entry.running) {
-            if (!(await this.renew(entry))) held--;
-          } else if ((held < share || (await this.unclaimed(entry))) && (await this.take(entry))) {
+          } else if (!entry.running && !entry.stopping && (held < share || (await this.unclaimed(entry))) && (await this.take(entry))) {
             held++;
           }
         } catch (error) {
@@ -144,6 +150,7 @@ export class WorkLeases implements OnModuleDestroy {
     }
     entry.until = now + this.config.workLeaseTtlMs;
     entry.running = true;
+    entry.renewal = setInterval(() => (entry.renewing ??= this.renew(entry).finally(() => (entry.renewing = undefined))), this.renewEveryMs).unref();
     try {
       await entry.work.start();
     } catch (error) {
@@ -154,31 +161,37 @@ export class WorkLeases implements OnModuleDestroy {
     return true;
   }
 
-  /** Answers whether the lease is still held; a lost one stops its work, a failed renewal only once the lease has lapsed. */
-  private async renew(entry: Entry): Promise<boolean> {
+  /** Renews a lease held here; a lost one stops its work, a failed renewal only once the lease is about to lapse. */
+  private async renew(entry: Entry): Promise<void> {
+    if (!entry.running) return;
     const now = Date.now();
     try {
       const token = await this.store.lease(entry.work.name, this.owner, now, this.config.workLeaseTtlMs);
+      if (!entry.running) return;
       if (token !== null) {
         entry.until = now + this.config.workLeaseTtlMs;
-        return true;
+        return;
       }
       this.logger.warn(`${entry.work.name}: lease lost to another instance`);
     } catch (error) {
-      // Held on while a later round may still renew before the lease lapses; stopped short of it otherwise.
-      if (now < entry.until - this.renewEveryMs) return true;
+      // Held on while a later renewal may still come before the lease lapses; stopped short of it otherwise.
+      if (now < entry.until - this.renewEveryMs) return;
       this.logger.error(`${entry.work.name}: lease could not be renewed: ${(error as Error).message}`);
     }
     await this.letGo(entry, false);
-    return false;
   }
 
-  private async letGo(entry: Entry, release: boolean): Promise<void> {
-    if (!entry.running) return;
+  /** Stops the work (at once it no longer holds), then lets its lease go for another instance to take. */
+  private letGo(entry: Entry, release: boolean): Promise<void> {
+    if (!entry.running) return entry.stopping ?? Promise.resolve();
     entry.running = false;
     entry.until = 0;
-    await entry.work.stop().catch((error: Error) => this.logger.error(`${entry.work.name} did not stop cleanly: ${error.message}`));
-    if (release) await this.store.releaseLease(entry.work.name, this.owner).catch(() => undefined);
+    clearInterval(entry.renewal);
+    entry.stopping = (async () => {
+      await entry.work.stop().catch((error: Error) => this.logger.error(`${entry.work.name} did not stop cleanly: ${error.message}`));
+      if (release) await this.store.releaseLease(entry.work.name, this.owner).catch(() => undefined);
+    })().finally(() => (entry.stopping = undefined));
+    return entry.stopping;
   }
 
   private held(): number {
