@@ -92,8 +92,8 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   async pass(): Promise<number> {
     if (!this.mayDial()) return 0;
     const startedAt = performance.now();
-    // Decide on a read model that has seen every claim made so far.
-    await this.projections.settle(await this.events.headPosition(), { background: true });
+    // Decide on a read model that has seen every claim made so far, however long it lags.
+    await this.projections.projected(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
     // Contract §13: every campaign has its turn; each pass begins one further along, so no

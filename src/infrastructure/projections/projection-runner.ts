@@ -167,6 +167,20 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     if (!(await this.waitFor(position, undefined, options))) throw new ReadModelBehind(position!);
   }
 
+  /** Whether the projections stopped for good (the process shuts down). */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Waits however long the projections take to apply the event at `position`: for background
+   * work, lag is waiting, not failure (contract §9: it delays dialing by no more than itself).
+   * Throws ReadModelBehind only when the projections stopped (the process is shutting down).
+   */
+  async projected(position: number | null, options: SettleOptions = { background: true }): Promise<void> {
+    while (!(await this.waitFor(position, undefined, options))) if (this.stopped) throw new ReadModelBehind(position!);
+  }
+
   /** Projects until nothing is left; concurrent callers share one run. */
   catchUp(): Promise<void> {
     this.trigger();

@@ -29,6 +29,8 @@ export class ParkedEvents {
   private readonly logger = new Logger('Reactors');
   private readonly stream: string;
   private state: ParkedState = parkedEventsDecider.initialState;
+  /** The stream's revision the state was folded up to: a reload reads only what came after it. */
+  private revision: number | null = null;
   private timer?: NodeJS.Timeout;
   private retrying?: Promise<void>;
   private stopped = false;
@@ -114,11 +116,18 @@ export class ParkedEvents {
   }
 
   private async apply(command: ParkedCommand): Promise<void> {
-    const { state } = await this.runner.run(this.stream, parkedEventsDecider, command, { retries: 100 });
-    this.state = state;
+    const { state, revision } = await this.runner.run(this.stream, parkedEventsDecider, command, { retries: 100 });
+    if (revision !== null && revision >= (this.revision ?? -1)) {
+      this.state = state;
+      this.revision = revision;
+    }
   }
 
+  /** Folds what was appended since the last look (by this instance or another) onto the state kept. */
   private async reload(): Promise<void> {
-    this.state = (await this.runner.load(this.stream, parkedEventsDecider)).state;
+    const recorded = await this.events.readStream(this.stream, this.revision === null ? 0 : this.revision + 1);
+    if (!recorded.length) return;
+    this.state = recorded.reduce((state, event) => parkedEventsDecider.evolve(state, this.runner.toDomain(event)), this.state);
+    this.revision = recorded[recorded.length - 1].revision;
   }
 }

@@ -36,7 +36,10 @@ describe('ReactorRunner', () => {
     const reactor: Reactor = { name: 'seen', eventTypes: ['LeadCreated'], react: async (e: RecordedEvent) => void seen.push(e.stream) };
     const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
     let caughtUp!: () => void;
-    const projections = { caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)), settle: async () => undefined } as unknown as ProjectionRunner;
+    const projections = {
+      caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)),
+      projected: async () => undefined,
+    } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
     const leases = workLeasesOn(readStore);
     const runner = new ReactorRunner(
@@ -90,11 +93,11 @@ describe('ReactorRunner', () => {
     const settled = new Set<number>();
     const readUnsettled: number[] = [];
     let settles = 0;
-    const settle = async (position: number, options?: { background?: boolean }) => {
+    const projected = async (position: number) => {
       settles++;
-      if (options?.background) settled.add(position);
+      settled.add(position);
     };
-    const projections = { caughtUpAtStart: Promise.resolve(), settle } as unknown as ProjectionRunner;
+    const projections = { caughtUpAtStart: Promise.resolve(), projected } as unknown as ProjectionRunner;
     const upcasters = new Upcasters();
     const leases = workLeasesOn(readStore);
     const runner = new ReactorRunner(
@@ -111,12 +114,21 @@ describe('ReactorRunner', () => {
     const until = async (check: () => boolean) => {
       for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
     };
+    // Every look at the parked events after the first reads only what was appended since.
+    const readsFromStart: number[] = [];
+    const readStream = events.readStream.bind(events);
+    jest.spyOn(events, 'readStream').mockImplementation(async (stream, from) => {
+      if (stream === 'reactor_parked-picky' && !from) readsFromStart.push(Date.now());
+      return readStream(stream, from);
+    });
     await runner.start();
     try {
       await until(() => seen.length === 2);
       expect(seen).toEqual(['2.1', '2.2']);
       // Only the first failure is the campaign's news; the later events queue behind it untried.
       expect(parkedNotes).toEqual(['1.1: campaign 1 cannot be handled']);
+      // Four retry ticks with the partition still parked.
+      await new Promise((r) => setTimeout(r, 2000));
       poisoned = false;
       await until(() => seen.length === 5);
       expect(seen).toEqual(['2.1', '2.2', '1.1', '1.2', '1.3']);
@@ -125,6 +137,54 @@ describe('ReactorRunner', () => {
       expect(trail.filter((t) => t === 'ReactorEventRecovered')).toHaveLength(3);
       expect(readUnsettled).toEqual([]);
       expect(settles).toBeGreaterThan(5);
+      expect(readsFromStart.length).toBeLessThanOrEqual(4);
+    } finally {
+      await runner.onModuleDestroy();
+      await leases.onModuleDestroy();
+    }
+  });
+
+  it('waits through a projection lag many times the read-your-writes bound: nothing parked, the event handled as soon as the lag ends', async () => {
+    await events.append('lead-1', [{ type: 'LeadCreated', data: { campaign_id: 1 } }], 'no_stream');
+    const handledAt: number[] = [];
+    const reactor: Reactor = { name: 'patient', eventTypes: ['LeadCreated'], react: async () => void handledAt.push(Date.now()) };
+    const discovery = { getProviders: () => [{ instance: reactor }] } as unknown as DiscoveryService;
+    // The real wait of ProjectionRunner over projections that time out (50 ms bounds) for 1.5 s: 30 bounds of lag.
+    const lagEndsAt = Date.now() + 1500;
+    let timeouts = 0;
+    const projections = {
+      caughtUpAtStart: Promise.resolve(),
+      stopped: false,
+      waitFor: async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        if (Date.now() < lagEndsAt) timeouts++;
+        return Date.now() >= lagEndsAt;
+      },
+      projected: ProjectionRunner.prototype.projected,
+      get isStopped() {
+        return false;
+      },
+    } as unknown as ProjectionRunner;
+    const upcasters = new Upcasters();
+    const leases = workLeasesOn(readStore);
+    const runner = new ReactorRunner(
+      discovery,
+      events,
+      readStore,
+      upcasters,
+      projections,
+      true,
+      new CommandRunner(events, new SystemClock(), upcasters),
+      new SystemClock(),
+      leases,
+    );
+    await runner.start();
+    try {
+      for (const deadline = Date.now() + 5000; !handledAt.length && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+      expect(timeouts).toBeGreaterThanOrEqual(20);
+      expect(handledAt).toHaveLength(1);
+      expect(handledAt[0] - lagEndsAt).toBeLessThan(250);
+      expect(await events.readStream('reactor_parked-patient')).toEqual([]);
     } finally {
       await runner.onModuleDestroy();
       await leases.onModuleDestroy();

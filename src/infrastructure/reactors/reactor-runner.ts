@@ -3,6 +3,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { Upcasters } from '../event-sourcing/upcasters';
 import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
+import { ReadModelBehind } from '../projections/read-model-behind';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { BACKGROUND_WORK, ReactsToEvents, Reactor } from './reactor';
 import { TrailingCheckpoint } from './trailing-checkpoint';
@@ -114,8 +115,9 @@ export class ReactorRunner implements OnModuleDestroy {
 
   /**
    * A reactor reads the read models as they were when its event happened: each event, handled
-   * or parked and tried again, first waits for the projections to reach it. No answer waits on
-   * a reactor, so the projections may let its wait gather more events into a commit.
+   * or parked and tried again, first waits for the projections to reach it, however long they
+   * lag (a lag is no failure: nothing is parked for it). No answer waits on a reactor, so the
+   * projections may let its wait gather more events into a commit.
    */
   private asOfItsEvent(reactor: Reactor): Reactor {
     return {
@@ -124,7 +126,7 @@ export class ReactorRunner implements OnModuleDestroy {
       handles: reactor.handles?.bind(reactor),
       onParked: reactor.onParked?.bind(reactor),
       react: async (event) => {
-        await this.projections.settle(event.position, { background: true });
+        await this.projections.projected(event.position);
         await reactor.react(event);
       },
     };
@@ -137,6 +139,8 @@ export class ReactorRunner implements OnModuleDestroy {
     try {
       await reactor.react(this.upcasters.upcast(recorded));
     } catch (error) {
+      // Stopping while it waited for the projections: offered again after the restart, not parked.
+      if (error instanceof ReadModelBehind && this.projections.isStopped) throw error;
       await parked.park(recorded, partition, error);
     }
   }
