@@ -12,8 +12,9 @@ export interface CallSlot {
   call_id: number;
   lead_id: number;
 }
-export type CallSlotsTaken = DomainEvent<'CallSlotsTaken', { campaign_id: number; slots: CallSlot[]; at: string }>;
-export type CallSlotsFreed = DomainEvent<'CallSlotsFreed', { campaign_id: number; call_ids: number[] }>;
+// The campaign is named by the stream only: places are bookkeeping, kept out of its audit trail (the claims and calls are there).
+export type CallSlotsTaken = DomainEvent<'CallSlotsTaken', { slots: CallSlot[]; at: string }>;
+export type CallSlotsFreed = DomainEvent<'CallSlotsFreed', { call_ids: number[] }>;
 export type CallSlotsEvent = CallSlotsTaken | CallSlotsFreed;
 
 export interface CallSlotsState {
@@ -58,17 +59,17 @@ export const callSlotsDecider: Decider<CallSlotsCommand, CallSlotsState, CallSlo
     const at = now.toISOString();
     if (command.type === 'FreeCallSlots') {
       const call_ids = command.callIds.filter((id) => state.held.some((h) => h.call_id === id));
-      return call_ids.length ? [{ type: 'CallSlotsFreed', data: { campaign_id: command.campaignId, call_ids } }] : [];
+      return call_ids.length ? [{ type: 'CallSlotsFreed', data: { call_ids } }] : [];
     }
     if (!state.opened && command.earlier === null) throw new EarlierSlotsNeeded();
     const seeded = state.opened ? [] : command.earlier!;
-    const events: CallSlotsEvent[] = seeded.length ? [{ type: 'CallSlotsTaken', data: { campaign_id: command.campaignId, slots: [...seeded], at } }] : [];
+    const events: CallSlotsEvent[] = seeded.length ? [{ type: 'CallSlotsTaken', data: { slots: [...seeded], at } }] : [];
     const held = [...state.held, ...seeded];
     const gone = held.filter((h) => command.statuses.get(h.call_id) === 'gone').map((h) => h.call_id);
-    if (gone.length) events.push({ type: 'CallSlotsFreed', data: { campaign_id: command.campaignId, call_ids: gone } });
+    if (gone.length) events.push({ type: 'CallSlotsFreed', data: { call_ids: gone } });
     const free = command.capacity - (held.length - gone.length);
     const taken = command.wanted.filter((w) => !held.some((h) => h.call_id === w.call_id)).slice(0, Math.max(0, free));
-    if (taken.length) events.push({ type: 'CallSlotsTaken', data: { campaign_id: command.campaignId, slots: taken, at } });
+    if (taken.length) events.push({ type: 'CallSlotsTaken', data: { slots: taken, at } });
     return events;
   },
 

@@ -15,7 +15,9 @@ export interface DialRequest {
 /** Places calls. Outcomes come back later through the record-call-outcome command. */
 export abstract class Dialer {
   /** The most dial requests the runtime takes open at once; null: no limit of its own (the campaigns' caps bound them). */
-  readonly maxOpenDials: number | null = null;
+  get maxOpenDials(): number | null {
+    return null;
+  }
 
   /** Resolves once the provider accepted the call; throws DialRefused when it did not. */
   abstract dial(request: DialRequest): Promise<void>;

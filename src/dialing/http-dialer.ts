@@ -13,6 +13,10 @@ export class HttpDialer extends Dialer {
     super();
   }
 
+  override get maxOpenDials(): number | null {
+    return this.config.dialing.maxOpenDials;
+  }
+
   async dial(request: DialRequest): Promise<void> {
     const body = JSON.stringify(request);
     let response: Response;

@@ -15,7 +15,13 @@ export interface World {
   token: string;
 }
 
-export async function world(now: string, scripts: Record<string, Script[]>, env: Record<string, string> = {}, stepDelayMs = 5): Promise<World> {
+export async function world(
+  now: string,
+  scripts: Record<string, Script[]>,
+  env: Record<string, string> = {},
+  stepDelayMs = 5,
+  acceptDelayMs = 0,
+): Promise<World> {
   const clock = new ManualClock(new Date(now));
   const provider = new FakeProvider(
     SECRET,
@@ -24,6 +30,7 @@ export async function world(now: string, scripts: Record<string, Script[]>, env:
       return script[Math.min(attempt, script.length) - 1];
     },
     stepDelayMs,
+    acceptDelayMs,
   );
   const url = await provider.start();
   const t = await startTestApp({ DIALER: 'http', DIALER_URL: url, TELEPHONY_SECRET: SECRET, DIAL_INTERVAL_MS: '30', ...env }, { clock });

@@ -38,11 +38,19 @@ export class FakeProvider {
   readonly overlaps: number[] = [];
   private openLeads = new Set<number>();
   private hung: Array<import('node:http').ServerResponse> = [];
+  /** Dial requests not answered yet, and the most ever open at once (with when that was first reached). */
+  openRequests = 0;
+  maxOpenRequests = 0;
+  maxOpenRequestsAt = 0;
+  /** The numbers whose dial requests are open now. */
+  readonly openTo = new Set<string>();
 
   constructor(
     private readonly secret: string,
     private readonly scriptFor: (to: string, attempt: number) => Script,
     private readonly stepDelayMs = 5,
+    /** How long the provider takes to accept a dial (real runtimes take 0.3–1 s). */
+    readonly acceptDelayMs = 0,
   ) {}
 
   async start(): Promise<string> {
@@ -54,6 +62,7 @@ export class FakeProvider {
         return;
       }
       const request = JSON.parse(raw);
+      if (this.acceptDelayMs) await this.holdOpen(request.to);
       const attempt = this.dials.filter((d) => d.request.to === request.to).length + 1;
       const script = this.scriptFor(request.to, attempt);
       const dial: Dial = { request, script, receivedAt: Date.now() };
@@ -83,6 +92,18 @@ export class FakeProvider {
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/dial`;
+  }
+
+  private async holdOpen(to: string): Promise<void> {
+    this.openTo.add(to);
+    this.openRequests++;
+    if (this.openRequests > this.maxOpenRequests) {
+      this.maxOpenRequests = this.openRequests;
+      this.maxOpenRequestsAt = Date.now();
+    }
+    await new Promise((r) => setTimeout(r, this.acceptDelayMs));
+    this.openRequests--;
+    this.openTo.delete(to);
   }
 
   private async report(dial: Dial, steps: object[], ends: boolean): Promise<void> {

@@ -73,6 +73,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it("reads the provider's limit of open dial requests, none by default", () => {
+    expect(loadConfig({ DIALER_MAX_OPEN_REQUESTS: '25' }).dialing.maxOpenDials).toBe(25);
+    expect(loadConfig({}).dialing.maxOpenDials).toBeNull();
+    expect(() => loadConfig({ DIALER_MAX_OPEN_REQUESTS: '0' })).toThrow('DIALER_MAX_OPEN_REQUESTS must be an integer from 1 to 100000 (got "0")');
+  });
+
   it('reads the dialer settings: interval, seed, odds, step time and resend delay', () => {
     const config = loadConfig({
       DIAL_INTERVAL_MS: '50',
@@ -83,6 +89,7 @@ describe('loadConfig', () => {
     });
     expect(config.dialing).toEqual({
       intervalMs: 50,
+      maxOpenDials: null,
       simulatedSeed: 7,
       simulatedOdds: { human: 3, machine: 0, busy: 1, 'no-answer': 0, failed: 0, silence: 0 },
       simulatedStepSeconds: 0,

@@ -54,6 +54,8 @@ export interface DialerSettings {
    * the same call id: longer than the dialer's own 10 s timeout, so a live dial is never resent.
    */
   resendAfterSeconds: number;
+  /** `DIALER=http`: the most dial requests the provider takes open at once; null: no limit of its own. */
+  maxOpenDials: number | null;
 }
 
 export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
@@ -62,6 +64,7 @@ export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
   simulatedOdds: { human: 0.5, machine: 0.1, busy: 0.1, 'no-answer': 0.25, failed: 0.05, silence: 0 },
   simulatedStepSeconds: 2,
   resendAfterSeconds: 30,
+  maxOpenDials: null,
 };
 
 /** Signs the simulated dialer's callbacks; refused with the real dialer. */
@@ -177,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       simulatedOdds: oddsRaw ? simulatedOdds : DEFAULT_DIALER_SETTINGS.simulatedOdds,
       simulatedStepSeconds,
       resendAfterSeconds: int('DIAL_RESEND_AFTER_SECONDS', DEFAULT_DIALER_SETTINGS.resendAfterSeconds, 11, 3600),
+      maxOpenDials: env.DIALER_MAX_OPEN_REQUESTS ? int('DIALER_MAX_OPEN_REQUESTS', 0, 1, 100_000) : null,
     },
     env.METRICS_TOKEN || null,
     bool('LOG_PRETTY', process.stdout.isTTY === true),
