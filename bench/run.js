@@ -13,6 +13,7 @@ const { inRounds, median, rateOfRounds } = require('./rounds');
 
 const { manyCampaigns } = require('./many-campaigns');
 const { leadImport } = require('./lead-import');
+const { slowProviderDialing } = require('./slow-provider');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
@@ -360,6 +361,11 @@ async function main() {
   if (!only || only === 'adapters') await adapters();
   if (!only || only === 'http') await httpAndReads();
   if (!only || only === 'dialing') await dialingAndMemory();
+  if (!only || only === 'slow-provider') {
+    const figure = await slowProviderDialing({ leadsPerCampaign: Math.max(100, n(400)), seconds: SECONDS, log });
+    log('slow provider', JSON.stringify(figure));
+    results.figures.push(figure);
+  }
   if (!only || only === 'campaigns') {
     const figure = await manyCampaigns({ users: n(100), perCampaign: Math.max(10, n(1000)), seconds: 6 * SECONDS, log });
     log('many campaigns', JSON.stringify(figure));

@@ -3,7 +3,8 @@
 // modules (no HTTP, no reactors, no checkpointing thread) on the data directory in DATA_DIR.
 // A decision is one lead claimed for a call: the pass finds it due and claims it with an
 // append, and its claim is projected (the next pass waits for that). Between passes, outside
-// the measurement, every call in flight ends as the call-results reactor would end it, so
+// the measurement, every call in flight ends as the call-results reactor would end it (its place
+// among the campaign's calls in flight freed, its lead finished), so
 // each pass finds its slots free again.
 // Usage: node bench/scheduler-passes.js <user id> <campaign id> <passes>; prints one JSON line.
 require('reflect-metadata');
@@ -17,6 +18,7 @@ const { ChangeCampaignStatus } = require('../dist/campaigns/commands/change-camp
 const { DialScheduler } = require('../dist/dialing/dial-scheduler');
 const { DialingPolicies } = require('../dist/dialing/dialing-policies');
 const { FinishLeadCall } = require('../dist/leads/commands/finish-lead-call');
+const { CallSlots } = require('../dist/dialing/call-slots');
 const { LeadsProjection } = require('../dist/leads/leads.projection');
 
 const cpuMicros = (since) => {
@@ -43,6 +45,7 @@ async function main(args) {
     const settled = async () => projections.settle(await events.headPosition());
     await commands.execute(new ChangeCampaignStatus(user, campaign, 'start'));
     const policy = await app.get(DialingPolicies).retryPolicy(campaign);
+    const slots = app.get(CallSlots);
     const result = { passes: 0, decisions: 0, cpu_ms: 0 };
     while (result.passes < Number(passes)) {
       await settled();
@@ -53,9 +56,12 @@ async function main(args) {
       result.passes += 1;
       result.decisions += claimed;
       if (claimed === 0) break;
-      for (const lead of await leads.leads.find({ campaign_id: campaign, in_flight: true })) {
-        await commands.execute(new FinishLeadCall(lead.id, lead.in_flight_call_id, 'completed', true, policy));
-      }
+      const ended = await leads.leads.find({ campaign_id: campaign, in_flight: true });
+      await slots.free(
+        campaign,
+        ended.map((lead) => lead.in_flight_call_id),
+      );
+      for (const lead of ended) await commands.execute(new FinishLeadCall(lead.id, lead.in_flight_call_id, 'completed', true, policy));
     }
     await commands.execute(new ChangeCampaignStatus(user, campaign, 'stop'));
     return { ...result, cpu_ms: +result.cpu_ms.toFixed(1), cpu_ms_per_decision: result.decisions ? +(result.cpu_ms / result.decisions).toFixed(4) : null };
