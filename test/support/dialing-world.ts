@@ -1,4 +1,5 @@
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
+import { LeadsQueries } from '../../src/leads/leads.queries';
 import { ManualClock } from '../../src/shared/clock';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { eventually, FakeProvider, Script } from './fake-provider';
@@ -58,12 +59,23 @@ export const setStatus = (w: World, campaign_id: number, action: 'start' | 'stop
   w.t.request('POST', '/api/user/campaigns/update-status', { token: w.token, body: { campaign_id, action } });
 export const getCampaign = async (w: World, id: number) => (await w.t.request('GET', `/api/user/campaigns/${id}`, { token: w.token })).body;
 export const leadsOf = async (w: World, id: number) => (await w.t.request('GET', `/api/user/leads?campaign_id=${id}`, { token: w.token })).body;
+/** Whether every call the provider ended has been applied to its lead (the lead no longer has it in flight). */
+const endsApplied = async (w: World) => {
+  const leads = w.t.app.get(LeadsQueries);
+  for (const d of w.provider.dials.filter((d) => d.endedAt && d.request.lead_id !== null)) {
+    if ((await leads.get(d.request.lead_id))?.in_flight_call_id === d.request.call_id) return false;
+  }
+  return true;
+};
+
 export const settled = (w: World) =>
   eventually(
     async () =>
       (await w.t.app.get(DialScheduler).pass()) === 0 &&
       w.provider.dials.every((d) => d.endedAt || d.script === 'silence') &&
-      (await new Promise((r) => setTimeout(r, 60)), true),
+      (await endsApplied(w)) &&
+      (await new Promise((r) => setTimeout(r, 60)), true) &&
+      (await w.t.app.get(DialScheduler).pass()) === 0,
     15_000,
     'dialing to settle',
   );
