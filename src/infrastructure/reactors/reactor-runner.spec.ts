@@ -24,6 +24,15 @@ describe('ReactorRunner', () => {
     readStore = new SqliteDocumentStore(join(dir, 'read.db'));
   });
 
+  /** The runner on this spec's stores, with the discovered reactors and the projections given. */
+  const runnerOf = (discovery: DiscoveryService, projections: ProjectionRunner) => {
+    const upcasters = new Upcasters();
+    const leases = workLeasesOn(readStore);
+    const clock = new SystemClock();
+    const runner = new ReactorRunner(discovery, events, readStore, upcasters, projections, true, new CommandRunner(events, clock, upcasters), clock, leases);
+    return { runner, leases };
+  };
+
   afterEach(async () => {
     await events.close();
     await readStore.close();
@@ -40,19 +49,7 @@ describe('ReactorRunner', () => {
       caughtUpAtStart: new Promise<void>((resolve) => (caughtUp = resolve)),
       projected: async () => undefined,
     } as unknown as ProjectionRunner;
-    const upcasters = new Upcasters();
-    const leases = workLeasesOn(readStore);
-    const runner = new ReactorRunner(
-      discovery,
-      events,
-      readStore,
-      upcasters,
-      projections,
-      true,
-      new CommandRunner(events, new SystemClock(), upcasters),
-      new SystemClock(),
-      leases,
-    );
+    const { runner, leases } = runnerOf(discovery, projections);
 
     const started = runner.start();
     try {
@@ -98,19 +95,7 @@ describe('ReactorRunner', () => {
       settled.add(position);
     };
     const projections = { caughtUpAtStart: Promise.resolve(), projected } as unknown as ProjectionRunner;
-    const upcasters = new Upcasters();
-    const leases = workLeasesOn(readStore);
-    const runner = new ReactorRunner(
-      discovery,
-      events,
-      readStore,
-      upcasters,
-      projections,
-      true,
-      new CommandRunner(events, new SystemClock(), upcasters),
-      new SystemClock(),
-      leases,
-    );
+    const { runner, leases } = runnerOf(discovery, projections);
     const until = async (check: () => boolean) => {
       for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
     };
@@ -165,19 +150,7 @@ describe('ReactorRunner', () => {
         return false;
       },
     } as unknown as ProjectionRunner;
-    const upcasters = new Upcasters();
-    const leases = workLeasesOn(readStore);
-    const runner = new ReactorRunner(
-      discovery,
-      events,
-      readStore,
-      upcasters,
-      projections,
-      true,
-      new CommandRunner(events, new SystemClock(), upcasters),
-      new SystemClock(),
-      leases,
-    );
+    const { runner, leases } = runnerOf(discovery, projections);
     await runner.start();
     try {
       for (const deadline = Date.now() + 5000; !handledAt.length && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
