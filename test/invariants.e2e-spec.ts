@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { cli, startService } from './support/processes';
 import { TestApp, startTestApp } from './support/test-app';
+import { CommandRunner } from '../src/infrastructure/event-sourcing/command-runner';
 
 const DUPLICATE = 'The phone number has already been taken for this campaign.';
 const json = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' });
@@ -64,6 +65,34 @@ describe('invariants under concurrency (contract §12)', () => {
     const id = answers.find((a) => a.status === 201)!.body.data.id;
     expect((await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token })).status).toBe(200);
     expect((await post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015554500' })).status).toBe(201);
+  });
+
+  /** The next append that opens a stream of `kind` fails, as a store failing after the reservation was taken would. */
+  const failNextCreation = (kind: string) => {
+    const runner = t.app.get(CommandRunner);
+    const run = runner.run.bind(runner);
+    const spy = jest.spyOn(runner, 'run').mockImplementation((stream, ...rest) => {
+      if (!stream.startsWith(`${kind}-`)) return run(stream, ...rest);
+      spy.mockRestore();
+      return Promise.reject(new Error('the store failed'));
+    });
+  };
+
+  it('gives back what a create took when it fails after its reservation: the same request made valid succeeds at once', async () => {
+    const campaign = await campaignOf(t.url, token);
+    failNextCreation('lead');
+    expect((await post(t.url, token, '/api/user/lead', { campaign_id: campaign, phone_number: '+12015554802' })).status).toBe(500);
+    expect((await post(t.url, token, '/api/user/lead', { campaign_id: campaign, phone_number: '+12015554802' })).status).toBe(200);
+    // A nested value of the wrong type never reaches the reservation: a 422, and the number is still free for a valid body.
+    const garbage = await post(t.url, token, '/api/user/lead', { campaign_id: campaign, phone_number: '+12015554803', secondary_contacts: [[]] });
+    expect([garbage.status, garbage.body.errors]).toEqual([422, { 'secondary_contacts.0': ['The secondary contacts.0 field must be an object.'] }]);
+    expect((await post(t.url, token, '/api/user/lead', { campaign_id: campaign, phone_number: '+12015554803' })).status).toBe(200);
+
+    const user = await t.createUser(undefined, 1);
+    const tool = { name: 'only_tool', description: 'd', endpoint: 'https://example.com/t', method: 'GET' };
+    failNextCreation('tool');
+    expect((await post(t.url, user.token, '/api/user/tools', tool)).status).toBe(500);
+    expect((await post(t.url, user.token, '/api/user/tools', tool)).status).toBe(201);
   });
 
   it('never lets parallel tool creates pass the plan limit', async () => {

@@ -138,6 +138,23 @@ describe('lead import', () => {
     expect((await leadsOf(into))[0].variables).toEqual({ constructor: 'a', toString: 'b' });
   });
 
+  it('refuses at once a CSV whose header has no phone_number column, making no import', async () => {
+    const before = (await t.request('GET', '/api/user/lead-imports', { token })).body.total;
+    for (const csv of ['name,phone\nAnn,+12015550190\n', '\uFEFFname\r\n', 'name,"phone number"\n' + 'x,y\n'.repeat(20_000)]) {
+      const res = await upload(csv, 'text/csv');
+      expect([res.status, await res.json()]).toEqual([
+        422,
+        { message: 'The phone_number column is required.', errors: { phone_number: ['The phone_number column is required.'] } },
+      ]);
+    }
+    expect((await t.request('GET', '/api/user/lead-imports', { token })).body.total).toBe(before);
+    const slow = streamed(`/api/user/campaigns/${campaign}/leads/import`);
+    slow.send('first_name,');
+    slow.send('email\nAnn,');
+    expect((await slow.answered).status).toBe(422);
+    slow.send(null);
+  });
+
   it('takes NDJSON, numbering rows by their line, and refuses a line that is not an object', async () => {
     const lines = [
       JSON.stringify({ phone_number: '+12015550301', variables: { plan: 'gold' } }),

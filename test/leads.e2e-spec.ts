@@ -125,7 +125,10 @@ describe('leads API', () => {
       ],
       [{ secondary_contacts: [{}] }, 'secondary_contacts.0.phone_number', 'The secondary contacts.0.phone number field is required.'],
       [{ secondary_contacts: 'x' }, 'secondary_contacts', 'The secondary contacts field must be an array.'],
-      [{ secondary_contacts: [1] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an array.'],
+      [{ secondary_contacts: [1] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an object.'],
+      [{ secondary_contacts: [[]] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an object.'],
+      [{ secondary_contacts: [[[]]] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an object.'],
+      [{ secondary_contacts: [['+12015554802']] }, 'secondary_contacts.0', 'The secondary contacts.0 field must be an object.'],
     ])('refuses %j: the first field message is the message', async (body, field, message) => {
       const res = await create({ phone_number: '+12015550123', campaign_id: campaignId, ...body });
       expect(res.status).toBe(422);

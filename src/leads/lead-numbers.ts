@@ -37,6 +37,12 @@ export class LeadNumbers {
     if (!taken) throw DomainError.validation('phone_number', DUPLICATE_MESSAGE, DUPLICATE_MESSAGE);
   }
 
+  /** Runs the lead's creation after its number was taken: failed, the number is given back unless the lead was made. */
+  creating<T>(campaignId: number, e164: string, leadId: number, create: () => Promise<T>): Promise<T> {
+    const exists = async () => (await this.runner.load(leadStream(leadId), leadDecider)).state.exists;
+    return this.reservations.creating(leadNumberStream(campaignId, e164), leadId, exists, create);
+  }
+
   /** A lead moved or renumbered by an update uses its new number there too (no duplicate check, §6). */
   async follow(campaignId: number, e164: string, leadId: number): Promise<void> {
     await this.reservations.register(leadNumberStream(campaignId, e164), leadId);

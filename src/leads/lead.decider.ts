@@ -16,7 +16,7 @@ export const NOT_DUE_MESSAGE = 'Lead is not due for a call.';
 export const MAX_VARIABLES = 100;
 export const TOO_MANY_VARIABLES = `The variables field must not have more than ${MAX_VARIABLES} items.`;
 
-type CreateLeadRequest = Pick<Extract<LeadCommand, { type: 'CreateLead' }>, 'campaignOwned' | 'duplicate' | 'allowDuplicate' | 'inputErrors'>;
+export type CreateLeadRequest = Pick<Extract<LeadCommand, { type: 'CreateLead' }>, 'campaignOwned' | 'duplicate' | 'allowDuplicate' | 'inputErrors'>;
 
 /**
  * Why a new lead is refused, or null: its own field errors, a campaign that is not the user's,

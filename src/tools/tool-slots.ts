@@ -32,6 +32,11 @@ export class ToolSlots {
     if (!taken) throw new DomainError('validation', planLimitMessage(planLimit));
   }
 
+  /** Runs the tool's creation after its slot was taken: failed, the slot is given back unless the tool was made. */
+  creating<T>(userId: number, toolId: number, create: () => Promise<T>): Promise<T> {
+    return this.reservations.creating(toolSlotsStream(userId), toolId, async () => (await this.statusOf(toolId)) !== 'absent', create);
+  }
+
   private async statusOf(toolId: number): Promise<HolderStatus> {
     const { state } = await this.runner.load(toolStream(toolId), toolDecider);
     if (!state.exists) return 'absent';

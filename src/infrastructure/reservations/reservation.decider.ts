@@ -34,7 +34,9 @@ export type ReservationCommand =
    */
   | { type: 'Reserve'; holder: number; capacity: number; statuses: ReadonlyMap<number, HolderStatus>; earlier: readonly number[] }
   /** Take a place whatever the others (an allowed duplicate, a number changed by an update). */
-  | { type: 'Register'; holder: number; earlier: readonly number[] };
+  | { type: 'Register'; holder: number; earlier: readonly number[] }
+  /** Give back the place of a holder whose creation failed after it was taken. */
+  | { type: 'Release'; holder: number };
 
 export class NoPlaceLeft extends Error {
   constructor(readonly liveHolders: number) {
@@ -53,6 +55,9 @@ export const reservationDecider: Decider<ReservationCommand, ReservationState, R
   initialState: { opened: false, holders: [] },
 
   decide(command, state, now) {
+    if (command.type === 'Release') {
+      return state.holders.some((h) => h.holder === command.holder) ? [{ type: 'ReservationReleased', data: { holder: command.holder } }] : [];
+    }
     const taken = (holder: number): ReservationTaken => ({ type: 'ReservationTaken', data: { holder, at: now.toISOString() } });
     const seeded = state.opened ? [] : command.earlier.filter((h) => h !== command.holder);
     const holders = [...state.holders, ...seeded.map((holder) => ({ holder, at: now.toISOString() }))];

@@ -38,6 +38,21 @@ export class Reservations {
     }
   }
 
+  /**
+   * Runs `create` for a holder whose place was just taken; when it fails and the holder's own
+   * stream shows it was not made, the place is given back before the failure goes on, so the same
+   * request made again finds it free (contract §12: nothing is half-written).
+   */
+  async creating<T>(stream: string, holder: number, exists: () => Promise<boolean>, create: () => Promise<T>): Promise<T> {
+    try {
+      return await create();
+    } catch (error) {
+      if (!(await exists().catch(() => true)))
+        await this.runner.run(stream, reservationDecider, { type: 'Release', holder }, { retries: 100 }).catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** Takes a place whatever the others hold: the holder uses it by a rule that allows it. */
   async register(stream: string, holder: number, earlier: EarlierHolders = async () => []): Promise<void> {
     await this.runner.run(stream, reservationDecider, { type: 'Register', holder, earlier: await earlier() }, { retries: 100, newStream: true });

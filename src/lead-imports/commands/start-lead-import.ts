@@ -9,9 +9,12 @@ import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
 import { ImportSpool, ImportTooLarge } from '../import-spool';
+import { peekCsvHeader } from '../csv-header';
 import { LeadImportWorker } from '../lead-import-worker';
 import { LeadImportCommand, leadImportDecider } from '../lead-import.decider';
 import { ImportFormat, UPLOAD_CUT_SHORT, leadImportStream } from '../lead-import.events';
+
+export const NO_PHONE_COLUMN = 'The phone_number column is required.';
 
 /** A lead import asked for (contract §15): its body is stored whole before it counts as uploaded. */
 export class StartLeadImport {
@@ -37,10 +40,19 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
   ) {}
 
   /** Answers the import's id once its body is stored and the import readable. */
-  async execute({ userId, campaignId, format, allowDuplicate, body }: StartLeadImport): Promise<number> {
+  async execute({ userId, campaignId, format, allowDuplicate, body: sent }: StartLeadImport): Promise<number> {
+    let body = sent;
     if (!(await this.campaigns.owned(userId, campaignId))) {
       body.resume();
       throw DomainError.notFound('Campaign');
+    }
+    if (format === 'csv') {
+      const peeked = await peekCsvHeader(body);
+      body = peeked.body;
+      if (peeked.header && !peeked.header.includes('phone_number')) {
+        body.resume();
+        throw DomainError.validation('phone_number', NO_PHONE_COLUMN, NO_PHONE_COLUMN);
+      }
     }
     const importId = await this.events.nextId('lead_import');
     // Held from before the import exists until its body is stored or refused: another instance

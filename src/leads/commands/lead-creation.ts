@@ -5,7 +5,7 @@ import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-
 import { toE164 } from '../../shared/phone';
 import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { CreateLeadDto } from '../lead.dto';
-import { creationRefusal, leadDecider } from '../lead.decider';
+import { CreateLeadRequest, creationRefusal, leadDecider } from '../lead.decider';
 import { LeadCreated, leadStream } from '../lead.events';
 import { LeadNumbers } from '../lead-numbers';
 import { zonesFor } from '../lead-zones';
@@ -60,6 +60,11 @@ export class LeadCreation {
     if (refusal) throw refusal;
     const id = imported?.leadId ?? (await this.events.nextId('lead'));
     await this.numbers.take(userId, body.campaign_id!, phoneNumber!, id, allowDuplicate, imported?.live);
+    return this.numbers.creating(body.campaign_id!, phoneNumber!, id, () => this.append(userId, id, body, phoneNumber!, request));
+  }
+
+  /** The lead's one `LeadCreated`, its secondary contacts given their ids. */
+  private async append(userId: number, id: number, body: CreateLeadDto, phoneNumber: string, request: CreateLeadRequest): Promise<LeadMade> {
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
       const e164 = toE164(contact.phone_number)!;
@@ -80,9 +85,9 @@ export class LeadCreation {
         id,
         userId,
         campaignId: body.campaign_id,
-        phoneNumber: phoneNumber!,
+        phoneNumber,
         timezone: body.timezone ?? null,
-        zones: zonesFor(phoneNumber!, body.timezone),
+        zones: zonesFor(phoneNumber, body.timezone),
         variables: body.variables ?? {},
         contacts,
         ...request,

@@ -1,5 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { FieldErrors } from '../domain-error';
+import { attribute } from './attribute';
 
 // Where `@Type` is recorded: class-transformer's own registry, which its package exports untyped.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -15,7 +17,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => valu
  * drops keys that name Object.prototype's methods (`toString` in `variables`).
  * `__proto__` keys are set aside before this (see proto-keys).
  */
-export function dtoInstance<T extends object>(type: new () => T, plain: Record<string, unknown>): T {
+export function dtoInstance<T extends object>(type: new () => T, plain: Record<string, unknown>, shapeErrors: FieldErrors = {}, parent = ''): T {
   const scalars: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(plain)) if (value === null || typeof value !== 'object') scalars[key] = value;
   const instance = plainToInstance(type, scalars, { exposeDefaultValues: true }) as Record<string, unknown>;
@@ -24,8 +26,17 @@ export function dtoInstance<T extends object>(type: new () => T, plain: Record<s
     // DTO's class from the validator, which finds the rules through `instance.constructor`.
     if (value === null || typeof value !== 'object' || (key in instance && !Object.hasOwn(instance, key))) continue;
     const nested = nestedType(type, key);
-    const build = (item: unknown) => (nested && isPlainObject(item) ? dtoInstance(nested, item) : item);
-    instance[key] = Array.isArray(value) ? value.map(build) : build(value);
+    const path = `${parent}${key}`;
+    // A list of nested objects holding anything else (an array, a string, null) is refused at that item's
+    // path; the list is then left out, so no rule reads into it and nothing of it reaches a handler.
+    const notObjects = nested && Array.isArray(value) ? value.flatMap((item, i) => (isPlainObject(item) ? [] : [i])) : [];
+    if (notObjects.length) {
+      for (const i of notObjects) shapeErrors[`${path}.${i}`] = [`The ${attribute(`${path}.${i}`)} field must be an object.`];
+      continue;
+    }
+    const build = (item: unknown, i?: number) =>
+      nested && isPlainObject(item) ? dtoInstance(nested, item, shapeErrors, i === undefined ? `${path}.` : `${path}.${i}.`) : item;
+    instance[key] = Array.isArray(value) ? value.map((item, i) => build(item, i)) : build(value);
   }
   return instance as T;
 }

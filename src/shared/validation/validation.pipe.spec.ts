@@ -67,8 +67,17 @@ describe('AppValidationPipe', () => {
     expect((await run([1]))?.errors).toEqual({ body: ['The request body must be a JSON object.'] });
   });
 
-  it('words a nested value that is not an object like the other rules', async () => {
-    expect((await run({ assistant_name: 'ab', items: [1] }))?.errors).toEqual({ 'items.0': ['The items.0 field must be an array.'] });
+  it('refuses an item of a list of objects that is no object, at its own path, naming the type it must be', async () => {
+    expect((await run({ assistant_name: 'ab', items: [1] }))?.errors).toEqual({ 'items.0': ['The items.0 field must be an object.'] });
+    for (const item of [[], [[]], ['+12015554802'], null, 'x', true]) {
+      expect((await run({ assistant_name: 'ab', items: [{ name: 'ok' }, item] }))?.errors).toEqual({ 'items.1': ['The items.1 field must be an object.'] });
+    }
+  });
+
+  it('leaves out of a checked body the list holding an item that is no object', async () => {
+    const { fields, errors } = await new CheckedBodyPipe(Body).transform({ assistant_name: 'ab', items: [[]] });
+    expect(errors).toEqual({ 'items.0': ['The items.0 field must be an object.'] });
+    expect(fields.items).toBeUndefined();
   });
 
   it('checks a body without refusing it: the valid fields, and the errors of those taken out', async () => {

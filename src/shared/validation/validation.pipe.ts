@@ -3,6 +3,7 @@ import { ValidationError, validate } from 'class-validator';
 import { FieldErrors } from '../domain-error';
 import { setAsideProtoKeys } from './proto-keys';
 import { dtoInstance } from './dto-instance';
+import { attribute } from './attribute';
 
 export type { FieldErrors };
 
@@ -16,7 +17,7 @@ export class ValidationFailed extends HttpException {
   }
 }
 
-export const attribute = (path: string) => path.replace(/_/g, ' ');
+export { attribute };
 
 /** class-validator's own refusals, in the wording of the rules (a nested value that is not an object or array). */
 const OWN_WORDING: Record<string, string> = { nestedValidation: 'The :attribute field must be an array.' };
@@ -51,10 +52,11 @@ async function checkAgainst<T extends object>(type: new () => T, value: unknown,
   const sent = value === undefined ? {} : value;
   if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) throw notAnObject(options);
   const { body, errors: keyErrors } = setAsideProtoKeys(sent as Record<string, unknown>);
-  const instance = dtoInstance(type, body);
+  const shapeErrors: FieldErrors = {};
+  const instance = dtoInstance(type, body, shapeErrors);
   const failed = await validate(instance, { whitelist: true, forbidUnknownValues: false, stopAtFirstError: true });
-  const errors = { ...keyErrors, ...collectErrors(failed) };
-  for (const field of Object.keys(keyErrors)) (instance as Record<string, unknown>)[field] = undefined;
+  const errors = { ...keyErrors, ...shapeErrors, ...collectErrors(failed) };
+  for (const field of Object.keys({ ...keyErrors, ...shapeErrors })) (instance as Record<string, unknown>)[field.split('.')[0]] = undefined;
   return { instance, failed, errors };
 }
 

@@ -34,17 +34,20 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
     const toolId = await this.events.nextId('tool');
     await this.slots.take(user.id, toolId, user.toolLimit);
     const { name, description, endpoint, method, timeout, headers, schema } = body;
-    const { position } = await this.runner.run(
-      toolStream(toolId),
-      toolDecider,
-      {
-        type: 'CreateTool',
-        toolId,
-        userId: user.id,
-        tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
-        endpointPublic: await this.targets.accepts(endpoint),
-      },
-      { retries: 0, newStream: true, metadata: { user_id: user.id } },
+    // A refusal (a private endpoint) or a failure after the slot was taken gives the slot back.
+    const { position } = await this.slots.creating(user.id, toolId, async () =>
+      this.runner.run(
+        toolStream(toolId),
+        toolDecider,
+        {
+          type: 'CreateTool',
+          toolId,
+          userId: user.id,
+          tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
+          endpointPublic: await this.targets.accepts(endpoint),
+        },
+        { retries: 0, newStream: true, metadata: { user_id: user.id } },
+      ),
     );
     await this.projections.settle(position);
     return (await this.read.tools.get(toolId))!;
