@@ -14,11 +14,13 @@ describe('npm start and the CLI', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('npm run cli prints only its JSON result on stdout, and --help for each command', async () => {
+  it('npm run --silent cli prints only its JSON result on stdout (without --silent, npm adds its banner above it), and --help for each command', async () => {
     const env = { ...process.env, DATA_DIR: dataDir };
-    const { stdout } = await run(npm, ['run', 'cli', '--', 'users:create', '--email', 'piped@example.com'], { cwd: root, env });
+    const { stdout } = await run(npm, ['run', '--silent', 'cli', '--', 'users:create', '--email', 'piped@example.com'], { cwd: root, env });
     expect(stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(stdout)).toMatchObject({ email: 'piped@example.com', token: expect.any(String) });
+    const bannered = await run(npm, ['run', 'cli', '--', 'users:create', '--email', 'bannered@example.com'], { cwd: root, env });
+    expect(JSON.parse(bannered.stdout.trim().split('\n').pop()!)).toMatchObject({ email: 'bannered@example.com' });
     const help = (...args: string[]) =>
       spawnSync(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir } });
     for (const command of ['users:create', 'tokens:create', 'tokens:revoke', 'campaigns:history', 'leads:import', 'projections:rebuild']) {
@@ -30,6 +32,13 @@ describe('npm start and the CLI', () => {
     expect(help('campaigns:history', '--help').stdout).toContain('campaigns:history <id> [--as-of <ISO 8601>]');
     expect(help('--help').stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(7);
     expect(help('no-such-command')).toMatchObject({ status: 64, stdout: '' });
+  });
+
+  it('installs quietly: npm answers in its own words, not JSON, and no install script reports home', async () => {
+    const { stdout } = await run(npm, ['config', 'get', 'json'], { cwd: root, env: process.env });
+    expect(stdout.trim()).toBe('false');
+    // swagger-ui-dist's @scarf/scarf reads this setting of the root package (its README, "opt out").
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scarfSettings).toEqual({ enabled: false });
   });
 
   it('stops the service when npm start gets SIGTERM', async () => {
