@@ -1,4 +1,9 @@
 import Ajv, { ValidateFunction } from 'ajv';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ROUTE_DOCS } from '../src/api-docs/route-docs';
 import { AppValidationPipe } from '../src/shared/validation/validation.pipe';
 import { TestApp, startTestApp } from './support/test-app';
@@ -32,6 +37,29 @@ describe('OpenAPI', () => {
     ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
   });
   afterAll(() => t.close());
+
+  it('is a valid document of the OpenAPI version it declares, and a typed client generated from it compiles', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
+    try {
+      const root = join(__dirname, '..');
+      writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+      const run = promisify(execFile);
+      const validated = await run(process.execPath, [join(__dirname, 'support/validate-openapi.js'), join(dir, 'openapi.json')]).catch((e) => e);
+      expect(validated.stderr).toBe('');
+      expect(validated.stdout).toBe('valid\n');
+      await run(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', join(dir, 'api.ts')]);
+      // A client's use of it: the lead create answer's type, checked strictly.
+      writeFileSync(
+        join(dir, 'client.ts'),
+        "import type { paths } from './api';\n" +
+          "type Created = paths['/api/user/lead']['post']['responses']['200']['content']['application/json'];\n" +
+          'export const id = (created: Created): number => created.data.id;\n',
+      );
+      await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', join(dir, 'client.ts')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('documents every registered route with a summary, its callers, a 2xx answer with schema and example, and its errors', () => {
     // The pages (Swagger UI, the dashboard) are not API routes.

@@ -51,7 +51,7 @@ function seen(value: unknown, path: string, open: Set<string>): Schema {
       return {
         type: 'object',
         properties: Object.fromEntries(entries.map(([key, v]) => [key, seen(v, path ? `${path}.${key}` : key, open)])),
-        required: entries.map(([key]) => key),
+        ...requiredOf(entries.map(([key]) => key)),
       };
     }
     default:
@@ -74,8 +74,11 @@ function mergeSchemas(a: Schema, b: Schema): Schema {
       return [key, x && y ? mergeSchemas(x, y) : (x ?? y)!];
     }),
   );
-  return { type: 'object', properties, required: (a.required ?? []).filter((key) => b.required?.includes(key)), ...nullable };
+  return { type: 'object', properties, ...requiredOf((a.required ?? []).filter((key) => b.required?.includes(key))), ...nullable };
 }
+
+/** OpenAPI 3.0 forbids an empty `required` list: none is written then. */
+const requiredOf = (keys: string[]) => (keys.length ? { required: keys } : {});
 
 /** A value seen only as null may be anything (a schema cannot say `nullable` without a type). */
 function anyWhereOnlyNull(schema: Schema): Schema {
