@@ -14,6 +14,7 @@ const { inRounds, median, rateOfRounds } = require('./rounds');
 const { manyCampaigns } = require('./many-campaigns');
 const { leadImport } = require('./lead-import');
 const { slowProviderDialing } = require('./slow-provider');
+const { floorsOf } = require('./floors');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
@@ -372,9 +373,11 @@ async function main() {
     results.figures.push(figure);
   }
   if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
+  results.floors = floorsOf(results.figures);
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const shown = (figure) => Object.fromEntries(Object.entries(figure).map(([key, value]) => [key, Array.isArray(value) ? value.join('–') : value]));
   console.table(results.figures.map(({ errors: _e, ...f }) => shown(f)));
+  console.table(results.floors);
 }
 
 main().catch((error) => {
