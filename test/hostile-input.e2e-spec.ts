@@ -139,4 +139,32 @@ describe('hostile and careless input (contract §12)', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe('{"message":"Payload too large."}');
   });
+
+  it('answers every 1.5 MiB update with its 413, never an error on the wire, however the client sends it', async () => {
+    const text = JSON.stringify({ variables: { note: 'a'.repeat(1.5 * 1024 * 1024) } });
+    // Whole with its length, and streamed in pieces (no length: the limit is met while it still sends).
+    const whole = () => text;
+    const streamed = () =>
+      new ReadableStream<Uint8Array>({
+        async start(controller) {
+          for (let at = 0; at < text.length; at += 32 * 1024) {
+            controller.enqueue(new TextEncoder().encode(text.slice(at, at + 32 * 1024)));
+            await new Promise((r) => setTimeout(r, 2));
+          }
+          controller.close();
+        },
+      });
+    const answers = await Promise.all(
+      [...Array(6).fill(whole), ...Array(6).fill(streamed)].map(async (body: () => BodyInit) => {
+        const res = await fetch(`${t.url}/api/user/leads/1`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: body(),
+          duplex: 'half',
+        } as RequestInit);
+        return [res.status, await res.json()];
+      }),
+    );
+    expect(answers).toEqual(Array(12).fill([413, { message: 'Payload too large.' }]));
+  });
 });

@@ -4,6 +4,28 @@ import { MAX_JSON_DEPTH, tooDeepField } from '../../shared/validation/json-depth
 import { ValidationFailed, attribute } from '../../shared/validation/validation.pipe';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** A body past the limit is still read (and thrown away) up to this much, so a client still sending reads the 413. */
+const DRAINED_AT_MOST_BYTES = 16 * 1024 * 1024;
+const DRAINED_AT_MOST_MS = 10_000;
+
+/** Reads what is left of a refused body, up to a bound, then answers: closed mid-send, a client gets EPIPE, not the answer. */
+function drained(payload: NodeJS.ReadableStream & { destroyed?: boolean }): Promise<void> {
+  return new Promise((resolve) => {
+    let read = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      payload.removeListener('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DRAINED_AT_MOST_BYTES) finish();
+    };
+    const timer = setTimeout(finish, DRAINED_AT_MOST_MS);
+    payload.on('data', onData).once('end', finish).once('error', finish).once('close', finish);
+    payload.resume();
+  });
+}
 
 export interface RawBodyRequest {
   rawBody?: string;
@@ -38,7 +60,10 @@ export function installJsonBodyParser(fastify: FastifyInstance, { notJsonRoutes 
           done(Object.assign(new Error('Malformed JSON body.'), { statusCode: 400 }), undefined);
         }
       },
-      (error: Error) => done(error, undefined),
+      (error: Error & { status?: number }) => {
+        if (error.status !== 413) return done(error, undefined);
+        void drained(payload).then(() => done(error, undefined));
+      },
     );
   });
 }
