@@ -155,7 +155,7 @@ describe('hostile and careless input (contract §12)', () => {
         },
       });
     const answers = await Promise.all(
-      [...Array(6).fill(whole), ...Array(6).fill(streamed)].map(async (body: () => BodyInit) => {
+      [...Array(6).fill(whole), ...Array(6).fill(streamed)].map(async (body: () => string | ReadableStream<Uint8Array>) => {
         const res = await fetch(`${t.url}/api/user/leads/1`, {
           method: 'PUT',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },

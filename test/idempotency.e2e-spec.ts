@@ -6,6 +6,8 @@ import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { eventually } from './support/fake-provider';
 import { cli, startService } from './support/processes';
 import { TestApp, startTestApp } from './support/test-app';
+import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
+import { ReadModelBehind } from '../src/infrastructure/projections/read-model-behind';
 
 interface Answer {
   status: number;
@@ -68,6 +70,67 @@ describe('idempotency keys', () => {
     const stored = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}&phone_number=%2B12015557100`, { token })).body;
     expect(stored).toHaveLength(1);
   });
+
+  /** The next wait for the projections after a write fails, as a create whose events were stored but whose answer failed. */
+  const failNextAnswer = (error: Error) => {
+    const projections = t.app.get(ProjectionRunner);
+    const spy = jest.spyOn(projections, 'settle').mockImplementationOnce(async () => {
+      spy.mockRestore();
+      throw error;
+    });
+  };
+
+  it.each([
+    [
+      'lead (duplicates allowed)',
+      '/api/user/lead',
+      () => `/api/user/leads?campaign_id=${campaign}`,
+      (n: number) => ({ campaign_id: campaign, phone_number: '+12015557300', allow_dupplicate: true, n }),
+      200,
+    ],
+    [
+      'tool',
+      '/api/user/tools',
+      () => '/api/user/tools',
+      (n: number) => ({ name: `failed_answer_${'ab'[n]}`, description: 'd', endpoint: 'https://example.com/t', method: 'GET' }),
+      201,
+    ],
+    [
+      'assistant',
+      '/api/user/assistant',
+      () => '/api/user/assistants/get?per_page=100',
+      (n: number) => ({ ...requiredAssistantSettings, assistant_name: `Failed answer ${n}` }),
+      201,
+    ],
+    [
+      'campaign',
+      '/api/user/campaigns',
+      () => '/api/user/campaigns?per_page=100',
+      (n: number) => ({ name: `Failed answer ${n}`, assistant_id: assistant }),
+      201,
+    ],
+    ['phone number', '/api/user/phone-numbers', () => '/api/user/phone-numbers', (n: number) => ({ phone_number: `+1201555731${n}` }), 201],
+  ])(
+    'answers a retry of a %s create whose answer failed after its write from what the write made, never making a second',
+    async (_kind, path, listPath, body, ok) => {
+      const count = async () => {
+        const listed = (await t.request('GET', listPath(), { token })).body;
+        return (Array.isArray(listed) ? listed : listed.data).length;
+      };
+      for (const [n, failure] of [new Error('the answer failed'), new ReadModelBehind(1)].entries()) {
+        const key = `failed-answer-${path}-${n}`;
+        const before = await count();
+        failNextAnswer(failure);
+        const failed = await post(t.url, token, path, body(n), key);
+        expect(failed.status).toBe(n === 0 ? 500 : 503);
+        const retried = await post(t.url, token, path, body(n), key);
+        expect(retried.status).toBe(ok);
+        expect(await count()).toBe(before + 1);
+        // Answered now, the key repeats that answer.
+        expect(await post(t.url, token, path, body(n), key)).toEqual({ ...retried, replayed: 'true' });
+      }
+    },
+  );
 
   it('repeats a refusal as it was answered, and refuses a malformed key', async () => {
     const bad = { campaign_id: campaign, phone_number: 'nope' };

@@ -56,11 +56,22 @@ export class AssistantsController {
     @Body(new CheckedBodyPipe(CreateAssistantDto)) body: CheckedBody<CreateAssistantDto>,
     @Exchange() exchange: HttpExchange,
   ) {
-    return this.idempotent.answer(exchange, 201, () =>
-      orFail('Assistant creation failed', async () => {
-        const id: number = await this.commands.execute(new CreateAssistant(user, body));
-        return { message: 'Assistant created successfully', data: summary((await this.read.assistants.get(id))!) };
-      }),
+    const answer = (doc: AssistantDocument) => ({ message: 'Assistant created successfully', data: summary(doc) });
+    return this.idempotent.answer(
+      exchange,
+      201,
+      (chosen) =>
+        orFail('Assistant creation failed', async () => {
+          const id: number = await this.commands.execute(new CreateAssistant(user, body, chosen));
+          return answer((await this.read.assistants.get(id))!);
+        }),
+      {
+        sequence: 'assistant',
+        find: async (id) => {
+          const doc = await this.read.assistants.get(id);
+          return doc && doc.user_id === user.id ? answer(doc) : null;
+        },
+      },
     );
   }
 

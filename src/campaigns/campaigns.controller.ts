@@ -38,9 +38,10 @@ export class CampaignsController {
     @Body(new CheckedBodyPipe(CreateCampaignDto)) body: CheckedBody<CreateCampaignDto>,
     @Exchange() exchange: HttpExchange,
   ) {
-    return this.idempotent.answer(exchange, 201, async () => {
-      const id: number = await this.commands.execute(new CreateCampaign(user, body));
-      return { message: 'Campaign created successfully', data: await this.one(user, id) };
+    const answer = async (id: number) => ({ message: 'Campaign created successfully', data: await this.one(user, id) });
+    return this.idempotent.answer(exchange, 201, async (chosen) => answer(await this.commands.execute(new CreateCampaign(user, body, chosen))), {
+      sequence: 'campaign',
+      find: async (id) => ((await this.queries.owned(user.id, id)) ? answer(id) : null),
     });
   }
 

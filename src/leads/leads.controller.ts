@@ -39,9 +39,13 @@ export class LeadsController {
     @Body(new CheckedBodyPipe(CreateLeadDto, { firstErrorAsMessage: true })) body: CheckedBody<CreateLeadDto>,
     @Exchange() exchange: HttpExchange,
   ) {
-    return this.idempotent.answer(exchange, 200, async () => {
-      const lead: LeadDocument = await this.commands.execute(new CreateLead(user, body));
-      return { message: 'Lead created successfully', data: (await this.render([lead]))[0] };
+    const answer = async (lead: LeadDocument) => ({ message: 'Lead created successfully', data: (await this.render([lead]))[0] });
+    return this.idempotent.answer(exchange, 200, async (chosen) => answer(await this.commands.execute(new CreateLead(user, body, chosen))), {
+      sequence: 'lead',
+      find: async (id) => {
+        const lead = await this.read.leads.get(id);
+        return lead && lead.user_id === user.id && !lead.deleted ? answer(lead) : null;
+      },
     });
   }
 

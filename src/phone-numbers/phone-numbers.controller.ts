@@ -37,20 +37,30 @@ export class PhoneNumbersController {
   @Post('phone-numbers')
   @HttpCode(201)
   add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddPhoneNumberDto, @Exchange() exchange: HttpExchange) {
-    return this.idempotent.answer(exchange, 201, async () => {
-      const phoneNumber = toE164(body.phone_number);
-      if (!phoneNumber) throw DomainError.validation('phone_number', 'The phone number field must be a valid E.164 phone number.');
-      const id = await this.events.nextId('phone_number');
-      const alreadyOwned = !(await this.owners.take(user.id, phoneNumber, id));
-      const { position } = await this.runner.run(
-        phoneNumberStream(id),
-        phoneNumberDecider,
-        { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
-        { retries: 0, newStream: true, metadata: { user_id: user.id } },
-      );
-      await this.projections.settle(position);
-      return { message: 'Phone number created successfully', data: view((await this.read.numbers.get(id))!) };
-    });
+    const answer = (doc: PhoneNumberRecord) => ({ message: 'Phone number created successfully', data: view(doc) });
+    const find = async (id: number) => {
+      const doc = await this.read.numbers.get(id);
+      return doc && doc.user_id === user.id ? answer(doc) : null;
+    };
+    return this.idempotent.answer(
+      exchange,
+      201,
+      async (chosen) => {
+        const phoneNumber = toE164(body.phone_number);
+        if (!phoneNumber) throw DomainError.validation('phone_number', 'The phone number field must be a valid E.164 phone number.');
+        const id = chosen ?? (await this.events.nextId('phone_number'));
+        const alreadyOwned = !(await this.owners.take(user.id, phoneNumber, id));
+        const { position } = await this.runner.run(
+          phoneNumberStream(id),
+          phoneNumberDecider,
+          { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
+          { retries: 0, newStream: true, metadata: { user_id: user.id } },
+        );
+        await this.projections.settle(position);
+        return answer((await this.read.numbers.get(id))!);
+      },
+      { sequence: 'phone_number', find },
+    );
   }
 
   @Get('phone-numbers')

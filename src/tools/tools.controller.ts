@@ -11,7 +11,7 @@ import { DeleteTool } from './commands/delete-tool';
 import { UpdateTool } from './commands/update-tool';
 import { ToolRunner } from './tool-runner';
 import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from './tool.dto';
-import { ToolsProjection, toolView } from './tools.projection';
+import { ToolRecord, ToolsProjection, toolView } from './tools.projection';
 
 const isJson = (value: string | undefined) => !!value && /^application\/json\s*(;.*)?$/i.test(value.trim());
 
@@ -31,9 +31,13 @@ export class ToolsController {
     @Body(new AppValidationPipe({ firstErrorAsMessage: true })) body: CreateToolDto,
     @Exchange() exchange: HttpExchange,
   ) {
-    return this.idempotent.answer(exchange, 201, async () => {
-      const tool = await this.commands.execute(new CreateTool(user, body));
-      return { message: 'Tool created successfully', data: toolView(tool) };
+    const answer = (tool: ToolRecord) => ({ message: 'Tool created successfully', data: toolView(tool) });
+    return this.idempotent.answer(exchange, 201, async (chosen) => answer(await this.commands.execute(new CreateTool(user, body, chosen))), {
+      sequence: 'tool',
+      find: async (id) => {
+        const tool = await this.read.tools.get(id);
+        return tool && tool.user_id === user.id ? answer(tool) : null;
+      },
     });
   }
 

@@ -16,6 +16,8 @@ export class CreateAssistant {
   constructor(
     readonly user: AuthenticatedUser,
     readonly body: CheckedBody<CreateAssistantDto>,
+    /** The id chosen for it beforehand (an idempotent request's); else one is drawn. */
+    readonly id?: number,
   ) {}
 }
 
@@ -28,10 +30,10 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ user, body: { fields: body, errors } }: CreateAssistant): Promise<number> {
+  async execute({ user, body: { fields: body, errors }, id: chosen }: CreateAssistant): Promise<number> {
     const settings = withoutNulls(body) as CreateAssistantDto & Partial<AssistantSettings>;
     const references = await this.references.check(user.id, settings);
-    const id = await this.events.nextId('assistant');
+    const id = chosen ?? (await this.events.nextId('assistant'));
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,

@@ -15,6 +15,8 @@ export class CreateCampaign {
   constructor(
     readonly user: AuthenticatedUser,
     readonly body: CheckedBody<CreateCampaignDto>,
+    /** The id chosen for it beforehand (an idempotent request's); else one is drawn. */
+    readonly id?: number,
   ) {}
 }
 
@@ -27,9 +29,9 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ user, body: { fields: body, errors } }: CreateCampaign): Promise<number> {
+  async execute({ user, body: { fields: body, errors }, id: chosen }: CreateCampaign): Promise<number> {
     const assistantCanCall = body.assistant_id !== undefined && (await this.assistants.canCall(user.id, body.assistant_id));
-    const id = await this.events.nextId('campaign');
+    const id = chosen ?? (await this.events.nextId('campaign'));
     const { position } = await this.runner.run(
       campaignStream(id),
       campaignDecider,

@@ -66,4 +66,22 @@ describe('idempotency decider', () => {
     given([started(), answered()]).when({ type: 'Progress' }, later(1000)).then([]);
     given([]).when({ type: 'Progress' }, t0).then([]);
   });
+
+  it('keeps the id a run chose for what it creates: a retry of the same request after a failure or a death goes on with it', () => {
+    const chosen: IdempotencyEvent = { type: 'IdempotentResourceChosen', data: { resource_id: 42 } };
+    given([started()]).when({ type: 'Choose', resourceId: 42 }, t0).then([chosen]);
+    given([started(), chosen]).when({ type: 'Choose', resourceId: 43 }, t0).then([]);
+    const abandoned: IdempotencyEvent = { type: 'IdempotentRequestAbandoned', data: { at: t0.toISOString() } };
+    given([started(), chosen, abandoned])
+      .when({ type: 'Begin', fingerprint: 'a' }, later(1))
+      .then([{ type: 'IdempotentRequestStarted', data: { fingerprint: 'a', at: later(1).toISOString(), resource_id: 42 } }]);
+    given([started(), chosen])
+      .when({ type: 'Begin', fingerprint: 'a' }, later(120_000))
+      .then([{ type: 'IdempotentRequestStarted', data: { fingerprint: 'a', at: later(120_000).toISOString(), resource_id: 42 } }]);
+    // Another request under the freed key makes its own.
+    given([started(), chosen, abandoned])
+      .when({ type: 'Begin', fingerprint: 'b' }, later(1))
+      .then([started('b', later(1))]);
+    expect(fold(idempotencyDecider, [started(), chosen, abandoned, started('a', later(1))])).toMatchObject({ status: 'running', resourceId: null });
+  });
 });

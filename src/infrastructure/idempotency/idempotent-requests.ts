@@ -1,4 +1,4 @@
-import { ExecutionContext, HttpException, Injectable, Logger, createParamDecorator } from '@nestjs/common';
+import { ExecutionContext, HttpException, Inject, Injectable, Logger, createParamDecorator } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,9 +8,11 @@ import { ValidationFailed } from '../../shared/validation/validation.pipe';
 import { AuthenticatedRequest } from '../auth/bearer-auth.guard';
 import { CommandRunner } from '../event-sourcing/command-runner';
 import { ConcurrencyError } from '../event-store/event-store.errors';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { errorAnswer } from '../http/http-error.filter';
 import { RawBodyRequest } from '../http/json-body-parser';
 import { ReadModelBehind } from '../projections/read-model-behind';
+import { ProjectionRunner } from '../projections/projection-runner';
 import { IdempotencyCommand, KEY_REUSED, RUNNING_ABANDONED_MS, idempotencyDecider, idempotencyStream } from './idempotency.decider';
 
 /** 1 to 255 printable ASCII characters (contract §12). */
@@ -37,17 +39,41 @@ export class IdempotentRequests {
   constructor(
     private readonly runner: CommandRunner,
     private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly projections: ProjectionRunner,
   ) {}
 
-  /** Runs `create` (whose success answers `status`) once per key, or answers as the first run did. */
-  async answer<T>(exchange: HttpExchange, status: number, create: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `create` (whose success answers `status`) once per key, or answers as the first run did.
+   * With `resource`, the id of what it creates is chosen and kept under the key before it is
+   * created: a retry after a failure (a 5xx, or a 503 while the read models caught up) creates
+   * under that id again, or answers from what was created, never a second one.
+   */
+  async answer<T>(exchange: HttpExchange, status: number, create: (id?: number) => Promise<T>, resource?: CreatedResource<T>): Promise<T> {
     const { request } = exchange;
     if (request.headers['idempotency-key'] === undefined) return create();
     return this.once(
       exchange,
       status,
       `${request.method} ${request.url}\n${request.rawBody ?? ''}`,
-      async () => ({ body: await create() }),
+      async (stream, chosen) => {
+        if (!resource) return { body: await create() };
+        if (chosen !== null) {
+          // What the earlier run wrote is read once the read models show every write made so far.
+          await this.projections.waitFor(await this.events.headPosition());
+          const found = await resource.find(chosen);
+          if (found) return { body: found };
+        }
+        const id = chosen ?? (await this.events.nextId(resource.sequence));
+        if (chosen === null) await this.runner.run(stream, idempotencyDecider, { type: 'Choose', resourceId: id }, { retries: 3 });
+        try {
+          return { body: await create(id) };
+        } catch (error) {
+          // Made under that id by the earlier run, but not readable yet: answered once it is.
+          if (chosen !== null && error instanceof ConcurrencyError) throw new ReadModelBehind(0);
+          throw error;
+        }
+      },
       async () => true,
     );
   }
@@ -105,13 +131,13 @@ export class IdempotentRequests {
     { request, reply }: HttpExchange,
     status: number,
     fingerprint: string,
-    create: (stream: string) => Promise<{ body: T; bodyHash?: string }>,
+    create: (stream: string, chosen: number | null) => Promise<{ body: T; bodyHash?: string }>,
     sameBody: (storedHash: string | null) => Promise<boolean>,
   ): Promise<T> {
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string' || !KEY.test(key)) throw new ValidationFailed({ 'Idempotency-Key': [KEY_FORMAT] });
     const stream = idempotencyStream(request.user!.id, sha256(key));
-    const repeated = await this.begin(stream, sha256(fingerprint));
+    const { repeated, chosen } = await this.begin(stream, sha256(fingerprint));
     if (repeated) {
       if (!(await sameBody(repeated.bodyHash))) throw new DomainError('validation', KEY_REUSED);
       reply.header('Idempotent-Replayed', 'true');
@@ -121,30 +147,40 @@ export class IdempotentRequests {
     }
     let made: { body: T; bodyHash?: string };
     try {
-      made = await create(stream);
+      made = await create(stream, chosen);
     } catch (error) {
       const answer = errorAnswer(error);
-      // A server error may be retried: the key is freed. A write saved but not yet readable is
-      // not repeatable either way, so its key stays running until it is deemed abandoned.
-      if (!(error instanceof ReadModelBehind))
-        await this.record(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
+      // A server error may be retried: the key is freed, keeping the id its run chose. A write
+      // saved but not yet readable frees it too when that id is kept (the retry answers from what
+      // was made, once readable); else its key stays running until it is deemed abandoned.
+      if (error instanceof ReadModelBehind) {
+        if (await this.choseResource(stream)) await this.record(stream, { type: 'Abandon' });
+      } else await this.record(stream, answer.status >= 500 ? { type: 'Abandon' } : { type: 'Answer', status: answer.status, body: answer.body });
       throw error;
     }
     await this.record(stream, { type: 'Answer', status, body: JSON.parse(JSON.stringify(made.body)), bodyHash: made.bodyHash });
     return made.body;
   }
 
-  /** Starts the request under its key; the answer to repeat when it ran already. */
-  private async begin(stream: string, fingerprint: string): Promise<{ status: number; body: unknown; bodyHash: string | null } | null> {
+  /** Starts the request under its key: the answer to repeat when it ran already, else the id an earlier run of it chose. */
+  private async begin(
+    stream: string,
+    fingerprint: string,
+  ): Promise<{ repeated: { status: number; body: unknown; bodyHash: string | null } | null; chosen: number | null }> {
     for (;;) {
       try {
         const { events, state } = await this.runner.run(stream, idempotencyDecider, { type: 'Begin', fingerprint }, { retries: 0 });
-        if (events.length) return null;
-        if (state.status === 'answered') return { ...state.answer, bodyHash: state.bodyHash };
+        if (events.length) return { repeated: null, chosen: state.status === 'running' ? state.resourceId : null };
+        if (state.status === 'answered') return { repeated: { ...state.answer, bodyHash: state.bodyHash }, chosen: null };
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
       }
     }
+  }
+
+  private async choseResource(stream: string): Promise<boolean> {
+    const { state } = await this.runner.load(stream, idempotencyDecider);
+    return state.status === 'running' && state.resourceId !== null;
   }
 
   /** Stores how the request went on or ended. The request's own write stands either way: a failure here is logged, not answered. */
@@ -155,6 +191,13 @@ export class IdempotentRequests {
       this.logger.error(`${stream}: the request's end could not be stored: ${(error as Error).message}`);
     }
   }
+}
+
+/** What an idempotent create makes, for its retries: how its id is drawn, and its answer once it is readable (null before). */
+export interface CreatedResource<T> {
+  /** The id sequence it is numbered from (`campaign`, `lead`...). */
+  sequence: string;
+  find(id: number): Promise<T | null>;
 }
 
 /** The request and reply an idempotent create answers through (see IdempotentRequests.answer). */

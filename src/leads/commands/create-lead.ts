@@ -10,6 +10,8 @@ export class CreateLead {
   constructor(
     readonly user: AuthenticatedUser,
     readonly body: CheckedBody<CreateLeadDto>,
+    /** The id chosen for it beforehand (an idempotent request's); else one is drawn. */
+    readonly id?: number,
   ) {}
 }
 
@@ -20,8 +22,8 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
     private readonly projections: ProjectionRunner,
   ) {}
 
-  async execute({ user, body }: CreateLead): Promise<LeadDocument> {
-    const { position, created, occurredAt } = await this.creation.make(user.id, body);
+  async execute({ user, body, id }: CreateLead): Promise<LeadDocument> {
+    const { position, created, occurredAt } = await this.creation.make(user.id, body, undefined, id);
     await this.projections.settle(position);
     // Read your writes: the list shows the lead once settled. The answer is the document the
     // projection wrote, made by the same function rather than read back.

@@ -42,7 +42,7 @@ export class LeadCreation {
     private readonly numbers: LeadNumbers,
   ) {}
 
-  async make(userId: number, { fields: body, errors }: CheckedBody<CreateLeadDto>, imported?: ImportedRow): Promise<LeadMade> {
+  async make(userId: number, { fields: body, errors }: CheckedBody<CreateLeadDto>, imported?: ImportedRow, chosenId?: number): Promise<LeadMade> {
     if (imported?.mayExist) {
       const { state } = await this.runner.load(leadStream(imported.leadId), leadDecider);
       if (state.exists) return { position: null, created: null, occurredAt: new Date().toISOString() };
@@ -58,7 +58,7 @@ export class LeadCreation {
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);
     if (refusal) throw refusal;
-    const id = imported?.leadId ?? (await this.events.nextId('lead'));
+    const id = imported?.leadId ?? chosenId ?? (await this.events.nextId('lead'));
     await this.numbers.take(userId, body.campaign_id!, phoneNumber!, id, allowDuplicate, imported?.live);
     return this.numbers.creating(body.campaign_id!, phoneNumber!, id, () => this.append(userId, id, body, phoneNumber!, request));
   }

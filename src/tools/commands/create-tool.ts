@@ -16,6 +16,8 @@ export class CreateTool {
   constructor(
     readonly user: AuthenticatedUser,
     readonly body: CreateToolDto,
+    /** The id chosen for it beforehand (an idempotent request's); else one is drawn. */
+    readonly id?: number,
   ) {}
 }
 
@@ -30,8 +32,8 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
     private readonly slots: ToolSlots,
   ) {}
 
-  async execute({ user, body }: CreateTool): Promise<ToolRecord> {
-    const toolId = await this.events.nextId('tool');
+  async execute({ user, body, id }: CreateTool): Promise<ToolRecord> {
+    const toolId = id ?? (await this.events.nextId('tool'));
     await this.slots.take(user.id, toolId, user.toolLimit);
     const { name, description, endpoint, method, timeout, headers, schema } = body;
     // A refusal (a private endpoint) or a failure after the slot was taken gives the slot back.
