@@ -22,6 +22,8 @@ const options: IOptions = {
   refPointerPrefix: '#/components/schemas/',
   additionalConverters: {
     customValidation: (meta: ValidationMetadata) => OWN_RULES[meta.name ?? ''] ?? {},
+    // `Nullable()` (class-validator's IsOptional): null is taken there; `Optional()` takes only absence.
+    conditionalValidation: (meta: ValidationMetadata) => (meta.name === 'isOptional' ? { nullable: true } : {}),
     // Without a `type`: they bound integers too (the library's own say `number`).
     min: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
     max: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
@@ -30,10 +32,23 @@ const options: IOptions = {
 
 /** Every validated class's schema, keyed by class name, for `components.schemas`. */
 export function allRequestSchemas(): Record<string, Schema> {
-  return validationMetadatasToSchemas(options) as Record<string, Schema>;
+  const schemas = validationMetadatasToSchemas(options) as Record<string, Schema>;
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, refsAlone(schema)]));
 }
 
 /** One class's schema, its parents' rules included (`PartialType` makes every field optional). */
 export function requestSchema(dto: new () => unknown): Schema {
-  return targetConstructorToSchema(dto, options) as Schema;
+  return refsAlone(targetConstructorToSchema(dto, options) as Schema);
+}
+
+/**
+ * OpenAPI 3.0 ignores whatever stands beside a `$ref` (a nested DTO's `nullable`, its `type`):
+ * such a reference is wrapped in `allOf`, the rest kept beside it.
+ */
+function refsAlone(schema: Schema): Schema {
+  const { $ref, type, ...rest } = schema as Schema & { $ref?: string };
+  const out: Schema = $ref ? (Object.keys(rest).length ? { allOf: [{ $ref }], ...(type ? { type } : {}), ...rest } : ({ $ref } as Schema)) : { ...schema };
+  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties).map(([key, child]) => [key, refsAlone(child)]));
+  if (out.items) out.items = refsAlone(out.items);
+  return out;
 }

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import { ValidationTypes, getMetadataStorage } from 'class-validator';
 import { FieldErrors } from '../domain-error';
 import { attribute } from './attribute';
 
@@ -29,7 +30,7 @@ export function dtoInstance<T extends object>(type: new () => T, plain: Record<s
     const path = `${parent}${key}`;
     // A list of nested objects holding anything else (an array, a string, null) is refused at that item's
     // path; the list is then left out, so no rule reads into it and nothing of it reaches a handler.
-    const notObjects = nested && Array.isArray(value) ? value.flatMap((item, i) => (isPlainObject(item) ? [] : [i])) : [];
+    const notObjects = nested && Array.isArray(value) && isListOf(type, key) ? value.flatMap((item, i) => (isPlainObject(item) ? [] : [i])) : [];
     if (notObjects.length) {
       for (const i of notObjects) shapeErrors[`${path}.${i}`] = [`The ${attribute(`${path}.${i}`)} field must be an object.`];
       continue;
@@ -39,6 +40,13 @@ export function dtoInstance<T extends object>(type: new () => T, plain: Record<s
     instance[key] = Array.isArray(value) ? value.map((item, i) => build(item, i)) : build(value);
   }
   return instance as T;
+}
+
+/** Whether the field is a list of nested objects (`@ValidateNested({ each: true })`), not one nested object. */
+function isListOf(type: new () => object, key: string): boolean {
+  return getMetadataStorage()
+    .getTargetValidationMetadatas(type, '', true, false)
+    .some((meta) => meta.propertyName === key && meta.type === ValidationTypes.NESTED_VALIDATION && meta.each === true);
 }
 
 /** The DTO class a field is typed with by `@Type`, when it is one (not Number, String...). */
