@@ -233,6 +233,31 @@ export function atomicBatchContract(name: string, harness: DocumentStoreHarness)
       await store.close();
     });
 
+    it('keeps a write made outside a batch while the batch runs, though the batch fails', async () => {
+      const store = await harness.open();
+      const c = store.collection<{ v: number }>('outside_writes');
+      let release!: () => void;
+      const paused = new Promise<void>((resolve) => (release = resolve));
+      const batch = store
+        .exclusive('projections', async () => {
+          await c.upsert('inside', { v: 1 }, 1);
+          await paused;
+          throw new Error('crash mid-batch');
+        })
+        .catch(() => undefined);
+      // A reactor's checkpoint and a heartbeat's document, written while the batch holds its work.
+      await new Promise((r) => setTimeout(r, 5));
+      const outside = Promise.all([store.setCheckpoint('outside', 7), c.upsert('outside', { v: 1 }, 2)]);
+      await new Promise((r) => setTimeout(r, 20));
+      release();
+      await batch;
+      await outside;
+      expect(await store.getCheckpoint('outside')).toBe(7);
+      expect(await c.get('outside')).toEqual({ v: 1 });
+      expect(await c.get('inside')).toBeNull();
+      await store.close();
+    });
+
     it('rolls back documents read and changed many times in the failed work, and the next batch starts clean', async () => {
       const store = await harness.open();
       const c = store.collection<{ v: number }>('atomic_many');

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
@@ -23,7 +24,12 @@ export class SqliteDocumentStore implements DocumentStore {
   private db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<any>>();
   private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[] }>();
-  private batch: SqliteBatch | null = null;
+  /**
+   * The batch of the `exclusive` call whose work is running, seen only from within that work:
+   * a write made outside it (a reactor's checkpoint, an instance's heartbeat) while it runs is a
+   * batch of its own, queued after it, never a part of one that may fail or be made again.
+   */
+  private readonly running = new AsyncLocalStorage<SqliteBatch>();
   /**
    * During a rebuild: its writer, the keys written to each refilled table (any other has no
    * row), and the checkpoints set (the writer may not have committed them yet).
@@ -40,6 +46,11 @@ export class SqliteDocumentStore implements DocumentStore {
     cache: new SqliteDocumentCache(() => this.db),
     inBatch: async <R>(work: () => Promise<R>) => (await this.exclusive('', work)).result,
   };
+
+  /** The batch the caller's own work runs in, if any. */
+  private get batch(): SqliteBatch | null {
+    return this.running.getStore() ?? null;
+  }
 
   /** `slowCountMs`: a count slower than this keeps running totals of its fields from then on (see RunningCounts). */
   constructor(
@@ -137,16 +148,14 @@ export class SqliteDocumentStore implements DocumentStore {
   exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
     return this.serially(async () => {
       for (;;) {
-        const batch = (this.batch = new SqliteBatch(dataVersion(this.db)));
+        const batch = new SqliteBatch(dataVersion(this.db));
         try {
-          const result = await work();
+          const result = await this.running.run(batch, work);
           if (!batch.unchanged) await this.commit(batch);
           return { ran: true as const, result };
         } catch (error) {
           if (this.db.inTransaction) this.db.exec('ROLLBACK');
           if (!(error instanceof OtherWriterCommitted)) throw error;
-        } finally {
-          this.batch = null;
         }
       }
     });
