@@ -2,34 +2,43 @@ import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { DoNotCallEvent, ListingSource } from './do-not-call.events';
 
+/**
+ * One number of one user's do-not-call list, in a stream of its own (contract §15: a list of
+ * millions costs each add, each removal and each check the same as the first). `listedBefore`:
+ * whether the list showed the number before it had a stream (a store from before them); the
+ * stream's own events decide from its first on.
+ */
 export type DoNotCallCommand =
-  | { type: 'AddToDoNotCall'; userId: number; phoneNumbers: readonly string[]; reason: string | null; source: ListingSource }
-  | { type: 'RemoveFromDoNotCall'; userId: number; phoneNumber: string };
+  | { type: 'AddToDoNotCall'; userId: number; phoneNumber: string; reason: string | null; source: ListingSource; listedBefore: boolean }
+  | { type: 'RemoveFromDoNotCall'; userId: number; phoneNumber: string; listedBefore: boolean };
 
 export interface DoNotCallState {
-  listed: ReadonlySet<string>;
+  /** Whether the stream has any event; until then the list's answer stands. */
+  known: boolean;
+  listed: boolean;
 }
 
 export const doNotCallDecider: Decider<DoNotCallCommand, DoNotCallState, DoNotCallEvent> = {
-  initialState: { listed: new Set() },
+  initialState: { known: false, listed: false },
 
   decide(command, state) {
+    const listed = state.known ? state.listed : command.listedBefore;
     switch (command.type) {
-      case 'AddToDoNotCall': {
-        const added = [...new Set(command.phoneNumbers)].filter((n) => !state.listed.has(n));
-        if (!added.length) return [];
-        return [{ type: 'NumbersAddedToDoNotCall', data: { user_id: command.userId, phone_numbers: added, reason: command.reason, source: command.source } }];
-      }
+      case 'AddToDoNotCall':
+        if (listed) return [];
+        return [
+          {
+            type: 'NumbersAddedToDoNotCall',
+            data: { user_id: command.userId, phone_numbers: [command.phoneNumber], reason: command.reason, source: command.source },
+          },
+        ];
       case 'RemoveFromDoNotCall':
-        if (!state.listed.has(command.phoneNumber)) throw DomainError.notFound('Number');
+        if (!listed) throw DomainError.notFound('Number');
         return [{ type: 'NumberRemovedFromDoNotCall', data: { user_id: command.userId, phone_number: command.phoneNumber } }];
     }
   },
 
-  evolve(state, event) {
-    const listed = new Set(state.listed);
-    if (event.type === 'NumbersAddedToDoNotCall') event.data.phone_numbers.forEach((n) => listed.add(n));
-    else listed.delete(event.data.phone_number);
-    return { listed };
+  evolve(_state, event) {
+    return { known: true, listed: event.type === 'NumbersAddedToDoNotCall' };
   },
 };

@@ -1,7 +1,10 @@
 import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
-/** One stream per user: their do-not-call list (contract §13). */
-export const doNotCallStream = (userId: number) => `dnc-${userId}`;
+/**
+ * One stream per user and number (contract §13, §15). Stores from before kept a user's whole
+ * list in `dnc-<user id>`: its events are still read by the projection, never written again.
+ */
+export const doNotCallStream = (userId: number, e164: string) => `dnc_number-${userId}_${e164.replace(/^\+/, '')}`;
 
 export type ListingSource = 'user' | 'opt-out';
 

@@ -1,5 +1,5 @@
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
-import { LeadsQueries } from '../../src/leads/leads.queries';
+import { LeadsProjection } from '../../src/leads/leads.projection';
 import { ManualClock } from '../../src/shared/clock';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { eventually, FakeProvider, Script } from './fake-provider';
@@ -59,13 +59,11 @@ export const setStatus = (w: World, campaign_id: number, action: 'start' | 'stop
   w.t.request('POST', '/api/user/campaigns/update-status', { token: w.token, body: { campaign_id, action } });
 export const getCampaign = async (w: World, id: number) => (await w.t.request('GET', `/api/user/campaigns/${id}`, { token: w.token })).body;
 export const leadsOf = async (w: World, id: number) => (await w.t.request('GET', `/api/user/leads?campaign_id=${id}`, { token: w.token })).body;
-/** Whether every call the provider ended has been applied to its lead (the lead no longer has it in flight). */
+/** Whether every lead's call in flight is a silent one at the provider: none waits to be sent, nor for its end to be applied. */
 const endsApplied = async (w: World) => {
-  const leads = w.t.app.get(LeadsQueries);
-  for (const d of w.provider.dials.filter((d) => d.endedAt && d.request.lead_id !== null)) {
-    if ((await leads.get(d.request.lead_id))?.in_flight_call_id === d.request.call_id) return false;
-  }
-  return true;
+  const silent = new Set(w.provider.dials.filter((d) => d.script === 'silence' && !d.endedAt).map((d) => d.request.call_id));
+  const inFlight = await w.t.app.get(LeadsProjection).leads.find({ in_flight: true });
+  return inFlight.every((lead) => silent.has(lead.in_flight_call_id));
 };
 
 export const settled = (w: World) =>

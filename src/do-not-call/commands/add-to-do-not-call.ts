@@ -3,6 +3,10 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { doNotCallDecider } from '../do-not-call.decider';
 import { ListingSource, doNotCallStream } from '../do-not-call.events';
+import { DoNotCallQueries } from '../do-not-call.queries';
+
+/** Numbers listed at once: their appends share the event store's commits. */
+const AT_ONCE = 256;
 
 export class AddToDoNotCall {
   constructor(
@@ -19,17 +23,32 @@ export class AddToDoNotCallHandler implements ICommandHandler<AddToDoNotCall, nu
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
+    private readonly list: DoNotCallQueries,
   ) {}
 
   async execute({ userId, phoneNumbers, reason, source }: AddToDoNotCall): Promise<number> {
-    const { position, events } = await this.runner.run(doNotCallStream(userId), doNotCallDecider, {
-      type: 'AddToDoNotCall',
-      userId,
-      phoneNumbers,
-      reason,
-      source,
-    });
-    await this.projections.settle(position);
-    return events.reduce((sum, e) => sum + (e.type === 'NumbersAddedToDoNotCall' ? e.data.phone_numbers.length : 0), 0);
+    const numbers = [...new Set(phoneNumbers)];
+    let added = 0;
+    let last: number | null = null;
+    for (let i = 0; i < numbers.length; i += AT_ONCE) {
+      const chunk = numbers.slice(i, i + AT_ONCE);
+      const before = new Set(await this.list.listed(userId, chunk));
+      const results = await Promise.all(
+        chunk.map((phoneNumber) =>
+          this.runner.run(
+            doNotCallStream(userId, phoneNumber),
+            doNotCallDecider,
+            { type: 'AddToDoNotCall', userId, phoneNumber, reason, source, listedBefore: before.has(phoneNumber) },
+            { retries: 10 },
+          ),
+        ),
+      );
+      for (const { events, position } of results) {
+        added += events.length;
+        if (position !== null) last = Math.max(last ?? 0, position);
+      }
+    }
+    await this.projections.settle(last);
+    return added;
   }
 }

@@ -3,6 +3,7 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { doNotCallDecider } from '../do-not-call.decider';
 import { doNotCallStream } from '../do-not-call.events';
+import { DoNotCallQueries } from '../do-not-call.queries';
 
 export class RemoveFromDoNotCall {
   constructor(
@@ -16,10 +17,13 @@ export class RemoveFromDoNotCallHandler implements ICommandHandler<RemoveFromDoN
   constructor(
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
+    private readonly list: DoNotCallQueries,
   ) {}
 
   async execute({ userId, phoneNumber }: RemoveFromDoNotCall): Promise<void> {
-    const { position } = await this.runner.run(doNotCallStream(userId), doNotCallDecider, { type: 'RemoveFromDoNotCall', userId, phoneNumber });
+    const listedBefore = (await this.list.listed(userId, [phoneNumber])).length > 0;
+    const command = { type: 'RemoveFromDoNotCall' as const, userId, phoneNumber, listedBefore };
+    const { position } = await this.runner.run(doNotCallStream(userId, phoneNumber), doNotCallDecider, command);
     await this.projections.settle(position);
   }
 }
