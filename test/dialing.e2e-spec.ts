@@ -154,10 +154,21 @@ describe('the calling window, with a controlled clock', () => {
     await w.provider.stop();
   });
   const pass = () => w.t.app.get(DialScheduler).pass();
+  /** The lead's claims so far. */
+  const claimsOf = async (leadId: number) =>
+    (await w.t.app.get<EventStore>(EVENT_STORE).readStream(`lead-${leadId}`)).filter((e) => e.type === 'LeadCallStarted').length;
+  /**
+   * A pass at this instant claims the lead: this one, or the scheduler's own pass running beside it
+   * (a call's end nudges it), which the claim's append lets only one of them make.
+   */
+  const claimedNow = async (leadId: number, claims: number) => {
+    await pass();
+    await eventually(async () => (await claimsOf(leadId)) === claims, 5000, `claim ${claims} of lead ${leadId}`);
+  };
 
   it('waits for the local opening of the next calling day, skipping the weekend, then pushes a retry to the next morning', async () => {
     const id = await campaign(w, { max_retries: 1, retry_delay_seconds: 600 });
-    await lead(w, id, '+12015550100');
+    const { id: leadId } = await lead(w, id, '+12015550100');
     await setStatus(w, id, 'start');
     expect(await pass()).toBe(0);
     w.clock.set('2025-01-18T15:00:00Z'); // Saturday 10:00
@@ -166,7 +177,7 @@ describe('the calling window, with a controlled clock', () => {
     expect(await pass()).toBe(0);
     expect(w.provider.dials).toHaveLength(0);
     w.clock.set('2025-01-20T21:55:00Z'); // Monday 16:55
-    expect(await pass()).toBe(1);
+    await claimedNow(leadId, 1);
     await eventually(
       // The claim shows on the read models a moment after the pass: the attempt is over once it is counted.
       async () => (await leadsOf(w, id))[0]?.attempts === 1 && (await getCampaign(w, id)).stats.calls_in_flight === 0,
@@ -178,19 +189,21 @@ describe('the calling window, with a controlled clock', () => {
     expect(failed?.data).toMatchObject({ attempts: 1, next_due_at: '2025-01-21T14:00:00.000Z' });
     w.clock.set('2025-01-21T13:59:59Z');
     expect(await pass()).toBe(0);
+    expect(await claimsOf(leadId)).toBe(1);
     w.clock.set('2025-01-21T14:00:00Z');
-    expect(await pass()).toBe(1);
+    await claimedNow(leadId, 2);
   });
 
   /** A campaign of one lead in a zone: nothing is dialed at `closed`, the lead is dialed at `opens`. */
   const expectOpening = async (settings: object, timezone: string, phone: string, closed: string, opens: string) => {
     const id = await campaign(w, { calling_days: EVERY_DAY, ...settings }, { timezone });
-    await lead(w, id, phone);
+    const { id: leadId } = await lead(w, id, phone);
     await setStatus(w, id, 'start');
     w.clock.set(closed);
     expect(await pass()).toBe(0);
+    expect(await claimsOf(leadId)).toBe(0);
     w.clock.set(opens);
-    expect(await pass()).toBe(1);
+    await claimedNow(leadId, 1);
     await setStatus(w, id, 'stop');
   };
 

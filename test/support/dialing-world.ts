@@ -1,5 +1,7 @@
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
 import { LeadsProjection } from '../../src/leads/leads.projection';
+import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { ManualClock } from '../../src/shared/clock';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { eventually, FakeProvider, Script } from './fake-provider';
@@ -66,14 +68,19 @@ const endsApplied = async (w: World) => {
   return inFlight.every((lead) => silent.has(lead.in_flight_call_id));
 };
 
+/**
+ * Dialing has settled: a pass claims nothing, the read models show every claim made so far (the
+ * scheduler's own pass may run beside this one), and every lead in flight is on a silent call.
+ */
 export const settled = (w: World) =>
   eventually(
-    async () =>
-      (await w.t.app.get(DialScheduler).pass()) === 0 &&
-      w.provider.dials.every((d) => d.endedAt || d.script === 'silence') &&
-      (await endsApplied(w)) &&
-      (await new Promise((r) => setTimeout(r, 60)), true) &&
-      (await w.t.app.get(DialScheduler).pass()) === 0,
+    async () => {
+      if ((await w.t.app.get(DialScheduler).pass()) !== 0) return false;
+      await w.t.app.get(ProjectionRunner).waitFor(await w.t.app.get<EventStore>(EVENT_STORE).headPosition());
+      if (!w.provider.dials.every((d) => d.endedAt || d.script === 'silence') || !(await endsApplied(w))) return false;
+      await new Promise((r) => setTimeout(r, 60));
+      return (await w.t.app.get(DialScheduler).pass()) === 0 && (await endsApplied(w));
+    },
     15_000,
     'dialing to settle',
   );
