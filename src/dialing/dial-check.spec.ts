@@ -2,19 +2,11 @@ import { fold } from '../infrastructure/event-sourcing/decider';
 import { leadDecider, RetryPolicy } from '../leads/lead.decider';
 import { LeadEvent } from '../leads/lead.events';
 import { ALWAYS_OPEN } from '../testing/dial-policy.fixture';
+import { LEAD_IDS, leadCreated } from '../testing/lead.fixture';
 import { DialFacts, dialRefusal } from './dial-check';
 
-const ids = { lead_id: 1, user_id: 2, campaign_id: 3 };
-const created: LeadEvent = {
-  type: 'LeadCreated',
-  data: {
-    ...ids,
-    phone_number: '+12015550123',
-    zones: ['America/New_York'],
-    variables: {},
-    secondary_contacts: [{ id: 10, phone_number: '+4930123457', zones: ['Europe/Berlin'], variables: {} }],
-  },
-};
+const ids = LEAD_IDS;
+const created = leadCreated({ secondary_contacts: [{ id: 10, phone_number: '+4930123457', zones: ['Europe/Berlin'], variables: {} }] });
 const claimed = (callId: number, contact: number | null = null): LeadEvent => ({
   type: 'LeadCallStarted',
   data: { ...ids, call_id: callId, secondary_contact_id: contact, phone_number: contact ? '+4930123457' : '+12015550123', attempt: 1 },

@@ -4,21 +4,12 @@ import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, Retr
 import { refusalOf } from '../testing/refusal';
 import { LeadEvent } from './lead.events';
 import { ALWAYS_OPEN } from '../testing/dial-policy.fixture';
+import { LEAD_IDS, leadCreated } from '../testing/lead.fixture';
 
 const NOW = new Date('2025-01-01T00:00:00Z');
 const { given } = deciderSpec(leadDecider, NOW);
-const ids = { lead_id: 1, user_id: 2, campaign_id: 3 };
-const created: LeadEvent = {
-  type: 'LeadCreated',
-  data: {
-    ...ids,
-    phone_number: '+12015550123',
-    timezone: null,
-    zones: ['America/New_York'],
-    variables: { customer_name: 'Ann' },
-    secondary_contacts: [{ id: 10, phone_number: '+12015550124', variables: {}, timezone: null, zones: ['America/New_York'] }],
-  },
-};
+const ids = LEAD_IDS;
+const created: LeadEvent = leadCreated({ variables: { customer_name: 'Ann' } });
 const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object = {}): LeadCommand => ({
   type: 'CreateLead',
   id: 1,

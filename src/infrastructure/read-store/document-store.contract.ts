@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DocumentStore } from './document-store.port';
+import { Collection, DocumentStore } from './document-store.port';
 import { batchCases } from './document-store-batches.contract';
 import { Person, people } from './document-store-people.contract';
 
@@ -216,6 +216,23 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
 }
 
 /** Only for adapters whose exclusive batches are transactions. */
+/**
+ * Runs `work` as a batch that waits on `paused`; meanwhile writes, outside it, the checkpoint
+ * `outside` (7) and the document `outside` of `c`, as a reactor's checkpoint or a heartbeat would;
+ * then lets the batch end however `work` ends it, and answers once everything settled.
+ */
+export async function writeBesideBatch(store: DocumentStore, c: Collection<{ v: number }>, work: (paused: Promise<void>) => Promise<void>): Promise<void> {
+  let release!: () => void;
+  const paused = new Promise<void>((resolve) => (release = resolve));
+  const batch = store.exclusive('projections', () => work(paused)).catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 5));
+  const outside = Promise.all([store.setCheckpoint('outside', 7), c.upsert('outside', { v: 1 }, 2)]);
+  await new Promise((r) => setTimeout(r, 20));
+  release();
+  await batch;
+  await outside;
+}
+
 export function atomicBatchContract(name: string, harness: DocumentStoreHarness) {
   describe(`${name} atomic batches`, () => {
     it('rolls back the documents and the checkpoint together when the work fails', async () => {
@@ -236,22 +253,11 @@ export function atomicBatchContract(name: string, harness: DocumentStoreHarness)
     it('keeps a write made outside a batch while the batch runs, though the batch fails', async () => {
       const store = await harness.open();
       const c = store.collection<{ v: number }>('outside_writes');
-      let release!: () => void;
-      const paused = new Promise<void>((resolve) => (release = resolve));
-      const batch = store
-        .exclusive('projections', async () => {
-          await c.upsert('inside', { v: 1 }, 1);
-          await paused;
-          throw new Error('crash mid-batch');
-        })
-        .catch(() => undefined);
-      // A reactor's checkpoint and a heartbeat's document, written while the batch holds its work.
-      await new Promise((r) => setTimeout(r, 5));
-      const outside = Promise.all([store.setCheckpoint('outside', 7), c.upsert('outside', { v: 1 }, 2)]);
-      await new Promise((r) => setTimeout(r, 20));
-      release();
-      await batch;
-      await outside;
+      await writeBesideBatch(store, c, async (paused) => {
+        await c.upsert('inside', { v: 1 }, 1);
+        await paused;
+        throw new Error('crash mid-batch');
+      });
       expect(await store.getCheckpoint('outside')).toBe(7);
       expect(await c.get('outside')).toEqual({ v: 1 });
       expect(await c.get('inside')).toBeNull();

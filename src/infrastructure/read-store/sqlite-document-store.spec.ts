@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { atomicBatchContract, documentStoreContract } from './document-store.contract';
+import { atomicBatchContract, documentStoreContract, writeBesideBatch } from './document-store.contract';
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
 import { SqliteDocumentStore } from './sqlite-document-store';
 import { OtherWriterCommitted } from './sqlite-batch';
@@ -243,23 +243,14 @@ describe('embedded SQLite across processes', () => {
   it('keeps a write made outside a batch while the batch is made again after another connection committed', async () => {
     const store = new SqliteDocumentStore(join(dir, 'again.db'));
     const c = store.collection<{ v: number }>('again');
-    let release!: () => void;
-    const paused = new Promise<void>((resolve) => (release = resolve));
     let runs = 0;
-    const batch = store.exclusive('projections', async () => {
+    await writeBesideBatch(store, c, async (paused) => {
       runs++;
       await c.upsert('inside', { v: runs }, 1);
-      if (runs === 1) {
-        await paused;
-        throw new OtherWriterCommitted();
-      }
+      if (runs > 1) return;
+      await paused;
+      throw new OtherWriterCommitted();
     });
-    await new Promise((r) => setTimeout(r, 5));
-    const outside = Promise.all([store.setCheckpoint('outside', 7), c.upsert('outside', { v: 1 }, 2)]);
-    await new Promise((r) => setTimeout(r, 20));
-    release();
-    await batch;
-    await outside;
     expect(runs).toBe(2);
     expect(await store.getCheckpoint('outside')).toBe(7);
     expect(await c.get('outside')).toEqual({ v: 1 });
