@@ -7,6 +7,7 @@ import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { Projection, ReadModelProjection } from './projection';
 import { ReadModelBehind } from './read-model-behind';
+import { ProjectionWaiters } from './projection-waiters';
 
 const BATCH = 500;
 /** A rebuild holds more events per transaction: nothing waits on it, and each document is written once per batch. */
@@ -35,12 +36,6 @@ export interface SettleOptions {
   background?: boolean;
 }
 
-interface Waiter {
-  position: number;
-  background: boolean;
-  resolve: (ok: boolean) => void;
-}
-
 /** False for a rebuild: it projects every event again itself, so a catch-up first is work thrown away. */
 export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
 
@@ -55,8 +50,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
   private projections: ReadModelProjection[] = [];
   /** Each projection's event types. */
   private handledBy = new Map<ReadModelProjection, ReadonlySet<string>>();
-  private projectedUpTo = 0;
-  private waiters: Waiter[] = [];
+  private readonly waiters = new ProjectionWaiters();
   /** Brings the wait between two batches back to LINGER_MS from its start. */
   private shortenLinger?: () => void;
   private running?: Promise<void>;
@@ -107,7 +101,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
       this.logger.error(`Final projection batch failed: ${(error as Error).message}`);
     }
     this.stopped = true;
-    for (const waiter of this.waiters.splice(0)) waiter.resolve(waiter.position <= this.projectedUpTo);
+    this.waiters.end();
   }
 
   /** A projection whose documents changed shape starts again from the first event. */
@@ -131,7 +125,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
 
   /** The position every projection has applied up to. */
   get position(): number {
-    return this.projectedUpTo;
+    return this.waiters.position;
   }
 
   names(): string[] {
@@ -140,26 +134,13 @@ export class ProjectionRunner implements OnApplicationBootstrap {
 
   /** Resolves true once every projection has applied the event at `position`, false on timeout. */
   waitFor(position: number | null, timeoutMs = this.config.readYourWritesTimeoutMs, { background = false }: SettleOptions = {}): Promise<boolean> {
-    if (position === null || position <= this.projectedUpTo) return Promise.resolve(true);
+    if (position === null || position <= this.waiters.position) return Promise.resolve(true);
     // Stopped, nothing will project it any more: waiting out the timeout would only hold up the shutdown.
     if (this.stopped) return Promise.resolve(false);
     if (!background) this.shortenLinger?.();
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        position,
-        background,
-        resolve: (ok: boolean) => {
-          clearTimeout(timer);
-          resolve(ok);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(false);
-      }, timeoutMs);
-      this.waiters.push(waiter);
-      this.trigger();
-    });
+    const waited = this.waiters.wait(position, timeoutMs, background);
+    this.trigger();
+    return waited;
   }
 
   /** Waits like `waitFor`, and throws ReadModelBehind when the read models do not get there in time. */
@@ -204,7 +185,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
         await this.readStore.exclusive(LOCK, async () => {
           for (const projection of chosen) await this.readStore.resetCheckpoint(rebuilding(projection), 0);
         });
-        this.projectedUpTo = 0;
+        this.waiters.startOver();
         for (let applied = 0; ;) {
           const { count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding);
           applied += count;
@@ -251,7 +232,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
 
   private linger(): Promise<void> {
     const startedAt = performance.now();
-    const ms = this.waiters.some((w) => !w.background) ? LINGER_MS : BACKGROUND_LINGER_MS;
+    const ms = this.waiters.requestWaits ? LINGER_MS : BACKGROUND_LINGER_MS;
     return new Promise<void>((resolve) => {
       let timer = setTimeout(resolve, ms);
       this.shortenLinger = () => {
@@ -288,20 +269,12 @@ export class ProjectionRunner implements OnApplicationBootstrap {
       return { count: batch.length, position: lowest };
     });
     const result = outcome.ran ? outcome.result : { count: 0, position: await this.lowestCheckpoint() };
-    this.advance(result.position);
+    this.waiters.advance(result.position);
     return result;
   }
 
   private async lowestCheckpoint(): Promise<number> {
     const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
     return checkpoints.length ? Math.min(...checkpoints) : 0;
-  }
-
-  private advance(position: number): void {
-    if (position > this.projectedUpTo) this.projectedUpTo = position;
-    const ready = this.waiters.filter((w) => w.position <= this.projectedUpTo);
-    if (!ready.length) return;
-    this.waiters = this.waiters.filter((w) => w.position > this.projectedUpTo);
-    for (const waiter of ready) waiter.resolve(true);
   }
 }
