@@ -13,10 +13,9 @@ import { LeadStates } from '../leads/lead-states';
 import { Clock } from '../shared/clock';
 import { dialRefusal, NOT_DIALED_REASONS } from './dial-check';
 import { DialRequest, Dialer } from './dialer.port';
+import { DIAL_TIMEOUT_MS } from './http-dialer';
 import { DialingPolicies } from './dialing-policies';
 
-/** The dialer's own timeout: a send claimed longer than DIAL_RESEND_AFTER_SECONDS less this ago may already be taken for lost. */
-const DIAL_TIMEOUT_MS = 10_000;
 
 /**
  * Sends a call's dial request to the dialer, the first time or again under the same call id.
@@ -71,7 +70,8 @@ export class CallPlacer {
       variables: spec.variables,
       callback_url: `${this.config.publicUrl.replace(/\/$/, '')}/api/telephony/calls/${callId}/events`,
     };
-    // A process stalled since its claim may be taken for dead and its dial sent by another: better this attempt lost than the call doubled.
+    // A process stalled since its claim past DIAL_RESEND_AFTER_SECONDS less the dial's own timeout may be taken
+    // for dead and its dial sent by another: better this attempt lost than the call doubled.
     if (performance.now() - claimedAt > resendAfterMs - DIAL_TIMEOUT_MS) return;
     try {
       await this.dialer.dial(request);
