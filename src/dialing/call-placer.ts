@@ -16,7 +16,6 @@ import { DialRequest, Dialer } from './dialer.port';
 import { DIAL_TIMEOUT_MS } from './http-dialer';
 import { DialingPolicies } from './dialing-policies';
 
-
 /**
  * Sends a call's dial request to the dialer, the first time or again under the same call id.
  * Just before it leaves, every rule the claim judged is judged again (contract §9): refused,
