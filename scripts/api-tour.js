@@ -250,6 +250,15 @@ async function apiTour(baseUrl, token, secret) {
     await send('PUT', '/api/user/settings', { body: { quiet_hours: { start: '07:00', end: '22:00' } } });
     await send('POST', '/api/user/dnc', { body: { phone_numbers: ['+12025550150', '+12025550151'], reason: 'asked not to be called' } });
     await send('POST', '/api/user/dnc', { body: { phone_numbers: ['not a number'] } });
+    const dncFile = 'phone_number,name\n+12025550152,Eve\n+12025550153,Finn\n12345,Gus\n';
+    const dncImport = (await send('POST', '/api/user/dnc/import', { upload: { contentType: 'text/csv', text: dncFile } })).answer.data;
+    await send('POST', '/api/user/dnc/import', { upload: { contentType: 'text/plain', text: '+12025550154\n+12025550155\n' } });
+    await until(
+      async () => (await send('GET', '/api/user/dnc-imports', { record: false })).answer.data.every((i) => i.status !== 'running'),
+      'the dnc imports',
+    );
+    await send('GET', '/api/user/dnc-imports/:id', { params: { id: dncImport.id } });
+    await send('GET', '/api/user/dnc-imports', { query: '?per_page=5' });
     await send('GET', '/api/user/dnc', { query: '?per_page=10' });
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });

@@ -11,7 +11,7 @@ import { createLog } from './infrastructure/logging/pino-log';
 import { logRequests, requestId } from './infrastructure/logging/request-log';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './infrastructure/http/json-body-parser';
 import { Clock } from './shared/clock';
-import { IMPORT_ROUTE, installImportBodyParser } from './lead-imports/import-body-parser';
+import { IMPORT_ROUTES, installImportBodyParser } from './lead-imports/import-body-parser';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { observeRequests } from './infrastructure/metrics/observe-requests';
 
@@ -30,7 +30,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     return503OnClosing: false,
     genReqId: requestId,
   });
-  installJsonBodyParser(adapter.getInstance(), { notJsonRoutes: [IMPORT_ROUTE] });
+  installJsonBodyParser(adapter.getInstance(), { notJsonRoutes: IMPORT_ROUTES });
   installImportBodyParser(adapter.getInstance());
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const log = createLog(config);

@@ -92,6 +92,13 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /api/user/dnc': user('Do not call', 'Adds numbers to the do-not-call list (1 to 10,000); answers how many were new', { body: AddToDoNotCallDto }),
   'GET /api/user/dnc': user('Do not call', 'The do-not-call list, newest first', { query: DoNotCallListQuery }),
   'DELETE /api/user/dnc/:phone_number': user('Do not call', 'Takes a number off the do-not-call list'),
+  'POST /api/user/dnc/import': user(
+    'Do not call',
+    'Starts an import of numbers into the do-not-call list: a CSV with a phone_number column, or plain text with one number a line; streamed, up to IMPORT_MAX_BYTES',
+    { upload: ['text/csv', 'text/plain'] },
+  ),
+  'GET /api/user/dnc-imports/:id': user('Do not call', "A do-not-call import's progress: rows read, accepted, invalid, and the first 1,000 refused rows"),
+  'GET /api/user/dnc-imports': user('Do not call', "The user's do-not-call imports, newest first", { query: LeadImportListQuery }),
 
   'POST /api/telephony/inbound': provider('Opens an inbound call for the assistant holding `to`', InboundCallDto),
   'POST /api/telephony/calls/:call_id/events': provider("Records a call's status and details (409 for a move the state machine forbids)", CallEventDto),

@@ -6,7 +6,8 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
  */
 export const doNotCallStream = (userId: number, e164: string) => `dnc_number-${userId}_${e164.replace(/^\+/, '')}`;
 
-export type ListingSource = 'user' | 'opt-out';
+/** Who listed a number: the user one by one, a callee's opt-out, or the user's bulk import. */
+export type ListingSource = 'user' | 'opt-out' | 'import';
 
 /** Numbers (E.164) that are never dialed for this user again; only those not listed yet. */
 export type NumbersAddedToDoNotCall = DomainEvent<

@@ -5,7 +5,7 @@ import { ImportRow, MAX_ROW_BYTES, ROW_TOO_LARGE, UNREADABLE_ROW, importRows } f
 const chunked = (text: string, chunk: number) =>
   Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
 
-const rowsOf = async (format: 'csv' | 'ndjson', text: string, chunk = 7): Promise<ImportRow[]> => {
+const rowsOf = async (format: 'csv' | 'ndjson' | 'text', text: string, chunk = 7): Promise<ImportRow[]> => {
   // Fed in small chunks, as a body arrives: a quoted line break or a BOM may straddle two.
   const out: ImportRow[] = [];
   for await (const row of importRows(format, Readable.from(chunked(text, chunk)))) out.push(row);
@@ -119,6 +119,18 @@ describe('import rows', () => {
       { row: 4, unreadable: 'The request body must be a JSON object.' },
       { row: 5, unreadable: 'The request body must be a JSON object.' },
       { row: 6, body: { phone_number: '+2', variables: { a: 'b' } } },
+    ]);
+  });
+});
+
+describe('import rows of plain text', () => {
+  it('reads one number a line, trimmed, numbered by line; blank lines passed over; a line past 1 MiB refused unheld', async () => {
+    const long = 'x'.repeat(MAX_ROW_BYTES + 1);
+    expect(await rowsOf('text', `\uFEFF+12015550101\r\n\n  +12015550102 \n${long}\nnope`)).toEqual([
+      { row: 1, body: { phone_number: '+12015550101' } },
+      { row: 3, body: { phone_number: '+12015550102' } },
+      { row: 4, unreadable: ROW_TOO_LARGE },
+      { row: 5, body: { phone_number: 'nope' } },
     ]);
   });
 });

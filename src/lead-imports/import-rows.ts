@@ -17,7 +17,18 @@ export const ROW_TOO_LARGE = 'The row must not be larger than 1 MiB.';
 
 /** The rows of an import's body, one at a time as they are read: memory holds one row, whatever the size. */
 export function importRows(format: ImportFormat, input: Readable): AsyncGenerator<ImportRow> {
-  return format === 'csv' ? csvRows(input) : ndjsonRows(input);
+  if (format === 'csv') return csvRows(input);
+  return format === 'ndjson' ? ndjsonRows(input) : textRows(input);
+}
+
+/** Plain text: one phone number a line, numbered by its line; blank lines are passed over, not counted. */
+async function* textRows(input: Readable): AsyncGenerator<ImportRow> {
+  let line = 0;
+  for await (const text of lines(input)) {
+    line++;
+    if (text === null) yield { row: line, unreadable: ROW_TOO_LARGE };
+    else if (text.trim() !== '') yield { row: line, body: { phone_number: text.trim() } };
+  }
 }
 
 /**

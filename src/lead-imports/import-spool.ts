@@ -139,7 +139,7 @@ export class ImportSpool {
       throw error;
     });
     return names
-      .map((name) => /^(\d+)\.(csv|ndjson)$/.exec(name))
+      .map((name) => /^(\d+)\.(csv|ndjson|text)$/.exec(name))
       .filter((m): m is RegExpExecArray => m !== null && !this.growing.has(Number(m[1])))
       .map((m) => ({ importId: Number(m[1]), format: m[2] as ImportFormat }));
   }

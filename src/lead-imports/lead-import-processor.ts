@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CsvError } from 'csv-parse';
 import { CommandBus } from '@nestjs/cqrs';
+import { AddToDoNotCall } from '../do-not-call/commands/add-to-do-not-call';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
@@ -11,6 +12,7 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { DomainError } from '../shared/domain-error';
 import { toE164 } from '../shared/phone';
 import { CheckedBodyPipe } from '../shared/validation/validation.pipe';
+import { dncBatch } from './dnc-import-rows';
 import { ImportRow, importRows } from './import-rows';
 import { ImportSpool } from './import-spool';
 import { LeadImportCommand, LeadImportState, leadImportDecider } from './lead-import.decider';
@@ -114,6 +116,7 @@ export class LeadImportProcessor {
   }
 
   private async runBatch(importId: number, state: LeadImportState, rows: ImportRow[]): Promise<LeadImportState> {
+    if (state.campaignId === null) return this.runListingBatch(importId, state, rows);
     const first = state.rowsDone + 1;
     const lastRow = rows[rows.length - 1].row;
     // The batch in hand at a crash is made again on the ids it had; a new one gets its own.
@@ -127,6 +130,19 @@ export class LeadImportProcessor {
     const outcome = await this.makeLeads(state, rows, (row) => ids[row - first], redo);
     const { position, state: after } = await this.run(importId, { type: 'RecordRowsDone', importId, lastRow, ...outcome });
     // The leads and the progress are readable, and the dialer finds the leads, before the next batch.
+    await this.projections.settle(position);
+    return after;
+  }
+
+  /**
+   * A batch of a do-not-call import: its numbers listed, then the batch recorded done. Listing is
+   * idempotent, so a batch made again after a crash needs no reservation.
+   */
+  private async runListingBatch(importId: number, state: LeadImportState, rows: ImportRow[]): Promise<LeadImportState> {
+    const { numbers, accepted, invalid, errors } = dncBatch(rows);
+    if (numbers.length) await this.commands.execute(new AddToDoNotCall(state.userId!, numbers, null, 'import'));
+    const lastRow = rows[rows.length - 1].row;
+    const { position, state: after } = await this.run(importId, { type: 'RecordRowsDone', importId, lastRow, accepted, duplicates: 0, invalid, errors });
     await this.projections.settle(position);
     return after;
   }

@@ -5,7 +5,8 @@ import { ImportFormat, ImportStatus, KEPT_ERRORS, LeadImportEvent, RowError } fr
 export interface LeadImportState {
   exists: boolean;
   userId?: number;
-  campaignId?: number;
+  /** Null: a do-not-call import. */
+  campaignId?: number | null;
   format?: ImportFormat;
   allowDuplicate?: boolean;
   status?: ImportStatus;
@@ -18,7 +19,7 @@ export interface LeadImportState {
 }
 
 export type LeadImportCommand =
-  | { type: 'StartImport'; importId: number; userId: number; campaignId: number; format: ImportFormat; allowDuplicate: boolean }
+  | { type: 'StartImport'; importId: number; userId: number; campaignId: number | null; format: ImportFormat; allowDuplicate: boolean }
   | { type: 'RecordUpload'; importId: number; bytes: number }
   | { type: 'ReserveRows'; importId: number; firstRow: number; lastRow: number; leadIds: number[] }
   | { type: 'RecordRowsDone'; importId: number; lastRow: number; accepted: number; duplicates: number; invalid: number; errors: RowError[] }
@@ -74,7 +75,8 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         if (state.status !== 'running') return [];
         if (command.status === 'completed' && state.reserved) throw new DomainError('conflict', 'Rows are still in hand');
         if (command.status === 'completed' && !state.uploaded) throw new DomainError('conflict', 'The file is not stored whole yet');
-        return [{ type: 'LeadImportFinished', data: { import_id: id, campaign_id: state.campaignId!, status: command.status, reason: command.reason } }];
+        const campaign = state.campaignId ? { campaign_id: state.campaignId } : {};
+        return [{ type: 'LeadImportFinished', data: { import_id: id, ...campaign, status: command.status, reason: command.reason } }];
     }
   },
 

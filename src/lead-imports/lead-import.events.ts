@@ -3,7 +3,8 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
 /** One stream per import (contract §15). */
 export const leadImportStream = (importId: number) => `lead_import-${importId}`;
 
-export type ImportFormat = 'csv' | 'ndjson';
+/** `text`: one phone number a line (do-not-call imports only). */
+export type ImportFormat = 'csv' | 'ndjson' | 'text';
 export type ImportStatus = 'running' | 'completed' | 'failed';
 
 /** A refused row: its 1-based number and the message a single create would have answered. */
@@ -15,9 +16,10 @@ export interface RowError {
 /** The errors an import keeps (contract §15: the first 1,000). */
 export const KEPT_ERRORS = 1000;
 
+/** `campaign_id` null: the rows are numbers for the user's do-not-call list (contract §15), not leads. */
 export type LeadImportStarted = DomainEvent<
   'LeadImportStarted',
-  { import_id: number; user_id: number; campaign_id: number; format: ImportFormat; allow_duplicate: boolean }
+  { import_id: number; user_id: number; campaign_id: number | null; format: ImportFormat; allow_duplicate: boolean }
 >;
 /** The body is stored whole (`bytes` of it): the import may go on from it after a restart. */
 export type LeadImportUploaded = DomainEvent<'LeadImportUploaded', { import_id: number; bytes: number }>;

@@ -6,10 +6,15 @@ import { isoMicros } from '../shared/formats';
 import { ImportFormat, ImportStatus, KEPT_ERRORS, LEAD_IMPORT_EVENT_TYPES, LeadImportEvent, RowError } from './lead-import.events';
 
 /** An import as `GET /api/user/lead-imports/{id}` shows it (contract §15), and what the service keeps of it. */
+/** What an import's rows are made into (contract §15). */
+export type ImportList = 'leads' | 'do_not_call';
+
 export interface LeadImportDocument {
   id: number;
   user_id: number;
-  campaign_id: number;
+  list: ImportList;
+  /** Null for a do-not-call import. */
+  campaign_id: number | null;
   format: ImportFormat;
   status: ImportStatus;
   /** The body is stored whole: the rows can be read (again) from it. */
@@ -37,16 +42,28 @@ export const importView = ({ id, campaign_id, status, rows, accepted, duplicates
   finished_at,
 });
 
+export const dncImportView = ({ id, status, rows, accepted, invalid, errors, started_at, finished_at }: LeadImportDocument) => ({
+  id,
+  status,
+  rows,
+  accepted,
+  invalid,
+  errors,
+  started_at,
+  finished_at,
+});
+
 @Projection()
 @Injectable()
 export class LeadImportsProjection implements ReadModelProjection {
   readonly name = 'lead_imports';
+  readonly version = 2;
   readonly collections = ['lead_imports'];
   readonly eventTypes = LEAD_IMPORT_EVENT_TYPES.filter((type) => type !== 'LeadImportRowsReserved');
   readonly imports: Collection<LeadImportDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.imports = store.collection<LeadImportDocument>('lead_imports', { indexes: [{ fields: ['user_id', 'id'] }, { fields: ['status'] }], view: importView });
+    this.imports = store.collection<LeadImportDocument>('lead_imports', { indexes: [{ fields: ['user_id', 'list', 'id'] }, { fields: ['status'] }] });
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
@@ -56,7 +73,20 @@ export class LeadImportsProjection implements ReadModelProjection {
       const { user_id, campaign_id, format } = event.data;
       const at = isoMicros(recorded.occurredAt);
       const doc: LeadImportDocument = {
-        ...{ id, user_id, campaign_id, format, status: 'running', uploaded: false, rows: 0, accepted: 0, duplicates: 0, invalid: 0, errors: [] },
+        ...{
+          id,
+          user_id,
+          list: campaign_id === null ? 'do_not_call' : 'leads',
+          campaign_id,
+          format,
+          status: 'running',
+          uploaded: false,
+          rows: 0,
+          accepted: 0,
+          duplicates: 0,
+          invalid: 0,
+          errors: [],
+        },
         ...{ reason: null, started_at: at, finished_at: null },
       };
       await this.imports.upsert(id, doc, recorded.position);

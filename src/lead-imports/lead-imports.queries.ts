@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { LeadImportDocument, LeadImportsProjection } from './lead-imports.projection';
+import { ImportList, LeadImportDocument, LeadImportsProjection } from './lead-imports.projection';
 
 /** What the imports feature reads of its own read model. */
 @Injectable()
 export class LeadImportsQueries {
   constructor(private readonly projection: LeadImportsProjection) {}
 
-  /** The user's import, or null (another user's is as missing). */
-  async owned(userId: number, id: number): Promise<LeadImportDocument | null> {
+  /** The user's import into that list, or null (another user's, or one into the other list, is as missing). */
+  async owned(userId: number, id: number, list: ImportList = 'leads'): Promise<LeadImportDocument | null> {
     const found = await this.projection.imports.get(id);
-    return found && found.user_id === userId ? found : null;
+    return found && found.user_id === userId && found.list === list ? found : null;
   }
 
   /** Whether the import is known to have ended (completed or failed). */

@@ -16,11 +16,14 @@ import { ImportFormat, UPLOAD_CUT_SHORT, leadImportStream } from '../lead-import
 
 export const NO_PHONE_COLUMN = 'The phone_number column is required.';
 
-/** A lead import asked for (contract §15): its body is stored whole before it counts as uploaded. */
+/**
+ * An import asked for (contract §15): its body is stored whole before it counts as uploaded.
+ * `campaignId` null: the rows are numbers for the user's do-not-call list.
+ */
 export class StartLeadImport {
   constructor(
     readonly userId: number,
-    readonly campaignId: number,
+    readonly campaignId: number | null,
     readonly format: ImportFormat,
     readonly allowDuplicate: boolean,
     readonly body: Readable,
@@ -42,7 +45,7 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
   /** Answers the import's id once its body is stored and the import readable. */
   async execute({ userId, campaignId, format, allowDuplicate, body: sent }: StartLeadImport): Promise<number> {
     let body = sent;
-    if (!(await this.campaigns.owned(userId, campaignId))) {
+    if (campaignId !== null && !(await this.campaigns.owned(userId, campaignId))) {
       body.resume();
       throw DomainError.notFound('Campaign');
     }
@@ -65,7 +68,14 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     }
   }
 
-  private async upload(importId: number, userId: number, campaignId: number, format: ImportFormat, allowDuplicate: boolean, body: Readable): Promise<number> {
+  private async upload(
+    importId: number,
+    userId: number,
+    campaignId: number | null,
+    format: ImportFormat,
+    allowDuplicate: boolean,
+    body: Readable,
+  ): Promise<number> {
     const run = (command: LeadImportCommand) => this.runner.run(leadImportStream(importId), leadImportDecider, command);
     await run({ type: 'StartImport', importId, userId, campaignId, format, allowDuplicate });
     // Rows are made as the body arrives: the worker follows the file while it is stored.
