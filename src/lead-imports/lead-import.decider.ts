@@ -70,13 +70,14 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         const { accepted, duplicates, invalid } = command;
         return [{ type: 'LeadImportRowsDone', data: { import_id: id, last_row: command.lastRow, accepted, duplicates, invalid, errors } }];
       }
-      case 'FinishImport':
+      case 'FinishImport': {
         if (!state.exists) throw new DomainError('not_found', 'Import not found');
         if (state.status !== 'running') return [];
         if (command.status === 'completed' && state.reserved) throw new DomainError('conflict', 'Rows are still in hand');
         if (command.status === 'completed' && !state.uploaded) throw new DomainError('conflict', 'The file is not stored whole yet');
         const campaign = state.campaignId ? { campaign_id: state.campaignId } : {};
         return [{ type: 'LeadImportFinished', data: { import_id: id, ...campaign, status: command.status, reason: command.reason } }];
+      }
     }
   },
 
