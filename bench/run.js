@@ -13,6 +13,7 @@ const { inRounds, median, rateOfRounds } = require('./rounds');
 
 const { manyCampaigns } = require('./many-campaigns');
 const { leadImport } = require('./lead-import');
+const { dncImport } = require('./dnc-import');
 const { slowProviderDialing } = require('./slow-provider');
 const { floorsOf } = require('./floors');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -373,6 +374,7 @@ async function main() {
     results.figures.push(figure);
   }
   if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
+  if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
   results.floors = floorsOf(results.figures);
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const shown = (figure) => Object.fromEntries(Object.entries(figure).map(([key, value]) => [key, Array.isArray(value) ? value.join('–') : value]));

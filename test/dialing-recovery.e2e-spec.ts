@@ -128,7 +128,7 @@ describe('a crash between claiming a lead and dialing it', () => {
         max_duration_seconds: 20,
       });
       expect((await bus.execute(new InitiateCall(callId, spec))).created).toBe(true);
-      if (n === 1) expect(await bus.execute(new ClaimDialSend(callId, 30_000))).toBe(true);
+      if (n === 1) expect(await bus.execute(new ClaimDialSend(callId, 30_000))).toMatchObject({ sends: 1 });
       calls.push(callId);
     }
     await before.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });

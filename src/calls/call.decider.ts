@@ -8,10 +8,10 @@ export const INVALID_TRANSITION = 'Invalid call status transition.';
 export type CallCommand =
   | { type: 'InitiateCall'; id: number; spec: CallSpec }
   /** The record-call-outcome command: every status report, real or simulated, comes through here. */
-  | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string; notDialed?: NotDialedReason }
+  | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string; notDialed?: NotDialedReason; retryAt?: string }
   | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> }
-  /** The dialer accepted the call's dial request. */
-  | { type: 'ConfirmDialSent'; id: number }
+  /** The dialer accepted the call's dial request (under the runtime's own id, when it has one). */
+  | { type: 'ConfirmDialSent'; id: number; providerCallId?: string | null }
   /**
    * Claims sending the call's dial now: refused (a conflict) once a dial was confirmed or the
    * call moved on, and while another send is younger than `resendAfterMs` (it may be on the wire).
@@ -30,9 +30,13 @@ export type CallState =
       spec: CallSpec;
       /** Whether the dialer (or the provider, by reporting a status) confirmed the dial. */
       dialSent: boolean;
+      /** The runtime's own id of the call, once known. */
+      providerCallId: string | null;
       /** Dial sends claimed so far, and when the latest was (null: none, or one of a store before the time was kept). */
       sends: number;
       lastSendAt: string | null;
+      /** When the first of them was: where a lookup at the runtime starts (contract §18). */
+      firstSendAt: string | null;
     };
 
 export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
@@ -46,7 +50,10 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     if (!state.exists) throw DomainError.notFound('Call');
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordToolInvocation') return [{ type: 'CallToolInvoked', data: { ...ids, ...command.invocation } }];
-    if (command.type === 'ConfirmDialSent') return state.dialSent ? [] : [{ type: 'CallDialSent', data: ids }];
+    if (command.type === 'ConfirmDialSent') {
+      if (state.dialSent && (!command.providerCallId || state.providerCallId)) return [];
+      return [{ type: 'CallDialSent', data: { ...ids, ...(command.providerCallId ? { provider_call_id: command.providerCallId } : {}) } }];
+    }
     if (command.type === 'ClaimDialSend') {
       if (state.dialSent || state.status !== 'initiated') throw new DomainError('conflict', 'The dial was sent.');
       if (state.lastSendAt !== null && now.getTime() - Date.parse(state.lastSendAt) < command.resendAfterMs) {
@@ -67,6 +74,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
           details: command.details,
           ...(command.reason ? { reason: command.reason } : {}),
           ...(command.notDialed ? { not_dialed: command.notDialed } : {}),
+          ...(command.retryAt ? { retry_at: command.retryAt } : {}),
         },
       },
     ];
@@ -83,8 +91,10 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
         status: 'initiated',
         spec,
         dialSent: false,
+        providerCallId: spec.provider_call_id ?? null,
         sends: 0,
         lastSendAt: null,
+        firstSendAt: null,
       };
     }
     if (!state.exists) return state;
@@ -92,11 +102,11 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       case 'CallOutcomeRecorded':
         return { ...state, status: event.data.status, answeredBy: event.data.details.answered_by ?? state.answeredBy, dialSent: true };
       case 'CallDialSent':
-        return { ...state, dialSent: true };
+        return { ...state, dialSent: true, providerCallId: event.data.provider_call_id ?? state.providerCallId };
       case 'CallDialResent':
         return { ...state, sends: event.data.resends + 1, lastSendAt: null };
       case 'CallDialStarted':
-        return { ...state, sends: event.data.sends, lastSendAt: event.data.at };
+        return { ...state, sends: event.data.sends, lastSendAt: event.data.at, firstSendAt: state.firstSendAt ?? event.data.at };
       case 'CallToolInvoked':
         return state;
     }

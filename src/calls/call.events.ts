@@ -18,6 +18,8 @@ export const CALL_STATUSES: readonly CallStatus[] = [
 ];
 export type CallType = 'inbound' | 'outbound' | 'web';
 export const CALL_TYPES: readonly CallType[] = ['inbound', 'outbound', 'web'];
+/** Who placed the call (contract §18). */
+export type CallProvider = 'simulated' | 'http' | 'vapi' | 'retell' | 'twilio';
 export type AnsweredBy = 'human' | 'machine' | 'unknown';
 export const ANSWERED_BY: readonly AnsweredBy[] = ['human', 'machine', 'unknown'];
 
@@ -52,6 +54,10 @@ export interface CallSpec {
   record: boolean;
   /** The assistant's max_call_duration: a call still open 120 s past it is failed. */
   max_duration_seconds: number;
+  /** Who places (or, inbound, took) the call; absent in calls older than the field. */
+  provider?: CallProvider | null;
+  /** The runtime's own id of an inbound call it announced. */
+  provider_call_id?: string | null;
 }
 
 export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & CallSpec>;
@@ -63,9 +69,10 @@ export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & C
  * Why a claimed call was never dialed (contract §9, §13): checked again just before the dial
  * leaves, its number had joined the do-not-call list, the lead's window had closed (calling
  * hours, quiet hours, a holiday), the campaign was no longer running, or the lead no longer
- * waited for this call (deleted, closed, or another call current).
+ * waited for this call (deleted, closed, or another call current); or the voice runtime refused it
+ * for its capacity (contract §18: no attempt used, the lead due again at `retry_at`).
  */
-export type NotDialedReason = 'do-not-call' | 'outside-window' | 'campaign-not-running' | 'lead-not-live';
+export type NotDialedReason = 'do-not-call' | 'outside-window' | 'campaign-not-running' | 'lead-not-live' | 'runtime-at-capacity';
 export type CallOutcomeRecorded = DomainEvent<
   'CallOutcomeRecorded',
   {
@@ -80,6 +87,8 @@ export type CallOutcomeRecorded = DomainEvent<
     reason?: string;
     /** Set when the call was never dialed: its number joined the do-not-call list after the claim (contract §13). */
     not_dialed?: NotDialedReason;
+    /** With `runtime-at-capacity`: when the lead may be dialed again. */
+    retry_at?: string;
   }
 >;
 /** The voice runtime ran one of the assistant's mid-call tools during the call. */
@@ -99,8 +108,8 @@ export type CallToolInvoked = DomainEvent<
   }
 >;
 type CallIds = { call_id: number; user_id: number; campaign_id: number | null; lead_id: number | null };
-/** The dialer accepted the request to place the call: it is with the provider now. */
-export type CallDialSent = DomainEvent<'CallDialSent', CallIds>;
+/** The dialer accepted the request to place the call: it is with the provider now, under the provider's own id when it has one. */
+export type CallDialSent = DomainEvent<'CallDialSent', CallIds & { provider_call_id?: string | null }>;
 /**
  * Written by stores before CallDialStarted: a dial never confirmed was claimed to be sent
  * again (the first send had left no event). Read, no longer written.

@@ -5,14 +5,18 @@ import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-st
 import { EveryField } from '../shared/every-field';
 import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';
-import { AnsweredBy, CallEvent, CallSpec, CallStatus, NotDialedReason } from './call.events';
+import { AnsweredBy, CallEvent, CallProvider, CallSpec, CallStatus, NotDialedReason } from './call.events';
 import { WebhookAnswered } from './webhook-answers';
 
 /** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
 export const STUCK_CALL_GRACE_SECONDS = 120;
 
-export interface CallDocument extends CallSpec {
+export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call_id'> {
   id: number;
+  /** Contract §18: who placed the call, its id there, and why it failed (null unless it did). */
+  provider: CallProvider | null;
+  provider_call_id: string | null;
+  failure_reason: string | null;
   status: CallStatus;
   duration: number;
   transcript: string | null;
@@ -51,8 +55,8 @@ export class CallsProjection implements ReadModelProjection {
     'CallDialStarted',
     'WebhookAttemptFinished',
   ];
-  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`. */
-  readonly version = 3;
+  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`. */
+  readonly version = 4;
   readonly calls: Collection<CallDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -72,6 +76,7 @@ export class CallsProjection implements ReadModelProjection {
         { fields: ['user_id', 'created_at'] },
         { fields: ['deadline_at'] },
         { fields: ['resend_from'] },
+        { fields: ['provider_call_id'] },
       ],
       view: callView,
     });
@@ -99,6 +104,9 @@ export class CallsProjection implements ReadModelProjection {
         variables: spec.variables,
         record: spec.record,
         max_duration_seconds: spec.max_duration_seconds,
+        provider: spec.provider ?? null,
+        provider_call_id: spec.provider_call_id ?? null,
+        failure_reason: null,
         status: 'initiated',
         duration: 0,
         transcript: null,
@@ -125,7 +133,12 @@ export class CallsProjection implements ReadModelProjection {
       const at = Date.parse(recorded.occurredAt);
       const next: CallDocument =
         event.type === 'CallDialSent'
-          ? { ...current, resend_from: null, deadline_at: deadlineFrom(sentAt(current), current) }
+          ? {
+              ...current,
+              resend_from: null,
+              deadline_at: deadlineFrom(sentAt(current), current),
+              provider_call_id: event.data.provider_call_id ?? current.provider_call_id ?? null,
+            }
           : { ...current, resend_from: at, dialed_at: at, deadline_at: null };
       await this.calls.upsert(current.id, next, recorded.position);
       return;
@@ -142,6 +155,7 @@ export class CallsProjection implements ReadModelProjection {
       deadline_at: isTerminal(event.data.status) ? null : (current.deadline_at ?? deadlineFrom(sentAt(current), current)),
       resend_from: null,
       not_dialed: event.data.not_dialed ?? current.not_dialed ?? null,
+      failure_reason: event.data.status === 'failed' ? (event.data.reason ?? current.failure_reason ?? null) : (current.failure_reason ?? null),
       updated_at: at,
     };
     await this.calls.upsert(current.id, next, recorded.position);
@@ -199,6 +213,9 @@ export function callView(doc: CallDocument) {
     carrier_cost: doc.carrier_cost,
     total_cost: doc.total_cost,
     answered_by: doc.answered_by,
+    provider: doc.provider ?? null,
+    provider_call_id: doc.provider_call_id ?? null,
+    failure_reason: doc.failure_reason ?? null,
     recording_url: doc.recording_url && doc.record ? doc.recording_url : undefined,
     created_at: doc.created_at,
     updated_at: doc.updated_at,

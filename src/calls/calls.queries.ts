@@ -20,6 +20,11 @@ export class CallsQueries {
     return this.projection.calls.find({ user_id: userId, campaign_id: campaignId }, { sort: [['id', 'desc']], limit });
   }
 
+  /** The call a runtime knows by its own id (contract §18), or null. */
+  async byProviderCallId(providerCallId: string): Promise<CallDocument | null> {
+    return (await this.projection.calls.find({ provider_call_id: providerCallId }, { limit: 1 }))[0] ?? null;
+  }
+
   /** Open calls past their deadline (epoch ms), the longest overdue first. */
   overdue(now: number, limit: number): Promise<CallDocument[]> {
     return this.projection.calls.find({ deadline_at: { lte: now } }, { sort: [['deadline_at', 'asc']], limit });

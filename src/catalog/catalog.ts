@@ -34,6 +34,10 @@ export const LANGUAGES: readonly Language[] = [
   { id: 8, name: 'Dutch', code: 'nl' },
 ];
 
+/** Contract §18: a language as voice runtimes take it (BCP-47); an unknown name: `en-US`. */
+const BCP47: Record<string, string> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR', de: 'de-DE', hi: 'hi-IN', it: 'it-IT', pt: 'pt-BR', nl: 'nl-NL' };
+export const runtimeLanguage = (name: string): string => BCP47[languageByName(name)?.code ?? ''] ?? 'en-US';
+
 export const voiceById = (id: number) => VOICES.find((v) => v.id === id);
 export const languageByName = (name: string) =>
   LANGUAGES.find((l) => l.name.toLowerCase() === name.trim().toLowerCase() || l.code === name.trim().toLowerCase());

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { AssistantView } from '../assistants/assistant-view';
 import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CallSpec } from '../calls/call.events';
-import { ClaimDialSend, ConfirmDialSent } from '../calls/commands/call-dial';
+import { ClaimDialSend, ConfirmDialSent, DialClaim } from '../calls/commands/call-dial';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { AppConfig } from '../infrastructure/config/app-config';
@@ -12,9 +12,15 @@ import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { LeadStates } from '../leads/lead-states';
 import { Clock } from '../shared/clock';
 import { dialRefusal, NOT_DIALED_REASONS } from './dial-check';
-import { DialRequest, Dialer } from './dialer.port';
+import { DialAccepted, DialRefused, DialRequest, Dialer } from './dialer.port';
 import { DIAL_TIMEOUT_MS } from './http-dialer';
 import { DialingPolicies } from './dialing-policies';
+
+/** Contract §18: the runtime could not be asked about a dial that may have left. */
+export const DIAL_OUTCOME_UNKNOWN = 'dial outcome unknown';
+
+/** A lookup starts this much before the first send: the runtime's clock may run behind ours. */
+const LOOKUP_SLACK_MS = 60_000;
 
 /**
  * Sends a call's dial request to the dialer, the first time or again under the same call id.
@@ -56,7 +62,8 @@ export class CallPlacer {
     }
     const resendAfterMs = this.config.dialing.resendAfterSeconds * 1000;
     const claimedAt = performance.now();
-    if (!(await this.commands.execute<ClaimDialSend, boolean>(new ClaimDialSend(callId, resendAfterMs)))) return;
+    const claim = await this.commands.execute<ClaimDialSend, DialClaim | null>(new ClaimDialSend(callId, resendAfterMs));
+    if (!claim) return;
     const request: DialRequest = {
       call_id: callId,
       from: spec.assistant_phone_number,
@@ -69,21 +76,54 @@ export class CallPlacer {
       variables: spec.variables,
       callback_url: `${this.config.publicUrl.replace(/\/$/, '')}/api/telephony/calls/${callId}/events`,
     };
+    // A send again (the first was never confirmed): a runtime that does not deduplicate on our id
+    // is asked first for the call it may have placed (contract §18).
+    if (claim.sends > 1 && !(await this.mayResend(callId, request, claim))) return;
     // A process stalled since its claim past DIAL_RESEND_AFTER_SECONDS less the dial's own timeout may be taken
     // for dead and its dial sent by another: better this attempt lost than the call doubled.
     if (performance.now() - claimedAt > resendAfterMs - DIAL_TIMEOUT_MS) return;
+    let accepted: DialAccepted;
     try {
-      await this.dialer.dial(request);
+      accepted = await this.dialer.dial(request);
       this.metrics.callPlaced('accepted');
     } catch (error) {
       this.metrics.callPlaced('refused');
-      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: `dial refused: ${(error as Error).message}` }));
+      await this.refused(callId, error as Error);
       return;
     }
-    // Unrecorded, the dial is sent again later under the same id, which providers deduplicate on.
-    await this.commands
-      .execute(new ConfirmDialSent(callId))
+    await this.confirm(callId, accepted.providerCallId);
+  }
+
+  /** Unrecorded, the dial is sent again later under the same id, after a lookup at the runtime. */
+  private confirm(callId: number, providerCallId: string | null): Promise<void> {
+    return this.commands
+      .execute(new ConfirmDialSent(callId, providerCallId))
       .catch((error: Error) => this.logger.warn(`call ${callId}: its dial could not be confirmed: ${error.message}`));
+  }
+
+  /** A refusal for the runtime's capacity uses no attempt: its lead is due again after the wait it named. */
+  private async refused(callId: number, error: Error): Promise<void> {
+    const reason = `dial refused: ${error.message}`;
+    if (error instanceof DialRefused && error.retryAfterMs !== null) {
+      const retryAt = new Date(this.clock.now().getTime() + error.retryAfterMs).toISOString();
+      this.metrics.dialDecision('not_dialed_runtime_at_capacity');
+      await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason, notDialed: 'runtime-at-capacity', retryAt }));
+      return;
+    }
+    await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason }));
+  }
+
+  /**
+   * Whether an unconfirmed dial may leave again: the runtime shows no call placed for it. One it
+   * shows is adopted; a runtime that cannot be asked ends the call, its attempt counted, rather
+   * than risk a second call to the person.
+   */
+  private async mayResend(callId: number, request: DialRequest, claim: DialClaim): Promise<boolean> {
+    const found = await this.dialer.lookup(request, new Date(Date.parse(claim.firstSendAt) - LOOKUP_SLACK_MS)).catch(() => 'unknown' as const);
+    if (found === 'none') return true;
+    if (found === 'unknown') await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: DIAL_OUTCOME_UNKNOWN }));
+    else await this.confirm(callId, found.found);
+    return false;
   }
 
   /** Why the call may not be dialed now (a call outside any campaign is held to no campaign's rules). */

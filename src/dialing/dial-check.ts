@@ -41,4 +41,5 @@ export const NOT_DIALED_REASONS: Record<NotDialedReason, string> = {
   'outside-window': 'not dialed: outside the calling window, quiet hours or on a holiday when the dial was due to leave',
   'campaign-not-running': 'not dialed: the campaign was no longer in progress when the dial was due to leave',
   'lead-not-live': 'not dialed: the lead no longer waited for this call when the dial was due to leave',
+  'runtime-at-capacity': 'not dialed: the voice runtime was at its concurrency limit',
 };

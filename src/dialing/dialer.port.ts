@@ -1,3 +1,5 @@
+import { CallProvider } from '../calls/call.events';
+
 /** The signed request of contract §8 that asks the telephony provider to place one call. */
 export interface DialRequest {
   call_id: number;
@@ -12,19 +14,48 @@ export interface DialRequest {
   callback_url: string;
 }
 
+/** The runtime took the call: its own id for it, when it has one. */
+export interface DialAccepted {
+  providerCallId: string | null;
+}
+
+/**
+ * What the runtime says of a dial that may have left unconfirmed (contract §18): the call it placed
+ * (to adopt), none (to dial again), or it could not be asked.
+ */
+export type DialLookup = { found: string } | 'none' | 'unknown';
+
 /** Places calls. Outcomes come back later through the record-call-outcome command. */
 export abstract class Dialer {
+  /** What the call records show as its `provider`. */
+  abstract readonly provider: CallProvider;
+
   /** The most dial requests the runtime takes open at once; null: no limit of its own (the campaigns' caps bound them). */
   get maxOpenDials(): number | null {
     return null;
   }
 
   /** Resolves once the provider accepted the call; throws DialRefused when it did not. */
-  abstract dial(request: DialRequest): Promise<void>;
+  abstract dial(request: DialRequest): Promise<DialAccepted>;
+
+  /**
+   * Before an unconfirmed dial is sent again: the call the runtime may have placed for it since
+   * `sentSince`. A runtime that deduplicates on our call id needs no lookup: 'none'.
+   */
+  lookup(_request: DialRequest, _sentSince: Date): Promise<DialLookup> {
+    return Promise.resolve('none');
+  }
 }
 
 export class DialRefused extends Error {
-  constructor(reason: string) {
+  /**
+   * `retryAfterMs`: refused for the runtime's capacity (HTTP 429, a concurrency limit): no attempt
+   * is used, and the lead is due again after that long (contract §18).
+   */
+  constructor(
+    reason: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
     super(reason);
     this.name = 'DialRefused';
   }

@@ -20,14 +20,24 @@ import { UnsentDialSweeper } from './unsent-dial-sweeper';
 import { OptOutReactor } from './opt-out.reactor';
 import { DialQueue } from './dial-queue';
 import { CallSlots } from './call-slots';
+import { VapiDialer } from './runtimes/vapi/vapi-dialer';
+import { VapiEventsController } from './runtimes/vapi/vapi-events.controller';
+
+/** The dialer DIALER names (contract §8, §18). */
+function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
+  if (config.dialer === 'http') return new HttpDialer(config);
+  if (config.dialer === 'vapi') return new VapiDialer(config, config.runtimes.vapi!);
+  return new SimulatedDialer(config, commands);
+}
 
 @Module({
+  controllers: [VapiEventsController],
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
   providers: [
     {
       provide: Dialer,
       inject: [AppConfig, CommandBus],
-      useFactory: (config: AppConfig, commands: CommandBus) => (config.dialer === 'http' ? new HttpDialer(config) : new SimulatedDialer(config, commands)),
+      useFactory: (config: AppConfig, commands: CommandBus) => dialerFor(config, commands),
     },
     DialingPolicies,
     DialScheduler,

@@ -1,11 +1,13 @@
 import { AppConfig } from '../infrastructure/config/app-config';
 import { sign } from '../shared/signature';
-import { DialRefused, DialRequest, Dialer } from './dialer.port';
+import { DialAccepted, DialRefused, DialRequest, Dialer } from './dialer.port';
 
 export const DIAL_TIMEOUT_MS = 10_000;
 
 /** `DIALER=http`: POSTs the signed dial request to DIALER_URL; a non-2xx answer or a 10 s timeout is a refusal. */
 export class HttpDialer extends Dialer {
+  readonly provider = 'http' as const;
+
   constructor(
     private readonly config: AppConfig,
     private readonly timeoutMs = DIAL_TIMEOUT_MS,
@@ -17,7 +19,7 @@ export class HttpDialer extends Dialer {
     return this.config.dialing.maxOpenDials;
   }
 
-  async dial(request: DialRequest): Promise<void> {
+  async dial(request: DialRequest): Promise<DialAccepted> {
     const body = JSON.stringify(request);
     let response: Response;
     try {
@@ -38,5 +40,7 @@ export class HttpDialer extends Dialer {
       );
     }
     if (!response.ok) throw new DialRefused(`the provider answered ${response.status}`);
+    // The provider deduplicates on our call id: it needs no id of its own.
+    return { providerCallId: null };
   }
 }

@@ -14,12 +14,21 @@ import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { TripFailureBreaker } from '../campaigns/commands/trip-failure-breaker';
 import { breakerTrips } from './campaign-limits';
 import { RoundOutcome } from '../leads/lead.decider';
+import { LeadNotDialed } from '../leads/lead.state';
 import { CallSlots } from './call-slots';
 
 /** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
 export function roundOutcome(status: string, answeredBy: string | null | undefined): RoundOutcome | null {
   if (status === 'busy' || status === 'no-answer' || status === 'failed') return status;
   return answeredBy === 'machine' ? 'machine' : null;
+}
+
+/** What a call never dialed means to its lead's rounds (do-not-call aside, which passes over the contact). */
+function leadNotDialed(data: CallOutcomeRecorded['data']): LeadNotDialed | null {
+  if (!data.not_dialed || data.not_dialed === 'do-not-call') return null;
+  if (data.not_dialed === 'outside-window') return 'outside-window';
+  if (data.not_dialed === 'runtime-at-capacity' && data.retry_at) return { retryAt: data.retry_at };
+  return 'held';
 }
 
 /** When a lead's call ends, the lead decides what follows, and the scheduler looks again at once. */
@@ -54,7 +63,7 @@ export class LeadCallResultsReactor implements Reactor {
     const outcome = roundOutcome(data.status, call?.answered_by ?? data.details?.answered_by);
     // Never dialed: the lead passes over the contact as its claim would have, knowing which of its numbers are listed.
     const listed = data.not_dialed === 'do-not-call' ? await this.policies.listedNumbersOf(lead) : null;
-    const notDialed = data.not_dialed === 'outside-window' ? 'outside-window' : data.not_dialed && data.not_dialed !== 'do-not-call' ? 'held' : null;
+    const notDialed = leadNotDialed(data);
     await this.commands.execute(
       new FinishLeadCall(lead.id, data.call_id, data.status, data.reached, policy, data.details?.opt_out === true, outcome, listed, notDialed),
     );

@@ -11,6 +11,7 @@ import { LeadCallStarted } from '../leads/lead.events';
 import { LeadsQueries } from '../leads/leads.queries';
 import { PhoneNumbersQueries } from '../phone-numbers/phone-numbers.queries';
 import { DialQueue } from './dial-queue';
+import { Dialer } from './dialer.port';
 
 /**
  * A claimed lead gets its call: the call's stream is opened (only once, whoever reacts) and
@@ -32,6 +33,7 @@ export class PlaceCallsReactor implements Reactor {
     private readonly assistants: AssistantsQueries,
     private readonly phoneNumbers: PhoneNumbersQueries,
     private readonly dials: DialQueue,
+    private readonly dialer: Dialer,
   ) {}
 
   async react(event: RecordedEvent): Promise<void> {
@@ -55,6 +57,7 @@ export class PlaceCallsReactor implements Reactor {
       variables: { ...lead.variables, ...contact?.variables },
       record: assistant.settings.record_call,
       max_duration_seconds: assistant.settings.max_call_duration,
+      provider: this.dialer.provider,
     };
     const { created } = await this.commands.execute(new InitiateCall(data.call_id, spec));
     if (created) this.dials.add(data.call_id, spec);

@@ -4,7 +4,7 @@ import { CallDetails, CallStatus } from '../calls/call.events';
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { AppConfig, SIMULATED_OUTCOMES, SimulatedOutcome } from '../infrastructure/config/app-config';
 import { yieldToIo } from '../shared/yield-to-io';
-import { DialRequest, Dialer } from './dialer.port';
+import { DialAccepted, DialRequest, Dialer } from './dialer.port';
 
 type Step = [CallStatus, CallDetails?];
 
@@ -58,6 +58,7 @@ export function drawOutcome(odds: Record<SimulatedOutcome, number>, random: () =
  */
 @Injectable()
 export class SimulatedDialer extends Dialer implements OnModuleDestroy {
+  readonly provider = 'simulated' as const;
   private readonly logger = new Logger('SimulatedDialer');
   private readonly random: () => number;
   private readonly calls = new Set<Promise<void>>();
@@ -71,12 +72,13 @@ export class SimulatedDialer extends Dialer implements OnModuleDestroy {
     this.random = seededRandom(config.dialing.simulatedSeed);
   }
 
-  async dial(request: DialRequest): Promise<void> {
+  async dial(request: DialRequest): Promise<DialAccepted> {
     const outcome = drawOutcome(this.config.dialing.simulatedOdds, this.random);
     // The conversation lasts one step; a call answered at once still reports a second.
     const call = this.play(request.call_id, SCRIPTS[outcome](Math.max(1, Math.round(this.config.dialing.simulatedStepSeconds))));
     this.calls.add(call);
     void call.finally(() => this.calls.delete(call));
+    return { providerCallId: null };
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -121,6 +121,9 @@ export function finishCall(command: Extract<LeadCommand, { type: 'FinishLeadCall
   if (command.reached) return [...events, { type: 'LeadReached', data: { ...ids, call_id: command.callId, secondary_contact_id: contactId } }];
   if (command.doNotCall) return [...events, ...passOver(command.id, state, contactId, new Set(command.doNotCall), command.policy, now).events];
   if (command.notDialed === 'held') return events;
+  if (typeof command.notDialed === 'object' && command.notDialed !== null) {
+    return [...events, { type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: contactId, due_at: command.notDialed.retryAt } }];
+  }
   if (command.notDialed === 'outside-window') return [...events, deferred(command.id, state, contactId, command.policy, now)];
   const next = contactAfter(state, contactId);
   if (next) return [...events, { type: 'LeadNextContactDue', data: { ...ids, secondary_contact_id: next.id, due_at: now.toISOString() } }];

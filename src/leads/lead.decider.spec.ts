@@ -3,6 +3,7 @@ import { deciderSpec } from '../testing/decider-spec';
 import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, TOO_MANY_VARIABLES, isDue, leadDecider } from './lead.decider';
 import { refusalOf } from '../testing/refusal';
 import { LeadEvent } from './lead.events';
+import { LeadNotDialed } from './lead.state';
 import { ALWAYS_OPEN } from '../testing/dial-policy.fixture';
 import { LEAD_IDS, leadCreated } from '../testing/lead.fixture';
 
@@ -316,7 +317,7 @@ describe('lead decider', () => {
       });
 
       describe('a call never dialed for a reason found just before the dial (contract §9)', () => {
-        const notDialed = (reason: 'outside-window' | 'held', p = policy): LeadCommand => ({
+        const notDialed = (reason: LeadNotDialed, p = policy): LeadCommand => ({
           type: 'FinishLeadCall',
           id: 1,
           callId: 100,
@@ -343,6 +344,17 @@ describe('lead decider', () => {
           const state = fold(leadDecider, [twoContacts, ...claimed, ...events]);
           expect(state).toMatchObject({ status: 'created', attempts: 0, nextContactId: null, inFlight: null });
           expect(isDue(state, NOW)).toBe(true);
+        });
+
+        it('gives the same contact its turn again when the runtime said to, with no attempt used, when it was at capacity (contract §18)', () => {
+          const claimed = given([twoContacts]).when(start(100))();
+          const retryAt = new Date(NOW.getTime() + 60_000).toISOString();
+          const events = given([twoContacts, ...claimed]).when(notDialed({ retryAt }))();
+          expect(events.slice(1)).toEqual([{ type: 'LeadDialDeferred', data: { ...ids, secondary_contact_id: null, due_at: retryAt } }]);
+          const state = fold(leadDecider, [twoContacts, ...claimed, ...events]);
+          expect(state).toMatchObject({ status: 'created', attempts: 0, nextContactId: null, inFlight: null });
+          expect(isDue(state, NOW)).toBe(false);
+          expect(isDue(state, new Date(NOW.getTime() + 60_000))).toBe(true);
         });
       });
 

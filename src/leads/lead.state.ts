@@ -57,13 +57,14 @@ export type LeadCommand =
        * Set when the call was never dialed for another reason found just before the dial
        * (contract §9): its contact's window had closed (`outside-window`: the turn moves to the
        * next allowed instant), or the campaign or the lead no longer wanted it (`held`: the
-       * lead keeps its turn as it was). Neither uses an attempt.
+       * lead keeps its turn as it was), or the voice runtime refused it for its capacity
+       * (`{retryAt}`: the same contact's turn comes again then). None uses an attempt.
        */
       notDialed?: LeadNotDialed | null;
     };
 
 /** Why a claimed call was not dialed, as far as the lead's rounds care (see FinishLeadCall). */
-export type LeadNotDialed = 'outside-window' | 'held';
+export type LeadNotDialed = 'outside-window' | 'held' | { retryAt: string };
 
 export interface ContactState {
   id: number;

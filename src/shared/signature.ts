@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`: the form of X-Signature and X-Webhook-Signature. */
 export function sign(rawBody: string, key: string): string {
@@ -11,4 +11,11 @@ export function hasValidSignature(rawBody: string, key: string, header: string |
   const expected = Buffer.from(sign(rawBody, key));
   const given = Buffer.from(header.trim());
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Whether a shared secret sent as it is (Vapi's `X-Vapi-Secret`) is the expected one, compared in constant time whatever their lengths. */
+export function isSameSecret(given: string | undefined, expected: string): boolean {
+  if (typeof given !== 'string' || expected === '') return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

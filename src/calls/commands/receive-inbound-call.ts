@@ -7,6 +7,7 @@ import { ProjectionRunner } from '../../infrastructure/projections/projection-ru
 import { PhoneNumbersQueries } from '../../phone-numbers/phone-numbers.queries';
 import { DomainError } from '../../shared/domain-error';
 import { toE164 } from '../../shared/phone';
+import { CallProvider } from '../call.events';
 import { InitiateCall } from './initiate-call';
 
 export class ReceiveInboundCall {
@@ -14,6 +15,7 @@ export class ReceiveInboundCall {
     readonly from: string,
     readonly to: string,
     readonly providerCallId?: string,
+    readonly provider: CallProvider = 'http',
   ) {}
 }
 
@@ -29,7 +31,7 @@ export class ReceiveInboundCallHandler implements ICommandHandler<ReceiveInbound
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ from, to, providerCallId }: ReceiveInboundCall) {
+  async execute({ from, to, providerCallId, provider }: ReceiveInboundCall) {
     const dialed = toE164(to)!;
     for (const number of await this.numbers.withNumber(dialed)) {
       const assistant = await this.assistants.answering(number.user_id, number.id);
@@ -50,6 +52,8 @@ export class ReceiveInboundCallHandler implements ICommandHandler<ReceiveInbound
           variables: providerCallId ? { provider_call_id: providerCallId } : {},
           record: assistant.settings.record_call,
           max_duration_seconds: assistant.settings.max_call_duration,
+          provider,
+          ...(providerCallId ? { provider_call_id: providerCallId } : {}),
         }),
       );
       await this.projections.settle(position);

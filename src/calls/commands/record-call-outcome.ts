@@ -10,6 +10,8 @@ export interface RecordCallOutcomeOptions {
   reason?: string;
   /** The call was never dialed (it ends `failed`, the closest status the interface has). */
   notDialed?: NotDialedReason;
+  /** With `runtime-at-capacity`: when its lead may be dialed again. */
+  retryAt?: string;
 }
 
 export class RecordCallOutcome {
@@ -34,7 +36,15 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
   ) {}
 
   async execute({ callId, status, details, options }: RecordCallOutcome): Promise<{ position: number | null }> {
-    const command = { type: 'RecordCallOutcome' as const, id: callId, status, details, reason: options.reason, notDialed: options.notDialed };
+    const command = {
+      type: 'RecordCallOutcome' as const,
+      id: callId,
+      status,
+      details,
+      reason: options.reason,
+      notDialed: options.notDialed,
+      retryAt: options.retryAt,
+    };
     const { position, events } = await this.runner.run(callStream(callId), callDecider, command);
     if (events.length && isTerminal(status)) this.metrics.callFinished(status);
     return { position };

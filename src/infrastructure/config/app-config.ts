@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
+import { NO_VOICE_RUNTIME, VoiceRuntimeSettings, voiceRuntimeSettings } from './voice-runtime-config';
 
 export type EventStoreKind = 'embedded' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'mongodb';
-export type DialerKind = 'simulated' | 'http';
+export type DialerKind = 'simulated' | 'http' | 'vapi' | 'retell';
 
 /** Settings read once from the environment at start; see README "Configuration". */
 export class AppConfig {
@@ -35,6 +36,8 @@ export class AppConfig {
     readonly workLeaseTtlMs = 10_000,
     /** Contract §15: the largest lead import body taken. */
     readonly importMaxBytes = 512 * 1024 * 1024,
+    /** Contract §18: the voice runtime's keys and limits, when it is the dialer. */
+    readonly runtimes: VoiceRuntimeSettings = NO_VOICE_RUNTIME,
   ) {}
 }
 
@@ -127,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = int('PORT', 3000, 0, 65535);
   const eventStore = oneOf('EVENT_STORE', 'embedded', ['embedded', 'eventstoredb'] as const);
   const readStore = oneOf('READ_STORE', 'embedded', ['embedded', 'mongodb'] as const);
-  const dialer = oneOf('DIALER', 'simulated', ['simulated', 'http'] as const);
+  const dialer = oneOf('DIALER', 'simulated', ['simulated', 'http', 'vapi', 'retell'] as const);
   const telephonySecret = env.TELEPHONY_SECRET || DEFAULT_TELEPHONY_SECRET;
   // Real calls are signed with it: a secret anyone can read in this repository signs nothing.
   if (dialer === 'http' && telephonySecret === DEFAULT_TELEPHONY_SECRET) problems.push('TELEPHONY_SECRET must be set to a secret of your own when DIALER=http');
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     quietHours(env.DEFAULT_QUIET_HOURS),
     int('WORK_LEASE_TTL_MS', 10_000, 1000, 600_000),
     int('IMPORT_MAX_BYTES', 512 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+    voiceRuntimeSettings(env, dialer, int, problems),
   );
   if (problems.length) throw new ConfigError(problems);
   return config;

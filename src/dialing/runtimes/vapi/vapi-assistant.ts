@@ -1,0 +1,64 @@
+import { runtimeLanguage } from '../../../catalog/catalog';
+
+/** What the assistant record (interface.md §2.4, with its tools) holds that Vapi's transient assistant is made of. */
+export interface AssistantRecord {
+  name: string;
+  initial_message: string;
+  system_prompt: string;
+  llm_model: string;
+  llm_temperature: string;
+  language: string;
+  max_duration: number;
+  record: boolean;
+  end_call_on_voicemail: number;
+  end_call_tool: { description: string | null };
+  post_call_schema: Array<{ name: string; type: 'string' | 'number' | 'bool'; description: string }>;
+  post_call_evaluation: boolean;
+  tools: Array<{ name: string; description: string; schema: Array<{ name: string; type: string; description: string }> }>;
+}
+
+/** Where Vapi sends the call's messages, and the secret it sends with them. */
+export interface VapiServer {
+  url: string;
+  headers: { 'X-Vapi-Secret': string };
+}
+
+const jsonType = (type: string) => (type === 'bool' ? 'boolean' : type);
+
+/** A tool's arguments as the JSON schema runtimes take. */
+export function parametersOf(schema: AssistantRecord['tools'][number]['schema']) {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(schema.map((p) => [p.name, { type: jsonType(p.type), description: p.description }])),
+  };
+}
+
+/** Contract §18.1: the transient assistant of one call, its id in `metadata`. */
+export function vapiAssistant(assistant: AssistantRecord, callId: number, server: VapiServer) {
+  const tools: object[] = assistant.tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: parametersOf(tool.schema) },
+    server,
+  }));
+  if (assistant.end_call_tool.description) tools.push({ type: 'endCall' });
+  const structured = assistant.post_call_schema.length ? { structuredDataPlan: { enabled: true, schema: parametersOf(assistant.post_call_schema) } } : {};
+  const evaluation = assistant.post_call_evaluation ? { successEvaluationPlan: { enabled: true } } : {};
+  return {
+    name: assistant.name,
+    firstMessage: assistant.initial_message,
+    model: {
+      provider: 'openai',
+      model: assistant.llm_model,
+      temperature: Number(assistant.llm_temperature),
+      messages: [{ role: 'system', content: assistant.system_prompt }],
+      tools,
+    },
+    transcriber: { provider: 'deepgram', language: runtimeLanguage(assistant.language) },
+    maxDurationSeconds: assistant.max_duration,
+    ...(assistant.end_call_on_voicemail ? { voicemailDetection: { provider: 'vapi' } } : {}),
+    artifactPlan: { recordingEnabled: assistant.record },
+    ...(structured.structuredDataPlan || evaluation.successEvaluationPlan ? { analysisPlan: { ...structured, ...evaluation } } : {}),
+    metadata: { call_id: callId },
+    server,
+  };
+}

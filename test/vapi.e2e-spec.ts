@@ -1,0 +1,280 @@
+import { ManualClock } from '../src/shared/clock';
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { EVERY_DAY } from './support/dialing-world';
+import { eventually } from './support/fake-provider';
+import { FakeVapi, VapiScript } from './support/fake-vapi';
+import { Receiver } from './support/receiver';
+import { startTestApp, TestApp } from './support/test-app';
+
+const KEY = 'vapi-private-key';
+const SECRET = 'vapi-webhook-secret';
+const FROM = '+12015550900';
+
+/** Contract §18.1: the campaigns dial through Vapi, each call a transient assistant, and Vapi's messages move the calls. */
+describe('DIALER=vapi', () => {
+  let t: TestApp;
+  let vapi: FakeVapi;
+  let receiver: Receiver;
+  let token: string;
+  let assistantId: number;
+  let toolId: number;
+  const scripts: Record<string, VapiScript[]> = {};
+  const clock = new ManualClock(new Date('2026-06-01T15:00:00Z'));
+  const eventsUrl = () => `${t.url}/api/telephony/vapi/events`;
+
+  beforeAll(async () => {
+    receiver = await new Receiver(() => ({ status: 200, body: { booked: true, slot: 'Tue 10:00' } })).start();
+    vapi = new FakeVapi(KEY, [{ id: 'pn-main', number: FROM }], (to, nth) => scripts[to]?.[nth - 1] ?? { endedReason: 'customer-ended-call' });
+    const url = await vapi.start();
+    const env = { DIALER: 'vapi', VAPI_API_KEY: KEY, VAPI_WEBHOOK_SECRET: SECRET, VAPI_BASE_URL: url, DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
+    t = await startTestApp({ ...env, ALLOW_PRIVATE_TARGETS: 'true' }, { clock });
+    ({ token } = await t.createUser());
+    const number = (await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: FROM } })).body.data.id;
+    const tool = await t.request('POST', '/api/user/tools', {
+      token,
+      body: {
+        name: 'book_slot',
+        description: 'Books a slot',
+        endpoint: `${receiver.url}/book`,
+        method: 'POST',
+        schema: [{ name: 'day', type: 'string', description: 'The day' }],
+      },
+    });
+    toolId = tool.body.data.id;
+    const assistant = await t.request('POST', '/api/user/assistant', {
+      token,
+      body: {
+        ...requiredAssistantSettings,
+        phone_number_id: number,
+        tool_ids: [toolId],
+        max_call_duration: 300,
+        post_call_schema: [{ name: 'slot', type: 'string', description: 'The slot booked' }],
+        post_call_evaluation: true,
+        'end_call_tool.description': 'Ends the call',
+      },
+    });
+    assistantId = assistant.body.data.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await vapi.stop();
+    await receiver.stop();
+  });
+
+  const campaignWith = async (numbers: string[]) => {
+    const created = await t.request('POST', '/api/user/campaigns', {
+      token,
+      body: {
+        name: 'Vapi',
+        assistant_id: assistantId,
+        calling_hours: { start: '00:00', end: '24:00' },
+        calling_days: EVERY_DAY,
+        max_retries: 1,
+        retry_interval: 60,
+      },
+    });
+    const id = created.body.data.id as number;
+    for (const phone_number of numbers)
+      await t.request('POST', '/api/user/lead', { token, body: { campaign_id: id, phone_number, variables: { first_name: 'Ann' } } });
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: id, action: 'start' } });
+    return id;
+  };
+  const callsOf = async (campaignId: number) => (await t.request('GET', `/api/user/calls?campaign_id=${campaignId}&per_page=100`, { token })).body.data;
+  const leadsOf = async (campaignId: number) => (await t.request('GET', `/api/user/leads?campaign_id=${campaignId}`, { token })).body;
+  const ended = (campaignId: number, count: number) =>
+    eventually(
+      async () => {
+        const calls = await callsOf(campaignId);
+        return (
+          calls.length >= count && calls.every((c: { status: string }) => !['initiated', 'ringing', 'in-progress'].includes(c.status)) && vapi.idle && calls
+        );
+      },
+      15_000,
+      'the Vapi calls to end',
+    );
+
+  it('places each call with a transient assistant and takes every terminal status from the end-of-call report', async () => {
+    const table: Array<[string, VapiScript, Record<string, unknown>]> = [
+      ['+12015550901', { endedReason: 'customer-ended-call' }, { status: 'ended_by_customer', answered_by: 'human', duration: 42, failure_reason: null }],
+      ['+12015550902', { endedReason: 'assistant-ended-call' }, { status: 'ended_by_assistant' }],
+      ['+12015550903', { endedReason: 'voicemail' }, { status: 'ended', answered_by: 'machine' }],
+      ['+12015550904', { endedReason: 'customer-busy', neverAnswered: true }, { status: 'busy', duration: 0 }],
+      ['+12015550905', { endedReason: 'customer-did-not-answer', neverAnswered: true }, { status: 'no-answer' }],
+      [
+        '+12015550906',
+        { endedReason: 'twilio-failed-to-connect-call', neverAnswered: true },
+        { status: 'failed', failure_reason: 'vapi: twilio-failed-to-connect-call' },
+      ],
+      ['+12015550907', { endedReason: 'twilio-completed-call' }, { status: 'completed' }],
+    ];
+    for (const [number, script] of table) scripts[number] = [script, script];
+    const campaign = await campaignWith(table.map(([n]) => n));
+    const calls = await ended(campaign, table.length);
+    for (const [number, , expected] of table) {
+      const call = calls.find((c: { client_phone_number: string }) => c.client_phone_number === number);
+      expect([number, call]).toEqual([
+        number,
+        expect.objectContaining({ provider: 'vapi', provider_call_id: expect.stringMatching(/vapi-call$/), ...expected }),
+      ]);
+    }
+    const answered = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550901');
+    expect(answered).toMatchObject({ transcript: 'AI: Hello!\nUser: Hi.', total_cost: 0.12 });
+    const sent = vapi.calls.find((c) => c.body.customer.number === '+12015550901')!.body;
+    expect(sent).toEqual({
+      phoneNumberId: 'pn-main',
+      customer: { number: '+12015550901' },
+      assistantOverrides: { variableValues: { first_name: 'Ann' } },
+      assistant: expect.objectContaining({
+        name: 'Ada',
+        firstMessage: 'Hello!',
+        model: {
+          provider: 'openai',
+          model: 'gpt-4o',
+          temperature: expect.any(Number),
+          messages: [{ role: 'system', content: 'You are helpful.' }],
+          tools: [
+            {
+              type: 'function',
+              function: {
+                name: 'book_slot',
+                description: 'Books a slot',
+                parameters: { type: 'object', properties: { day: { type: 'string', description: 'The day' } } },
+              },
+              server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET } },
+            },
+            { type: 'endCall' },
+          ],
+        },
+        transcriber: { provider: 'deepgram', language: 'en-US' },
+        maxDurationSeconds: 300,
+        artifactPlan: { recordingEnabled: true },
+        analysisPlan: {
+          structuredDataPlan: { enabled: true, schema: { type: 'object', properties: { slot: { type: 'string', description: 'The slot booked' } } } },
+          successEvaluationPlan: { enabled: true },
+        },
+        metadata: { call_id: answered.id },
+        server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET } },
+      }),
+    });
+    const leads = await leadsOf(campaign);
+    expect(leads.find((l: { phone_number: string }) => l.phone_number === '+12015550901')).toMatchObject({ status: 'completed', attempts: 1 });
+    expect(vapi.unauthorised).toEqual([]);
+  });
+
+  it("lands the runtime's analysis in the call's variables and evaluation, dropping a value of the wrong type", async () => {
+    scripts['+12015550911'] = [
+      {
+        endedReason: 'customer-ended-call',
+        report: { analysis: { structuredData: { slot: 'Tue 10:00', other: 'x' }, successEvaluation: true, summary: 'Booked Tuesday.' } },
+      },
+    ];
+    scripts['+12015550912'] = [{ endedReason: 'customer-ended-call', report: { analysis: { structuredData: { slot: 10 } } } }];
+    const campaign = await campaignWith(['+12015550911', '+12015550912']);
+    const calls = await ended(campaign, 2);
+    const first = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550911');
+    expect(first).toMatchObject({ variables: { first_name: 'Ann', slot: 'Tue 10:00' }, evaluation: { success: true, summary: 'Booked Tuesday.' } });
+    expect(first.variables.other).toBeUndefined();
+    expect(calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550912').variables).toEqual({ first_name: 'Ann' });
+  });
+
+  it('uses no attempt when Vapi answers 429, and fails the call with the status and message of any other refusal', async () => {
+    scripts['+12015550921'] = [{ refuse: 429, retryAfter: '120', message: 'Over Concurrency Limit.' }];
+    scripts['+12015550922'] = [{ refuse: 500, message: 'Internal server error' }, { refuse: 500 }];
+    const campaign = await campaignWith(['+12015550921', '+12015550922']);
+    const calls = await ended(campaign, 2);
+    const busy = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550921');
+    expect(busy).toMatchObject({
+      status: 'failed',
+      provider: 'vapi',
+      provider_call_id: null,
+      failure_reason: 'dial refused: vapi answered 429: Over Concurrency Limit.',
+    });
+    const refused = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550922');
+    expect(refused).toMatchObject({ status: 'failed', failure_reason: 'dial refused: vapi answered 500: Internal server error' });
+    const leads = await eventually(
+      async () => {
+        const found = await leadsOf(campaign);
+        return found.every((l: { next_attempt_at: string | null }) => l.next_attempt_at !== null) && found;
+      },
+      10_000,
+      'the leads to take their calls',
+    );
+    const waiting = leads.find((l: { phone_number: string }) => l.phone_number === '+12015550921');
+    expect(waiting).toMatchObject({ status: 'created', attempts: 0 });
+    expect(Date.parse(waiting.next_attempt_at) - clock.now().getTime()).toBe(120_000);
+    expect(leads.find((l: { phone_number: string }) => l.phone_number === '+12015550922')).toMatchObject({ attempts: 1 });
+  });
+
+  it('runs tool calls by name, records them on the call, and names an unknown tool', async () => {
+    scripts['+12015550931'] = [{ silent: true }];
+    const campaign = await campaignWith(['+12015550931']);
+    const call = await eventually(
+      async () => (await callsOf(campaign)).find((c: { provider_call_id: string | null }) => c.provider_call_id),
+      10_000,
+      'the call',
+    );
+    const ref = { id: call.provider_call_id };
+    const answer = await vapi.send(eventsUrl(), SECRET, {
+      type: 'tool-calls',
+      call: ref,
+      toolCallList: [
+        { id: 'tc-1', type: 'function', function: { name: 'book_slot', arguments: '{"day":"Tuesday"}' } },
+        { id: 'tc-2', type: 'function', function: { name: 'fly_away', arguments: {} } },
+      ],
+    });
+    expect(answer).toEqual({
+      status: 200,
+      body: {
+        results: [
+          { toolCallId: 'tc-1', name: 'book_slot', result: JSON.stringify({ booked: true, slot: 'Tue 10:00' }) },
+          { toolCallId: 'tc-2', name: 'fly_away', error: 'Unknown tool fly_away.' },
+        ],
+      },
+    });
+    expect(receiver.received.at(-1)!.body).toEqual({ day: 'Tuesday' });
+    const history = (await t.request('GET', `/api/user/campaigns/${campaign}/history?limit=100`, { token })).body.data;
+    expect(history.some((e: { type: string; data: { tool_name?: string } }) => e.type === 'CallToolInvoked' && e.data.tool_name === 'book_slot')).toBe(true);
+    await vapi.send(eventsUrl(), SECRET, { type: 'end-of-call-report', endedReason: 'customer-ended-call', call: ref });
+  });
+
+  it('refuses a bad or missing secret and an unknown call, recording nothing, and lets repeated or late messages change nothing', async () => {
+    scripts['+12015550941'] = [{ endedReason: 'customer-ended-call' }];
+    const campaign = await campaignWith(['+12015550941']);
+    const [call] = await ended(campaign, 1);
+    const ref = { id: call.provider_call_id };
+    for (const secret of ['wrong', undefined, `${SECRET}x`, '']) {
+      expect(await vapi.send(eventsUrl(), secret, { type: 'status-update', status: 'ringing', call: ref })).toEqual({
+        status: 401,
+        body: { message: 'Invalid signature.' },
+      });
+    }
+    expect(await vapi.send(eventsUrl(), SECRET, { type: 'status-update', status: 'ringing', call: { id: 'someone-else' } })).toEqual({
+      status: 404,
+      body: { message: 'Call not found.' },
+    });
+    expect((await vapi.send(eventsUrl(), SECRET, { type: 'status-update', status: 'in-progress', call: ref })).status).toBe(200);
+    expect((await vapi.send(eventsUrl(), SECRET, { type: 'end-of-call-report', endedReason: 'customer-busy', call: ref })).status).toBe(200);
+    expect((await vapi.send(eventsUrl(), SECRET, { type: 'conversation-update', call: ref })).body).toEqual({});
+    expect((await t.request('GET', `/api/user/calls/${call.id}`, { token })).body).toMatchObject({ status: 'ended_by_customer', duration: 42 });
+  });
+
+  it("answers an inbound call's assistant-request with the assistant holding the number, and records the call", async () => {
+    const inbound = await vapi.send(eventsUrl(), SECRET, {
+      type: 'assistant-request',
+      call: { id: 'inbound-vapi-1', type: 'inboundPhoneCall', customer: { number: '+12015550951' }, phoneNumber: { number: FROM } },
+    });
+    expect(inbound.status).toBe(200);
+    expect(inbound.body.assistant).toMatchObject({ name: 'Ada', firstMessage: 'Hello!', server: { url: eventsUrl() } });
+    const callId = inbound.body.assistant.metadata.call_id;
+    expect((await t.request('GET', `/api/user/calls/${callId}`, { token })).body).toMatchObject({
+      type: 'inbound',
+      provider: 'vapi',
+      provider_call_id: 'inbound-vapi-1',
+    });
+    const nobody = await vapi.send(eventsUrl(), SECRET, {
+      type: 'assistant-request',
+      call: { id: 'x', customer: { number: '+12015550952' }, phoneNumber: { number: '+12015550999' } },
+    });
+    expect(nobody).toEqual({ status: 200, body: { error: 'Phone number not found.' } });
+  });
+});
