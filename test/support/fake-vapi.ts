@@ -8,7 +8,10 @@ import { AddressInfo } from 'node:net';
 export type VapiScript =
   | { endedReason: string; neverAnswered?: boolean; report?: Record<string, unknown> }
   | { refuse: number; retryAfter?: string; message?: string }
-  | { silent: true };
+  | { silent: true }
+  /** `hold`: the call is made (and listed) but the answer never sent; `hang`: neither. */
+  | { hold: true }
+  | { hang: true };
 
 export interface VapiCallMade {
   id: string;
@@ -24,6 +27,9 @@ export interface VapiCallMade {
  */
 export class FakeVapi {
   readonly calls: VapiCallMade[] = [];
+  /** Every `POST /call` received, by the number it would call. */
+  readonly dialsReceived: string[] = [];
+  private held: ServerResponse[] = [];
   readonly unauthorised: string[] = [];
   readonly answers: Array<{ type: string; status: number; body: unknown }> = [];
   url = '';
@@ -45,6 +51,7 @@ export class FakeVapi {
   }
 
   async stop(): Promise<void> {
+    for (const res of this.held) res.destroy();
     await Promise.all(this.pending);
     await new Promise((resolve) => this.server.close(resolve));
   }
@@ -93,7 +100,8 @@ export class FakeVapi {
     if (req.method === 'POST' && url.pathname === '/call') {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const to: string = body.customer?.number;
-      const script = this.scriptOf(to, this.calls.filter((c) => c.body.customer?.number === to).length + 1);
+      this.dialsReceived.push(to);
+      const script = this.scriptOf(to, this.dialsReceived.filter((n) => n === to).length);
       if ('refuse' in script) {
         return json(
           script.refuse,
@@ -101,10 +109,12 @@ export class FakeVapi {
           script.retryAfter ? { 'retry-after': script.retryAfter } : {},
         );
       }
+      if ('hang' in script) return void this.held.push(res);
       const call: VapiCallMade = { id: `019a${String(++this.seq).padStart(4, '0')}-vapi-call`, body, createdAt: new Date().toISOString() };
       this.calls.push(call);
+      if ('hold' in script) return void this.held.push(res);
       json(201, this.callObject(call, 'queued'));
-      if (!('silent' in script)) this.play(call, script);
+      if ('endedReason' in script) this.play(call, script);
       return;
     }
     json(404, { message: 'Cannot find route' });

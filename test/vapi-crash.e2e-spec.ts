@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { eventually } from './support/fake-provider';
+import { FakeVapi, VapiScript } from './support/fake-vapi';
+import { cli, startService } from './support/processes';
+
+const KEY = 'vapi-crash-key';
+const SECRET = 'vapi-crash-secret';
+const FROM = '+12015550980';
+const MADE = '+12015550981';
+const NOT_MADE = '+12015550982';
+
+/** Contract §18: Vapi does not deduplicate on our call id, so a dial left unconfirmed by a crash is looked up before any resend. */
+describe('a SIGKILL between Vapi taking a dial and its confirmation', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-vapi-crash-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('adopts the call Vapi made, dials again only the one Vapi shows none of, and each lead completes on one attempt', async () => {
+    // First dials: to MADE, Vapi makes the call and never answers; to NOT_MADE, it neither makes nor answers.
+    const first: Record<string, VapiScript> = { [MADE]: { hold: true }, [NOT_MADE]: { hang: true } };
+    const vapi = new FakeVapi(KEY, [{ id: 'pn-crash', number: FROM }], (to, nth) => (nth === 1 && first[to]) || { silent: true });
+    const env = {
+      DATA_DIR: dataDir,
+      DIALER: 'vapi',
+      VAPI_API_KEY: KEY,
+      VAPI_WEBHOOK_SECRET: SECRET,
+      VAPI_BASE_URL: await vapi.start(),
+      DIAL_INTERVAL_MS: '50',
+      DIAL_RESEND_AFTER_SECONDS: '11',
+      // The test polls the calls every 20 ms while the resend sweep waits its 11 s.
+      RATE_LIMIT_PER_MINUTE: '100000',
+    };
+    const { token } = (await cli(env, 'users:create', '--email', 'vapi-crash@example.com')).json;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
+    let service = await startService(env);
+    try {
+      const call = (method: string, path: string, body?: object) =>
+        fetch(`${service.url}${path}`, { method, headers, body: body && JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+      const number = (await call('POST', '/api/user/phone-numbers', { phone_number: FROM })).data.id;
+      const assistant = (await call('POST', '/api/user/assistant', { ...requiredAssistantSettings, phone_number_id: number })).data.id;
+      const campaign = (
+        await call('POST', '/api/user/campaigns', {
+          name: 'Vapi crash',
+          assistant_id: assistant,
+          max_retries: 0,
+          calling_hours: { start: '00:00', end: '24:00' },
+          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        })
+      ).data.id;
+      for (const phone_number of [MADE, NOT_MADE]) await call('POST', '/api/user/lead', { campaign_id: campaign, phone_number });
+      await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
+      await eventually(() => vapi.dialsReceived.length === 2, 10_000, 'both first dials at Vapi');
+      service.child.kill('SIGKILL');
+      await new Promise((r) => service.child.once('exit', r));
+
+      service = await startService(env);
+      // Both calls are Vapi's once the resend sweep has looked: the one it made adopted, the other dialed again.
+      const calls = await eventually(
+        async () => {
+          const listed = (await call('GET', `/api/user/calls?campaign_id=${campaign}`)).data;
+          return listed?.length === 2 && listed.every((c: { provider_call_id: string | null }) => c.provider_call_id) && listed;
+        },
+        30_000,
+        'both calls to have their Vapi ids',
+      );
+      expect(vapi.dialsReceived.sort()).toEqual([MADE, NOT_MADE, NOT_MADE]);
+      expect(vapi.calls.map((c) => c.body.customer.number).sort()).toEqual([MADE, NOT_MADE]);
+      for (const made of vapi.calls) {
+        const ours = calls.find((c: { provider_call_id: string }) => c.provider_call_id === made.id);
+        expect(ours).toMatchObject({ client_phone_number: made.body.customer.number, id: made.body.assistant.metadata.call_id });
+        const sent = await vapi.send(`${service.url}/api/telephony/vapi/events`, SECRET, {
+          type: 'end-of-call-report',
+          endedReason: 'customer-ended-call',
+          call: { id: made.id },
+          startedAt: new Date(Date.now() - 5000).toISOString(),
+          endedAt: new Date().toISOString(),
+        });
+        expect(sent.status).toBe(200);
+      }
+      await eventually(async () => (await call('GET', `/api/user/campaigns/${campaign}`)).status === 'completed', 15_000, 'the campaign to complete');
+      const leads = await call('GET', `/api/user/leads?campaign_id=${campaign}`);
+      expect(leads.map((l: { attempts: number; status: string }) => [l.status, l.attempts])).toEqual([
+        ['completed', 1],
+        ['completed', 1],
+      ]);
+    } finally {
+      await service.stop();
+      await vapi.stop();
+    }
+  }, 90_000);
+});
