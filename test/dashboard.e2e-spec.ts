@@ -110,6 +110,9 @@ describeInBrowser('dashboard', () => {
     );
     expect(await page.locator('[data-table="calls"] tbody tr').count()).toBeGreaterThan(0);
     const completedCall = page.locator('[data-table="calls"] tbody tr', { hasText: 'completed' }).first();
+    // Contract §18: who placed the call, and why one failed.
+    await page.locator('[data-table="calls"] thead', { hasText: 'Why it failed' }).waitFor();
+    expect(await completedCall.locator('td:nth-child(4)').textContent()).toBe('simulated');
     await completedCall.getByText('transcript').click();
     await completedCall.locator('pre').waitFor();
     await shot('3-campaign');

@@ -278,3 +278,54 @@ describe('DIALER=vapi', () => {
     expect(nobody).toEqual({ status: 200, body: { error: 'Phone number not found.' } });
   });
 });
+
+/** Contract §18: VAPI_MAX_CONCURRENT_CALLS holds across every campaign. */
+describe('DIALER=vapi at its concurrency cap', () => {
+  let t: TestApp;
+  let vapi: FakeVapi;
+  let token: string;
+
+  beforeAll(async () => {
+    vapi = new FakeVapi(KEY, [{ id: 'pn-cap', number: FROM }], () => ({ silent: true }));
+    const env = { DIALER: 'vapi', VAPI_API_KEY: KEY, VAPI_WEBHOOK_SECRET: SECRET, VAPI_BASE_URL: await vapi.start(), VAPI_MAX_CONCURRENT_CALLS: '2' };
+    t = await startTestApp({ ...env, DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' });
+    ({ token } = await t.createUser());
+  });
+  afterAll(async () => {
+    await t.close();
+    await vapi.stop();
+  });
+
+  it('keeps two calls in flight across two campaigns, the other leads waiting with no attempt used, and places the next when one ends', async () => {
+    const number = (await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: FROM } })).body.data.id;
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, phone_number_id: number } })).body.data.id;
+    const leads: string[] = [];
+    for (const name of ['One', 'Two']) {
+      const body = { name, assistant_id: assistant, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
+      const campaign = (await t.request('POST', '/api/user/campaigns', { token, body })).body.data.id;
+      for (let i = 0; i < 3; i++) {
+        const phone_number = `+1201555097${leads.length}`;
+        leads.push(phone_number);
+        await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number } });
+      }
+      await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
+    }
+    await eventually(() => vapi.calls.length === 2, 10_000, 'two calls at Vapi');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(vapi.dialsReceived).toHaveLength(2);
+    const listed = (await t.request('GET', '/api/user/leads?per_page=100', { token })).body;
+    // Two in flight (no next attempt while on a call), four due and waiting; none has used an attempt.
+    expect(listed.filter((l: { next_attempt_at: string | null }) => l.next_attempt_at !== null)).toHaveLength(4);
+    expect(listed.every((l: { attempts: number }) => l.attempts === 0)).toBe(true);
+    const ending = vapi.calls[0];
+    const answer = await vapi.send(`${t.url}/api/telephony/vapi/events`, SECRET, {
+      type: 'end-of-call-report',
+      endedReason: 'customer-ended-call',
+      call: { id: ending.id },
+    });
+    expect(answer.status).toBe(200);
+    await eventually(() => vapi.calls.length === 3, 10_000, 'a third call once one ended');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(vapi.dialsReceived).toHaveLength(3);
+  });
+});

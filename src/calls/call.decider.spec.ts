@@ -112,6 +112,14 @@ describe('call decider: dials never confirmed', () => {
     given([initiated, sent]).when({ type: 'ConfirmDialSent', id: 1 }).then([]);
   });
 
+  it("keeps the runtime's id once: given with the confirmation, or learnt after a confirmation without it (a message came first)", () => {
+    const withId: CallEvent = { type: 'CallDialSent', data: { ...ids, provider_call_id: 'vapi-1' } };
+    given([initiated]).when({ type: 'ConfirmDialSent', id: 1, providerCallId: 'vapi-1' }).then([withId]);
+    given([initiated, sent]).when({ type: 'ConfirmDialSent', id: 1, providerCallId: 'vapi-1' }).then([withId]);
+    given([initiated, withId]).when({ type: 'ConfirmDialSent', id: 1, providerCallId: 'vapi-1' }).then([]);
+    given([initiated, withId]).when({ type: 'ConfirmDialSent', id: 1, providerCallId: 'vapi-2' }).then([]);
+  });
+
   it('claims each send, counting them, with the instant the deadline and the next resend count from', () => {
     given([initiated])
       .when(claim, new Date(T))

@@ -37,6 +37,9 @@ const initial = {
   resend_from: atMs,
   dialed_at: null,
   not_dialed: null,
+  provider: null,
+  provider_call_id: null,
+  failure_reason: null,
   created_at: sqlDateTime(AT),
   updated_at: sqlDateTime(AT),
 };
@@ -65,6 +68,14 @@ describe('calls projection', () => {
     const resentMs = Date.parse(resendAt);
     await given(initiated, started(sendAt, 1), started(resendAt, 2), { type: 'CallDialSent', data: { call_id: 7 }, occurredAt: resendAt }).then([
       { ...initial, resend_from: null, dialed_at: resentMs, deadline_at: resentMs + grace },
+    ]);
+  });
+
+  it("keeps the runtime's own id of the call once its dial is confirmed under it (contract §18)", async () => {
+    const sentMs = Date.parse(sendAt);
+    const confirmed = { type: 'CallDialSent', data: { call_id: 7, provider_call_id: 'vapi-7' }, occurredAt: sendAt };
+    await given({ ...initiated, data: { ...initiated.data, provider: 'vapi' } }, started(sendAt, 1), confirmed).then([
+      { ...initial, provider: 'vapi', provider_call_id: 'vapi-7', resend_from: null, dialed_at: sentMs, deadline_at: sentMs + grace },
     ]);
   });
 
@@ -104,6 +115,11 @@ describe('calls projection', () => {
   it('marks a call that ended never dialed, its number listed after the claim', () =>
     given(initiated, { ...outcome, data: { ...outcome.data, status: 'failed', reached: false, details: {}, not_dialed: 'do-not-call' } }).then([
       { ...initial, status: 'failed', deadline_at: null, resend_from: null, not_dialed: 'do-not-call', updated_at: sqlDateTime(later) },
+    ]));
+
+  it('shows why a call failed, from the reason its failure was recorded with (contract §18)', () =>
+    given(initiated, { ...outcome, data: { ...outcome.data, status: 'failed', reached: false, details: {}, reason: 'dial refused: vapi answered 500' } }).then([
+      { ...initial, status: 'failed', deadline_at: null, resend_from: null, failure_reason: 'dial refused: vapi answered 500', updated_at: sqlDateTime(later) },
     ]));
 
   it("keeps the post-call webhook's last answer on the call", () =>

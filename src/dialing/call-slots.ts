@@ -5,7 +5,13 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
 import { CallSlot, CallSlotsEvent, EarlierSlotsNeeded, PENDING_CLAIM_MS, SlotStatus, callSlotsDecider, callSlotsStream } from './call-slots.decider';
 
-/** Takes and frees places among a campaign's calls in flight (see call-slots.decider). */
+/** A voice runtime's cap on calls in flight across every campaign and instance (contract §18). */
+export const runtimeSlotsStream = (provider: string) => `call_slots-runtime_${provider}`;
+
+/**
+ * Takes and frees places among a campaign's calls in flight (see call-slots.decider), and among
+ * a voice runtime's: the same bookkeeping on a stream of the runtime's own.
+ */
 @Injectable()
 export class CallSlots {
   constructor(
@@ -20,7 +26,22 @@ export class CallSlots {
    * When fewer are free than asked for (the read model had seen room), the holders are judged
    * from their leads once: a place whose call ended or whose claim was lost is freed.
    */
-  async take(campaignId: number, capacity: number, wanted: readonly CallSlot[]): Promise<CallSlot[]> {
+  take(campaignId: number, capacity: number, wanted: readonly CallSlot[]): Promise<CallSlot[]> {
+    return this.takeOn(callSlotsStream(campaignId), campaignId, capacity, wanted, () => this.leads.callsInFlight(campaignId));
+  }
+
+  /** The same among the runtime's calls in flight; a stream opened now counts every lead's call in flight. */
+  takeOnRuntime(provider: string, capacity: number, wanted: readonly CallSlot[]): Promise<CallSlot[]> {
+    return this.takeOn(runtimeSlotsStream(provider), 0, capacity, wanted, () => this.leads.callsInFlightAnywhere());
+  }
+
+  private async takeOn(
+    stream: string,
+    campaignId: number,
+    capacity: number,
+    wanted: readonly CallSlot[],
+    inFlight: () => Promise<CallSlot[]>,
+  ): Promise<CallSlot[]> {
     let earlier: CallSlot[] | null = null;
     let statuses = new Map<number, SlotStatus>();
     const granted: CallSlot[] = [];
@@ -28,10 +49,10 @@ export class CallSlots {
       const command = { type: 'TakeCallSlots' as const, campaignId, wanted, capacity, statuses, earlier };
       let result;
       try {
-        result = await this.runner.run(callSlotsStream(campaignId), callSlotsDecider, command, { retries: 50 });
+        result = await this.runner.run(stream, callSlotsDecider, command, { retries: 50 });
       } catch (error) {
         if (!(error instanceof EarlierSlotsNeeded) || earlier) throw error;
-        earlier = await this.leads.callsInFlight(campaignId);
+        earlier = await inFlight();
         continue;
       }
       granted.push(...takenOf(result.events, wanted));
@@ -44,6 +65,11 @@ export class CallSlots {
   /** Frees the places of calls that ended, or of claims that were not made. */
   async free(campaignId: number, callIds: readonly number[]): Promise<void> {
     if (callIds.length) await this.runner.run(callSlotsStream(campaignId), callSlotsDecider, { type: 'FreeCallSlots', campaignId, callIds }, { retries: 50 });
+  }
+
+  async freeOnRuntime(provider: string, callIds: readonly number[]): Promise<void> {
+    const command = { type: 'FreeCallSlots' as const, campaignId: 0, callIds };
+    if (callIds.length) await this.runner.run(runtimeSlotsStream(provider), callSlotsDecider, command, { retries: 50 });
   }
 
   private async judge(held: ReadonlyArray<CallSlot & { at: string }>): Promise<Map<number, SlotStatus>> {

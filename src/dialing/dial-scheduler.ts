@@ -22,6 +22,8 @@ import { DialingPolicies } from './dialing-policies';
 import { CallsQueries } from '../calls/calls.queries';
 import { dialsLeftThisMinute } from './campaign-limits';
 import { CallSlots } from './call-slots';
+import { CallSlot } from './call-slots.decider';
+import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
 
 /** The most of the main thread passes take back to back: the rest places and finishes the calls they claim. */
 const SCHEDULER_SHARE = 0.5;
@@ -181,7 +183,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     // The batch takes its places among the campaign's calls in flight first, where two schedulers
     // at once cannot both see room; then each lead is claimed by an append with its own revision.
     const wanted = await Promise.all(due.map(async (lead) => ({ call_id: await this.events.nextId('call'), lead_id: lead.id })));
-    const granted = await this.slots.take(campaign.id, campaign.max_concurrent_calls, wanted);
+    const granted = await this.placesFor(campaign.id, campaign.max_concurrent_calls, wanted);
     const leads = new Map(due.map((lead) => [lead.id, lead]));
     const claims = await Promise.all(
       granted.map(async ({ call_id: callId, lead_id }) => {
@@ -193,7 +195,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         return { callId, claimed: claim.claimed };
       }),
     );
-    await this.slots.free(
+    await this.freePlaces(
       campaign.id,
       claims.filter((c) => !c.claimed).map((c) => c.callId),
     );
@@ -202,6 +204,29 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     this.metrics.dialDecision('claim_lost', claims.length - claimed);
     if (granted.length < wanted.length) this.atCapacity();
     return claimed;
+  }
+
+  /**
+   * Places among the campaign's calls in flight, then among the voice runtime's when it caps
+   * them (contract §18): a lead past either cap waits, no attempt used.
+   */
+  private async placesFor(campaignId: number, capacity: number, wanted: CallSlot[]): Promise<CallSlot[]> {
+    const inCampaign = await this.slots.take(campaignId, capacity, wanted);
+    const cap = runtimeCap(this.config.runtimes);
+    if (!cap || !inCampaign.length) return inCampaign;
+    const onRuntime = await this.slots.takeOnRuntime(cap.provider, cap.capacity, inCampaign);
+    const placed = new Set(onRuntime.map((s) => s.call_id));
+    await this.slots.free(
+      campaignId,
+      inCampaign.filter((s) => !placed.has(s.call_id)).map((s) => s.call_id),
+    );
+    return onRuntime;
+  }
+
+  private async freePlaces(campaignId: number, callIds: number[]): Promise<void> {
+    await this.slots.free(campaignId, callIds);
+    const cap = runtimeCap(this.config.runtimes);
+    if (cap) await this.slots.freeOnRuntime(cap.provider, callIds);
   }
 
   private atCapacity(): number {

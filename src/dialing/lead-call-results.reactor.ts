@@ -16,6 +16,8 @@ import { breakerTrips } from './campaign-limits';
 import { RoundOutcome } from '../leads/lead.decider';
 import { LeadNotDialed } from '../leads/lead.state';
 import { CallSlots } from './call-slots';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
 
 /** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
 export function roundOutcome(status: string, answeredBy: string | null | undefined): RoundOutcome | null {
@@ -46,6 +48,7 @@ export class LeadCallResultsReactor implements Reactor {
     private readonly calls: CallsQueries,
     private readonly campaigns: CampaignsQueries,
     private readonly slots: CallSlots,
+    private readonly config: AppConfig,
   ) {}
 
   handles(event: RecordedEvent): boolean {
@@ -56,6 +59,8 @@ export class LeadCallResultsReactor implements Reactor {
     const { data } = event as unknown as CallOutcomeRecorded;
     // The call's place among its campaign's calls in flight is freed before its lead may be claimed again.
     if (data.campaign_id !== null) await this.slots.free(data.campaign_id, [data.call_id]);
+    const cap = runtimeCap(this.config.runtimes);
+    if (cap) await this.slots.freeOnRuntime(cap.provider, [data.call_id]);
     const lead = await this.leads.get(data.lead_id!);
     const policy = lead && (await this.policies.retryPolicy(lead.campaign_id));
     if (!lead || !policy) return;

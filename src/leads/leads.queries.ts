@@ -57,6 +57,12 @@ export class LeadsQueries implements CampaignLeads {
     return leads.map((lead) => ({ call_id: lead.in_flight_call_id!, lead_id: lead.id }));
   }
 
+  /** Every lead's call in flight, whatever its campaign. */
+  async callsInFlightAnywhere(): Promise<Array<{ call_id: number; lead_id: number }>> {
+    const leads = await this.projection.leads.find({ in_flight: true });
+    return leads.map((lead) => ({ call_id: lead.in_flight_call_id!, lead_id: lead.id }));
+  }
+
   /** The calls in flight of every campaign with one or more. */
   inFlightByCampaign(): Promise<Map<number, number>> {
     return this.projection.leads.countBy('campaign_id', { in_flight: true }) as Promise<Map<number, number>>;

@@ -44,6 +44,8 @@ export function campaignPage(main, id, { every }) {
       { title: 'Started', cell: (c) => when(c.created_at) },
       { title: 'Number', cell: (c) => c.client_phone_number },
       { title: 'Status', cell: (c) => c.status },
+      { title: 'Provider', cell: (c) => c.provider ?? '—' },
+      { title: 'Why it failed', cell: (c) => c.failure_reason ?? '—' },
       { title: 'Duration', cell: (c) => `${c.duration} s` },
       { title: 'Answered by', cell: (c) => c.answered_by ?? '—' },
       { title: 'Transcript', cell: (c) => transcript(c.transcript) },

@@ -61,3 +61,10 @@ export function voiceRuntimeSettings(env: NodeJS.ProcessEnv, dialer: string, int
   }
   return NO_VOICE_RUNTIME;
 }
+
+/** The runtime whose calls in flight are capped across every campaign and instance, and its cap; null: none. */
+export function runtimeCap(settings: VoiceRuntimeSettings): { provider: string; capacity: number } | null {
+  if (settings.vapi) return { provider: 'vapi', capacity: settings.vapi.maxConcurrentCalls };
+  if (settings.retell) return { provider: 'retell', capacity: settings.retell.maxConcurrentCalls };
+  return null;
+}
