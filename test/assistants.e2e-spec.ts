@@ -25,7 +25,13 @@ describe('assistants, voices and phone numbers API', () => {
   it('serves the voice and language catalogs', async () => {
     const voices = await t.request('GET', '/api/user/voices', { token });
     expect(voices.body.length).toBeGreaterThanOrEqual(5);
-    expect(voices.body[0]).toEqual({ id: expect.any(Number), name: expect.any(String), provider: expect.any(String), language: expect.any(String) });
+    expect(voices.body[0]).toEqual({
+      id: expect.any(Number),
+      name: expect.any(String),
+      provider: expect.any(String),
+      language: expect.any(String),
+      runtime_voices: { vapi: { provider: '11labs', voiceId: expect.any(String) }, retell: expect.any(String), twilio: expect.any(Object) },
+    });
     expect((await t.request('GET', '/api/user/languages', { token })).body[0]).toMatchObject({ id: 1, name: 'English' });
   });
 

@@ -145,6 +145,7 @@ describe('DIALER=vapi', () => {
             { type: 'endCall' },
           ],
         },
+        voice: { provider: '11labs', voiceId: '21m00Tcm4TlvDq8ikWAM' },
         transcriber: { provider: 'deepgram', language: 'en-US' },
         maxDurationSeconds: 300,
         artifactPlan: { recordingEnabled: true },

@@ -91,6 +91,9 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
         return state.exists ? { ...state, settings: { ...state.settings, ...event.data.changes } } : state;
       case 'AssistantDeleted':
         return state.exists ? { ...state, deleted: true } : state;
+      default:
+        // Its publications to runtimes change nothing of what the assistant is.
+        return state;
     }
   },
 };

@@ -6,6 +6,27 @@ export const assistantStream = (id: number) => `assistant-${id}`;
 export type AssistantCreated = DomainEvent<'AssistantCreated', { assistant_id: number; user_id: number; uuid: string; settings: AssistantSettings }>;
 export type AssistantUpdated = DomainEvent<'AssistantUpdated', { assistant_id: number; user_id: number; changes: Partial<AssistantSettings> }>;
 export type AssistantDeleted = DomainEvent<'AssistantDeleted', { assistant_id: number; user_id: number }>;
-export type AssistantEvent = AssistantCreated | AssistantUpdated | AssistantDeleted;
+/**
+ * Contract §18.2: publishing the assistant to a voice runtime. A publication is claimed (by an
+ * append with the expected revision, so one process at a time) for the settings as they stand
+ * (`settings_version`: how many settings events the stream held), each object the runtime made is
+ * recorded as soon as it exists, and the publication ends with both ids and the `PUBLIC_URL` its
+ * callbacks were given (another one publishes again).
+ */
+export type AssistantPublishStarted = DomainEvent<'AssistantPublishStarted', { assistant_id: number; runtime: 'retell'; settings_version: number; at: string }>;
+export type AssistantRetellLlmCreated = DomainEvent<'AssistantRetellLlmCreated', { assistant_id: number; llm_id: string }>;
+export type AssistantPublished = DomainEvent<
+  'AssistantPublished',
+  { assistant_id: number; runtime: 'retell'; settings_version: number; llm_id: string; agent_id: string; public_url: string }
+>;
+export type AssistantPublicationEvent = AssistantPublishStarted | AssistantRetellLlmCreated | AssistantPublished;
 
-export const ASSISTANT_EVENT_TYPES = eventTypes<AssistantEvent>({ AssistantCreated: true, AssistantUpdated: true, AssistantDeleted: true });
+export type AssistantEvent = AssistantCreated | AssistantUpdated | AssistantDeleted | AssistantPublicationEvent;
+
+/** The events that change what the assistant is (its read model's). */
+export const ASSISTANT_EVENT_TYPES = ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted'] as const;
+export const ASSISTANT_PUBLICATION_EVENT_TYPES = eventTypes<AssistantPublicationEvent>({
+  AssistantPublishStarted: true,
+  AssistantRetellLlmCreated: true,
+  AssistantPublished: true,
+});

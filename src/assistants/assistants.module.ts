@@ -9,6 +9,7 @@ import { AssistantsQueries } from './assistants.queries';
 import { CreateAssistantHandler } from './commands/create-assistant';
 import { DeleteAssistantHandler } from './commands/delete-assistant';
 import { UpdateAssistantHandler } from './commands/update-assistant';
+import { ClaimAssistantPublishHandler, RecordAssistantLlmHandler, RecordAssistantPublishedHandler } from './commands/runtime-publication';
 
 @Module({
   imports: [ToolsModule, PhoneNumbersModule],
@@ -21,6 +22,9 @@ import { UpdateAssistantHandler } from './commands/update-assistant';
     CreateAssistantHandler,
     UpdateAssistantHandler,
     DeleteAssistantHandler,
+    ClaimAssistantPublishHandler,
+    RecordAssistantLlmHandler,
+    RecordAssistantPublishedHandler,
   ],
   exports: [AssistantsQueries, AssistantView],
 })

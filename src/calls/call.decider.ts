@@ -16,7 +16,9 @@ export type CallCommand =
    * Claims sending the call's dial now: refused (a conflict) once a dial was confirmed or the
    * call moved on, and while another send is younger than `resendAfterMs` (it may be on the wire).
    */
-  | { type: 'ClaimDialSend'; id: number; resendAfterMs: number };
+  | { type: 'ClaimDialSend'; id: number; resendAfterMs: number }
+  /** The runtime's analysis, after the call ended. */
+  | { type: 'RecordCallAnalysis'; id: number; analysis: Pick<CallDetails, 'variables' | 'evaluation'> };
 
 export type CallState =
   | { exists: false }
@@ -49,6 +51,10 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     }
     if (!state.exists) throw DomainError.notFound('Call');
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
+    if (command.type === 'RecordCallAnalysis') {
+      const { variables, evaluation } = command.analysis;
+      return variables || evaluation ? [{ type: 'CallAnalyzed', data: { ...ids, ...command.analysis } }] : [];
+    }
     if (command.type === 'RecordToolInvocation') return [{ type: 'CallToolInvoked', data: { ...ids, ...command.invocation } }];
     if (command.type === 'ConfirmDialSent') {
       if (state.dialSent && (!command.providerCallId || state.providerCallId)) return [];
@@ -108,6 +114,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       case 'CallDialStarted':
         return { ...state, sends: event.data.sends, lastSendAt: event.data.at, firstSendAt: state.firstSendAt ?? event.data.at };
       case 'CallToolInvoked':
+      case 'CallAnalyzed':
         return state;
     }
   },

@@ -122,4 +122,6 @@ export type CallDialResent = DomainEvent<'CallDialResent', CallIds & { resends: 
  * same id (contract §12).
  */
 export type CallDialStarted = DomainEvent<'CallDialStarted', CallIds & { sends: number; at: string }>;
-export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent | CallDialStarted;
+/** The runtime's analysis after the call (contract §18): extracted fields for `variables`, and the verdict. No status change. */
+export type CallAnalyzed = DomainEvent<'CallAnalyzed', CallIds & Pick<CallDetails, 'variables' | 'evaluation'>>;
+export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent | CallDialStarted | CallAnalyzed;

@@ -53,6 +53,7 @@ export class CallsProjection implements ReadModelProjection {
     'CallDialSent',
     'CallDialResent',
     'CallDialStarted',
+    'CallAnalyzed',
     'WebhookAttemptFinished',
   ];
   /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`. */
@@ -140,6 +141,18 @@ export class CallsProjection implements ReadModelProjection {
               provider_call_id: event.data.provider_call_id ?? current.provider_call_id ?? null,
             }
           : { ...current, resend_from: at, dialed_at: at, deadline_at: null };
+      await this.calls.upsert(current.id, next, recorded.position);
+      return;
+    }
+    if (event.type === 'CallAnalyzed') {
+      const current = await this.calls.get(event.data.call_id);
+      if (!current) return;
+      const { variables, evaluation } = event.data;
+      const next = {
+        ...current,
+        variables: variables ? { ...current.variables, ...variables } : current.variables,
+        evaluation: evaluation ?? current.evaluation,
+      };
       await this.calls.upsert(current.id, next, recorded.position);
       return;
     }

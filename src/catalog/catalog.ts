@@ -1,9 +1,17 @@
 /** The voice and language catalogs every account shares (contract §4). */
+/** Contract §18: the voice as each runtime names it; a runtime left out uses its own default. */
+export interface RuntimeVoices {
+  vapi?: { provider: string; voiceId: string };
+  retell?: string;
+  twilio?: { ttsProvider: string; voice: string };
+}
+
 export interface Voice {
   id: number;
   name: string;
   provider: string;
   language: string;
+  runtime_voices?: RuntimeVoices;
 }
 
 export interface Language {
@@ -13,14 +21,53 @@ export interface Language {
 }
 
 export const VOICES: readonly Voice[] = [
-  { id: 1, name: 'Ava', provider: 'elevenlabs', language: 'English' },
-  { id: 2, name: 'Liam', provider: 'elevenlabs', language: 'English' },
-  { id: 3, name: 'Sofia', provider: 'azure', language: 'Spanish' },
-  { id: 4, name: 'Hugo', provider: 'azure', language: 'French' },
-  { id: 5, name: 'Greta', provider: 'google', language: 'German' },
-  { id: 6, name: 'Aarav', provider: 'google', language: 'Hindi' },
-  { id: 7, name: 'Marco', provider: 'openai', language: 'Italian' },
-  { id: 8, name: 'Beatriz', provider: 'openai', language: 'Portuguese' },
+  // Ids from the vendors' catalogs: ElevenLabs' premade voices, Azure neural voices, OpenAI's TTS voices, Retell's voice list.
+  {
+    id: 1,
+    name: 'Ava',
+    provider: 'elevenlabs',
+    language: 'English',
+    runtime_voices: {
+      vapi: { provider: '11labs', voiceId: '21m00Tcm4TlvDq8ikWAM' },
+      retell: '11labs-Myra',
+      twilio: { ttsProvider: 'ElevenLabs', voice: '21m00Tcm4TlvDq8ikWAM' },
+    },
+  },
+  {
+    id: 2,
+    name: 'Liam',
+    provider: 'elevenlabs',
+    language: 'English',
+    runtime_voices: {
+      vapi: { provider: '11labs', voiceId: 'TX3LPaxmHKxFdv7VOQHJ' },
+      retell: '11labs-Adrian',
+      twilio: { ttsProvider: 'ElevenLabs', voice: 'TX3LPaxmHKxFdv7VOQHJ' },
+    },
+  },
+  {
+    id: 3,
+    name: 'Sofia',
+    provider: 'azure',
+    language: 'Spanish',
+    runtime_voices: { vapi: { provider: 'azure', voiceId: 'es-ES-ElviraNeural' }, twilio: { ttsProvider: 'Amazon', voice: 'Lucia-Neural' } },
+  },
+  {
+    id: 4,
+    name: 'Hugo',
+    provider: 'azure',
+    language: 'French',
+    runtime_voices: { vapi: { provider: 'azure', voiceId: 'fr-FR-HenriNeural' }, twilio: { ttsProvider: 'Amazon', voice: 'Remi-Neural' } },
+  },
+  { id: 5, name: 'Greta', provider: 'google', language: 'German', runtime_voices: { vapi: { provider: 'azure', voiceId: 'de-DE-KatjaNeural' } } },
+  { id: 6, name: 'Aarav', provider: 'google', language: 'Hindi', runtime_voices: { vapi: { provider: 'azure', voiceId: 'hi-IN-MadhurNeural' } } },
+  { id: 7, name: 'Marco', provider: 'openai', language: 'Italian', runtime_voices: { vapi: { provider: 'openai', voiceId: 'onyx' }, retell: 'openai-Onyx' } },
+  {
+    id: 8,
+    name: 'Beatriz',
+    provider: 'openai',
+    language: 'Portuguese',
+    runtime_voices: { vapi: { provider: 'openai', voiceId: 'nova' }, retell: 'openai-Nova' },
+  },
 ];
 
 export const LANGUAGES: readonly Language[] = [

@@ -21,17 +21,21 @@ import { OptOutReactor } from './opt-out.reactor';
 import { DialQueue } from './dial-queue';
 import { CallSlots } from './call-slots';
 import { VapiDialer } from './runtimes/vapi/vapi-dialer';
+import { RetellDialer } from './runtimes/retell/retell-dialer';
+import { RetellEventsController } from './runtimes/retell/retell-events.controller';
+import { RuntimeReports } from './runtimes/runtime-reports';
 import { VapiEventsController } from './runtimes/vapi/vapi-events.controller';
 
 /** The dialer DIALER names (contract §8, §18). */
 function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
   if (config.dialer === 'http') return new HttpDialer(config);
   if (config.dialer === 'vapi') return new VapiDialer(config, config.runtimes.vapi!);
+  if (config.dialer === 'retell') return new RetellDialer(config, config.runtimes.retell!, commands);
   return new SimulatedDialer(config, commands);
 }
 
 @Module({
-  controllers: [VapiEventsController],
+  controllers: [VapiEventsController, RetellEventsController],
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
   providers: [
     {
@@ -49,6 +53,7 @@ function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
     DialQueue,
     CallSlots,
     UnsentDialSweeper,
+    RuntimeReports,
   ],
   exports: [DialScheduler, StuckCallSweeper],
 })

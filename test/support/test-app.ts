@@ -34,11 +34,11 @@ let userCounter = 0;
 /** Starts the real service on a loopback port with its own data directory. */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { dataDir?: string; clock?: Clock; background?: boolean } = {},
+  options: { dataDir?: string; clock?: Clock; background?: boolean; port?: number } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
   // The port is chosen first so that the URLs the service hands out (callbacks, page links) reach it.
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     ALLOW_PRIVATE_TARGETS: 'true',

@@ -50,3 +50,21 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
     return { position };
   }
 }
+
+/** The runtime's analysis of an ended call: its extracted fields and verdict (contract §18). */
+export class RecordCallAnalysis {
+  constructor(
+    readonly callId: number,
+    readonly analysis: Pick<CallDetails, 'variables' | 'evaluation'>,
+  ) {}
+}
+
+@CommandHandler(RecordCallAnalysis)
+export class RecordCallAnalysisHandler implements ICommandHandler<RecordCallAnalysis, { position: number | null }> {
+  constructor(private readonly runner: CommandRunner) {}
+
+  async execute({ callId, analysis }: RecordCallAnalysis): Promise<{ position: number | null }> {
+    const { position } = await this.runner.run(callStream(callId), callDecider, { type: 'RecordCallAnalysis', id: callId, analysis }, { retries: 10 });
+    return { position };
+  }
+}

@@ -1,8 +1,9 @@
-import { runtimeLanguage } from '../../../catalog/catalog';
+import { runtimeLanguage, voiceById } from '../../../catalog/catalog';
 
 /** What the assistant record (interface.md §2.4, with its tools) holds that Vapi's transient assistant is made of. */
 export interface AssistantRecord {
   name: string;
+  voice_id: number;
   initial_message: string;
   system_prompt: string;
   llm_model: string;
@@ -43,6 +44,8 @@ export function vapiAssistant(assistant: AssistantRecord, callId: number, server
   if (assistant.end_call_tool.description) tools.push({ type: 'endCall' });
   const structured = assistant.post_call_schema.length ? { structuredDataPlan: { enabled: true, schema: parametersOf(assistant.post_call_schema) } } : {};
   const evaluation = assistant.post_call_evaluation ? { successEvaluationPlan: { enabled: true } } : {};
+  // A voice the runtime has no id for: the runtime's default.
+  const voice = voiceById(assistant.voice_id)?.runtime_voices?.vapi;
   return {
     name: assistant.name,
     firstMessage: assistant.initial_message,
@@ -53,6 +56,7 @@ export function vapiAssistant(assistant: AssistantRecord, callId: number, server
       messages: [{ role: 'system', content: assistant.system_prompt }],
       tools,
     },
+    ...(voice ? { voice } : {}),
     transcriber: { provider: 'deepgram', language: runtimeLanguage(assistant.language) },
     maxDurationSeconds: assistant.max_duration,
     ...(assistant.end_call_on_voicemail ? { voicemailDetection: { provider: 'vapi' } } : {}),

@@ -3,18 +3,15 @@ import { CommandBus } from '@nestjs/cqrs';
 import { AssistantsQueries } from '../../../assistants/assistants.queries';
 import { ConfirmDialSent } from '../../../calls/commands/call-dial';
 import { ReceiveInboundCall } from '../../../calls/commands/receive-inbound-call';
-import { RecordCallOutcome } from '../../../calls/commands/record-call-outcome';
 import { CallDocument } from '../../../calls/calls.projection';
 import { CallsQueries } from '../../../calls/calls.queries';
 import { AppConfig } from '../../../infrastructure/config/app-config';
-import { ProjectionRunner } from '../../../infrastructure/projections/projection-runner';
-import { Clock } from '../../../shared/clock';
 import { DomainError } from '../../../shared/domain-error';
 import { isSameSecret } from '../../../shared/signature';
 import { Dialer } from '../../dialer.port';
-import { CAPACITY_WAIT_MS } from '../runtime-http';
 import { runTools } from '../runtime-tools';
-import { RuntimeReport, vapiEndOfCallReport, vapiStatusUpdate } from './vapi-outcomes';
+import { RuntimeReports } from '../runtime-reports';
+import { vapiEndOfCallReport, vapiStatusUpdate } from './vapi-outcomes';
 import { AssistantRecord, vapiAssistant } from './vapi-assistant';
 import { VapiDialer } from './vapi-dialer';
 
@@ -37,8 +34,7 @@ export class VapiEventsController {
     private readonly commands: CommandBus,
     private readonly calls: CallsQueries,
     private readonly assistants: AssistantsQueries,
-    private readonly projections: ProjectionRunner,
-    private readonly clock: Clock,
+    private readonly reports: RuntimeReports,
     @Inject(Dialer) private readonly dialer: Dialer,
   ) {}
 
@@ -58,11 +54,11 @@ export class VapiEventsController {
     if (message.type === 'tool-calls') return { results: await runTools(this.commands, call.id, message.toolCallList) };
     if (message.type === 'status-update') {
       const status = vapiStatusUpdate(message.status);
-      if (status) await this.record(call.id, { status, details: status === 'in-progress' ? { answered_by: 'human' } : {} });
+      if (status) await this.reports.record(call.id, { status, details: status === 'in-progress' ? { answered_by: 'human' } : {} });
       return {};
     }
     const fields = (await this.assistants.get(call.assistant_id))?.settings.post_call_schema ?? [];
-    await this.record(call.id, vapiEndOfCallReport(message as Parameters<typeof vapiEndOfCallReport>[0], call.status === 'in-progress', fields));
+    await this.reports.record(call.id, vapiEndOfCallReport(message as Parameters<typeof vapiEndOfCallReport>[0], call.status === 'in-progress', fields));
     return {};
   }
 
@@ -95,18 +91,5 @@ export class VapiEventsController {
     if (!call || call.provider !== 'vapi' || call.provider_call_id !== null || !providerCallId) return null;
     await this.commands.execute(new ConfirmDialSent(call.id, providerCallId));
     return call;
-  }
-
-  /** A report that would move the call backwards (repeated, late) changes nothing and is still answered 200. */
-  private async record(callId: number, report: RuntimeReport): Promise<void> {
-    const retryAt = report.atCapacity ? new Date(this.clock.now().getTime() + CAPACITY_WAIT_MS).toISOString() : undefined;
-    const options = { reason: report.reason, ...(retryAt ? { notDialed: 'runtime-at-capacity' as const, retryAt } : {}) };
-    try {
-      const { position } = await this.commands.execute(new RecordCallOutcome(callId, report.status, report.details, options));
-      await this.projections.settle(position);
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'conflict') return;
-      throw error;
-    }
   }
 }

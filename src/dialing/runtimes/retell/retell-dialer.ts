@@ -1,0 +1,110 @@
+import { CommandBus } from '@nestjs/cqrs';
+import Retell, { APIError } from 'retell-sdk';
+import { ClaimAssistantPublish, RecordAssistantLlm, RecordAssistantPublished } from '../../../assistants/commands/runtime-publication';
+import { PublicationState, isPublished } from '../../../assistants/runtime-publication.decider';
+import { AppConfig } from '../../../infrastructure/config/app-config';
+import { RetellSettings } from '../../../infrastructure/config/voice-runtime-config';
+import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../../dialer.port';
+import { DIAL_TIMEOUT_MS } from '../../http-dialer';
+import { retryAfterMs } from '../runtime-http';
+import { AssistantRecord } from '../vapi/vapi-assistant';
+import { retellAgent, retellLlm } from './retell-agent';
+
+/** How long a dial waits for another process publishing its assistant. */
+const PUBLISH_WAIT_MS = 20_000;
+
+/** Dynamic variables are strings at Retell. */
+const asStrings = (variables: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+
+/**
+ * `DIALER=retell` (contract §18.2): the assistant published as a Retell LLM and agent before its
+ * first call and again after it changes (its ids kept in the assistant's events), then each call
+ * dialed with that agent. retell-sdk's client, with no retries of its own: a retried dial could call twice.
+ */
+export class RetellDialer extends Dialer {
+  readonly provider = 'retell' as const;
+  private readonly client: Retell;
+
+  constructor(
+    private readonly config: AppConfig,
+    retell: RetellSettings,
+    private readonly commands: CommandBus,
+  ) {
+    super();
+    this.client = new Retell({ apiKey: retell.apiKey, baseURL: retell.baseUrl, maxRetries: 0, timeout: DIAL_TIMEOUT_MS });
+  }
+
+  private get publicUrl(): string {
+    return this.config.publicUrl.replace(/\/$/, '');
+  }
+
+  async dial(request: DialRequest): Promise<DialAccepted> {
+    if (!request.from) throw new DialRefused('retell needs the assistant to have a phone number');
+    const agentId = await this.agentFor(request.assistant_id, request.assistant as unknown as AssistantRecord);
+    const call = await this.retell(() =>
+      this.client.call.createPhoneCall({
+        from_number: request.from!,
+        to_number: request.to,
+        override_agent_id: agentId,
+        retell_llm_dynamic_variables: asStrings(request.variables),
+        metadata: { call_id: request.call_id },
+      }),
+    );
+    return { providerCallId: call.call_id ?? null };
+  }
+
+  /** Contract §18: Retell's calls to the number since the first send, matched on `metadata.call_id`. */
+  override async lookup(request: DialRequest, sentSince: Date): Promise<DialLookup> {
+    const body = { filter_criteria: { to_number: [request.to], start_timestamp: { lower_threshold: sentSince.getTime() } }, limit: 100 };
+    const calls = await this.client.post<Array<{ call_id: string; metadata?: { call_id?: unknown } }>>('/v2/list-calls', { body }).catch(() => null);
+    if (!Array.isArray(calls)) return 'unknown';
+    const found = calls.find((c) => String(c.metadata?.call_id) === String(request.call_id));
+    return found ? { found: found.call_id } : 'none';
+  }
+
+  /** The agent of the assistant's settings as they stand: published here, or by another process that claimed it first. */
+  private async agentFor(assistantId: number, assistant: AssistantRecord): Promise<string> {
+    for (const deadline = Date.now() + PUBLISH_WAIT_MS; Date.now() < deadline;) {
+      const { claimed, state } = await this.commands.execute<ClaimAssistantPublish, { claimed: boolean; state: PublicationState }>(
+        new ClaimAssistantPublish(assistantId, this.publicUrl),
+      );
+      if (claimed) return this.publish(assistantId, assistant, state);
+      if (isPublished(state, this.publicUrl)) return state.agentId!;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new DialRefused('retell: the assistant is still being published');
+  }
+
+  /** Makes or updates the LLM, then the agent; each id is recorded as soon as Retell gave it. */
+  private async publish(assistantId: number, assistant: AssistantRecord, state: PublicationState): Promise<string> {
+    const llm = retellLlm(assistant, this.publicUrl);
+    let llmId = state.llmId;
+    if (llmId) await this.retell(() => this.client.llm.update(llmId!, llm as never));
+    else {
+      llmId = (await this.retell(() => this.client.llm.create(llm as never))).llm_id;
+      await this.commands.execute(new RecordAssistantLlm(assistantId, llmId));
+    }
+    const agent = retellAgent(assistant, llmId, this.publicUrl);
+    const agentId = state.agentId
+      ? (await this.retell(() => this.client.agent.update(state.agentId!, agent as never))).agent_id
+      : (await this.retell(() => this.client.agent.create(agent as never))).agent_id;
+    await this.commands.execute(new RecordAssistantPublished(assistantId, state.settingsVersion, llmId, agentId, this.publicUrl));
+    return agentId;
+  }
+
+  /** A Retell refusal as a DialRefused naming its status and message (a 429 one for capacity). */
+  private async retell<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof APIError)) throw new DialRefused(`retell could not be reached (${(error as Error).message})`);
+      if (error.status === undefined) throw new DialRefused(`retell did not answer within ${DIAL_TIMEOUT_MS / 1000} s`);
+      const body = error.error as { message?: unknown; error_message?: unknown } | undefined;
+      const message = typeof body?.message === 'string' ? body.message : typeof body?.error_message === 'string' ? body.error_message : '';
+      const reason = `retell answered ${error.status}${message ? `: ${message}` : ''}`;
+      if (error.status === 429) throw new DialRefused(reason, retryAfterMs(error.headers?.get('retry-after') ?? null));
+      throw new DialRefused(reason);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { EVERY_DAY } from './support/dialing-world';
+import { eventually } from './support/fake-provider';
+import { FakeRetell, RetellScript } from './support/fake-retell';
+import { Receiver } from './support/receiver';
+import { freePort } from './support/processes';
+import { startTestApp, TestApp } from './support/test-app';
+
+const KEY = 'retell-api-key';
+const FROM = '+12015550800';
+
+/** Contract §18.2: the assistant published to Retell as an LLM and an agent, the calls dialed with it, Retell's events moving them. */
+describe('DIALER=retell', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-retell-'));
+  let t: TestApp;
+  let retell: FakeRetell;
+  let receiver: Receiver;
+  let env: Record<string, string>;
+  let token: string;
+  let assistantId: number;
+  const scripts: Record<string, RetellScript[]> = {};
+
+  beforeAll(async () => {
+    receiver = await new Receiver(() => ({ status: 200, body: { booked: true } })).start();
+    retell = new FakeRetell(KEY, (to, nth) => scripts[to]?.[nth - 1] ?? { reason: 'user_hangup' });
+    env = {
+      DIALER: 'retell',
+      RETELL_API_KEY: KEY,
+      RETELL_BASE_URL: await retell.start(),
+      DIAL_INTERVAL_MS: '30',
+      DEFAULT_QUIET_HOURS: 'none',
+      ALLOW_PRIVATE_TARGETS: 'true',
+    };
+    t = await startTestApp(env, { dataDir, port: await freePort() });
+    ({ token } = await t.createUser());
+    const number = (await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: FROM } })).body.data.id;
+    const tool = await t.request('POST', '/api/user/tools', {
+      token,
+      body: {
+        name: 'book_slot',
+        description: 'Books a slot',
+        endpoint: `${receiver.url}/book`,
+        method: 'POST',
+        schema: [{ name: 'day', type: 'string', description: 'The day' }],
+      },
+    });
+    const assistant = await t.request('POST', '/api/user/assistant', {
+      token,
+      body: {
+        ...requiredAssistantSettings,
+        phone_number_id: number,
+        tool_ids: [tool.body.data.id],
+        max_call_duration: 300,
+        post_call_schema: [{ name: 'slot', type: 'string', description: 'The slot booked' }],
+        post_call_evaluation: true,
+      },
+    });
+    assistantId = assistant.body.data.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await retell.stop();
+    await receiver.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const campaignWith = async (numbers: string[]) => {
+    const body = {
+      name: 'Retell',
+      assistant_id: assistantId,
+      calling_hours: { start: '00:00', end: '24:00' },
+      calling_days: EVERY_DAY,
+      max_concurrent_calls: 10,
+    };
+    const id = (await t.request('POST', '/api/user/campaigns', { token, body })).body.data.id as number;
+    for (const phone_number of numbers) await t.request('POST', '/api/user/lead', { token, body: { campaign_id: id, phone_number, variables: { visits: 3 } } });
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: id, action: 'start' } });
+    return id;
+  };
+  const ended = (campaignId: number, count: number) =>
+    eventually(
+      async () => {
+        const calls = (await t.request('GET', `/api/user/calls?campaign_id=${campaignId}&per_page=100`, { token })).body.data;
+        return (
+          calls.length >= count && calls.every((c: { status: string }) => !['initiated', 'ringing', 'in-progress'].includes(c.status)) && retell.idle && calls
+        );
+      },
+      15_000,
+      'the Retell calls to end',
+    );
+  const byNumber = (calls: Array<{ client_phone_number: string }>, n: string) => calls.find((c) => c.client_phone_number === n) as any;
+
+  it('publishes the assistant once while five calls race to need it, then dials each with its agent', async () => {
+    const numbers = ['+12015550801', '+12015550802', '+12015550803', '+12015550804', '+12015550805'];
+    const calls = await ended(await campaignWith(numbers), numbers.length);
+    expect(retell.changes).toEqual(['create-retell-llm', 'create-agent']);
+    const [[llmId, llm]] = [...retell.llms];
+    const [[agentId, agent]] = [...retell.agents];
+    expect(llm).toEqual({
+      general_prompt: 'You are helpful.',
+      begin_message: 'Hello!',
+      model: 'gpt-4o',
+      model_temperature: expect.any(Number),
+      general_tools: [
+        {
+          type: 'custom',
+          name: 'book_slot',
+          description: 'Books a slot',
+          url: `${t.url}/api/telephony/retell/tools/book_slot`,
+          method: 'POST',
+          parameters: { type: 'object', properties: { day: { type: 'string', description: 'The day' } } },
+          speak_after_execution: true,
+        },
+      ],
+    });
+    expect(agent).toEqual({
+      response_engine: { type: 'retell-llm', llm_id: llmId },
+      agent_name: 'Ada',
+      voice_id: '11labs-Myra',
+      language: 'en-US',
+      webhook_url: `${t.url}/api/telephony/retell/events`,
+      max_call_duration_ms: 300_000,
+      enable_voicemail_detection: true,
+      post_call_analysis_data: [{ type: 'string', name: 'slot', description: 'The slot booked' }],
+    });
+    const first = retell.calls.find((c) => c.body.to_number === numbers[0])!;
+    expect(first.body).toEqual({
+      from_number: FROM,
+      to_number: numbers[0],
+      override_agent_id: agentId,
+      retell_llm_dynamic_variables: { visits: '3' },
+      metadata: { call_id: byNumber(calls, numbers[0]).id },
+    });
+    expect(byNumber(calls, numbers[0])).toMatchObject({
+      provider: 'retell',
+      provider_call_id: first.call_id,
+      status: 'ended_by_customer',
+      duration: 30,
+      answered_by: 'human',
+      total_cost: 0.17,
+      transcript: 'Agent: Hello!\nUser: Hi.',
+    });
+  });
+
+  it('takes each terminal status from call_ended, and the analysis from call_analyzed', async () => {
+    scripts['+12015550811'] = [{ reason: 'dial_busy', neverStarted: true }];
+    scripts['+12015550812'] = [{ reason: 'dial_no_answer', neverStarted: true }];
+    scripts['+12015550813'] = [{ reason: 'voicemail_reached' }];
+    scripts['+12015550814'] = [{ reason: 'dial_failed', neverStarted: true }];
+    scripts['+12015550815'] = [
+      { reason: 'agent_hangup', analysis: { custom_analysis_data: { slot: 'Tue', x: 1 }, call_successful: true, call_summary: 'Booked.' } },
+    ];
+    const numbers = Object.keys(scripts).filter((n) => n.startsWith('+1201555081'));
+    const calls = await ended(await campaignWith(numbers), numbers.length);
+    expect(byNumber(calls, '+12015550811')).toMatchObject({ status: 'busy', failure_reason: null });
+    expect(byNumber(calls, '+12015550812')).toMatchObject({ status: 'no-answer' });
+    expect(byNumber(calls, '+12015550813')).toMatchObject({ status: 'ended', answered_by: 'machine' });
+    expect(byNumber(calls, '+12015550814')).toMatchObject({ status: 'failed', failure_reason: 'retell: dial_failed' });
+    await eventually(
+      async () => (await t.request('GET', `/api/user/calls/${byNumber(calls, '+12015550815').id}`, { token })).body.evaluation,
+      5_000,
+      'the analysis',
+    );
+    expect((await t.request('GET', `/api/user/calls/${byNumber(calls, '+12015550815').id}`, { token })).body).toMatchObject({
+      status: 'ended_by_assistant',
+      variables: { visits: 3, slot: 'Tue' },
+      evaluation: { success: true, summary: 'Booked.' },
+    });
+  });
+
+  it('runs a custom tool for a signed request, and refuses a bad signature or an unknown call', async () => {
+    scripts['+12015550821'] = [{ silent: true }];
+    await campaignWith(['+12015550821']);
+    await eventually(() => retell.calls.some((c) => c.body.to_number === '+12015550821'), 10_000, 'the call');
+    const made = retell.calls.find((c) => c.body.to_number === '+12015550821')!;
+    const call = { call_id: made.call_id, metadata: made.body.metadata };
+    const toolUrl = `${t.url}/api/telephony/retell/tools/book_slot`;
+    expect(await retell.post(toolUrl, { name: 'book_slot', call, args: { day: 'Tuesday' } })).toEqual({ status: 200, body: { booked: true } });
+    expect(receiver.received.at(-1)!.body).toEqual({ day: 'Tuesday' });
+    const eventsUrl = `${t.url}/api/telephony/retell/events`;
+    for (const signature of [null, 'v=1,d=00', `v=${Date.now()},d=${'0'.repeat(64)}`]) {
+      expect(await retell.post(eventsUrl, { event: 'call_started', call }, signature)).toEqual({ status: 401, body: { message: 'Invalid signature.' } });
+    }
+    expect(await retell.post(eventsUrl, { event: 'call_started', call: { call_id: 'call_other', metadata: { call_id: made.body.metadata.call_id } } })).toEqual(
+      {
+        status: 404,
+        body: { message: 'Call not found.' },
+      },
+    );
+    expect((await t.request('GET', `/api/user/calls/${made.body.metadata.call_id}`, { token })).body.status).toBe('initiated');
+    await retell.post(eventsUrl, { event: 'call_ended', call: { ...call, disconnection_reason: 'user_hangup', duration_ms: 1000 } });
+    expect((await retell.post(eventsUrl, { event: 'call_ended', call: { ...call, disconnection_reason: 'dial_busy' } })).status).toBe(200);
+    expect((await t.request('GET', `/api/user/calls/${made.body.metadata.call_id}`, { token })).body.status).toBe('ended_by_customer');
+  });
+
+  it('updates the same LLM and agent after the assistant changes, and publishes nothing again after a restart', async () => {
+    await t.request('PUT', `/api/user/assistant/${assistantId}`, { token, body: { system_prompt: 'You book slots.' } });
+    await ended(await campaignWith(['+12015550831']), 1);
+    expect(retell.changes).toEqual(['create-retell-llm', 'create-agent', 'update-retell-llm', 'update-agent']);
+    expect([...retell.llms.values()][0].general_prompt).toBe('You book slots.');
+    const port = Number(new URL(t.url).port);
+    await t.close();
+    t = await startTestApp(env, { dataDir, port });
+    await ended(await campaignWith(['+12015550832']), 1);
+    expect(retell.changes).toHaveLength(4);
+    expect(retell.agents.size).toBe(1);
+    // Reached at another address, the callbacks are published again, to the same agent.
+    await t.close();
+    t = await startTestApp(env, { dataDir });
+    await ended(await campaignWith(['+12015550833']), 1);
+    expect(retell.changes.slice(4)).toEqual(['update-retell-llm', 'update-agent']);
+    expect([...retell.agents.values()][0].webhook_url).toBe(`${t.url}/api/telephony/retell/events`);
+  });
+});
