@@ -1,4 +1,5 @@
 import { DynamicModule, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { useVoices } from './catalog/catalog';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -34,6 +35,7 @@ export class AppModule implements OnApplicationBootstrap {
   }
 
   static forRoot(options: InfrastructureOptions): DynamicModule {
+    useVoices(options.config.voices);
     return {
       module: AppModule,
       imports: [

@@ -145,7 +145,9 @@ describe('OpenAPI', () => {
   it('describes every answer of a walk through the whole API by the schema documented for its route and status', async () => {
     const { token } = await t.createUser();
     const exchanges: Array<{ method: string; route: string; status: number; answer: unknown }> = await apiTour(t.url, token, SECRET);
-    expect(new Set(exchanges.map((e) => `${e.method} ${e.route}`)).size).toBe(Object.keys(ROUTE_DOCS).length);
+    // Every route but a voice runtime's callbacks (they answer only with that runtime as the dialer: their own suites walk them).
+    const walkable = Object.values(ROUTE_DOCS).filter((doc) => !doc.shown).length;
+    expect(new Set(exchanges.map((e) => `${e.method} ${e.route}`)).size).toBe(walkable);
     for (const { method, route, status, answer } of exchanges) {
       const response = operation(method, route)?.responses[String(status)];
       expect({ at: `${method} ${route} ${status}`, documented: response !== undefined }).toEqual({ at: `${method} ${route} ${status}`, documented: true });

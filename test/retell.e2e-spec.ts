@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { EVERY_DAY } from './support/dialing-world';
 import { eventually } from './support/fake-provider';
 import { FakeRetell, RetellScript } from './support/fake-retell';
 import { Receiver } from './support/receiver';
 import { freePort } from './support/processes';
+import { runtimeAssistant } from './support/runtime-assistant';
 import { startTestApp, TestApp } from './support/test-app';
 
 const KEY = 'retell-api-key';
@@ -36,29 +36,7 @@ describe('DIALER=retell', () => {
     };
     t = await startTestApp(env, { dataDir, port: await freePort() });
     ({ token } = await t.createUser());
-    const number = (await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: FROM } })).body.data.id;
-    const tool = await t.request('POST', '/api/user/tools', {
-      token,
-      body: {
-        name: 'book_slot',
-        description: 'Books a slot',
-        endpoint: `${receiver.url}/book`,
-        method: 'POST',
-        schema: [{ name: 'day', type: 'string', description: 'The day' }],
-      },
-    });
-    const assistant = await t.request('POST', '/api/user/assistant', {
-      token,
-      body: {
-        ...requiredAssistantSettings,
-        phone_number_id: number,
-        tool_ids: [tool.body.data.id],
-        max_call_duration: 300,
-        post_call_schema: [{ name: 'slot', type: 'string', description: 'The slot booked' }],
-        post_call_evaluation: true,
-      },
-    });
-    assistantId = assistant.body.data.id;
+    assistantId = await runtimeAssistant(t, token, FROM, receiver.url);
   });
   afterAll(async () => {
     await t.close();

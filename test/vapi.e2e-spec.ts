@@ -4,6 +4,7 @@ import { EVERY_DAY } from './support/dialing-world';
 import { eventually } from './support/fake-provider';
 import { FakeVapi, VapiScript } from './support/fake-vapi';
 import { Receiver } from './support/receiver';
+import { runtimeAssistant } from './support/runtime-assistant';
 import { startTestApp, TestApp } from './support/test-app';
 
 const KEY = 'vapi-private-key';
@@ -17,7 +18,6 @@ describe('DIALER=vapi', () => {
   let receiver: Receiver;
   let token: string;
   let assistantId: number;
-  let toolId: number;
   const scripts: Record<string, VapiScript[]> = {};
   const clock = new ManualClock(new Date('2026-06-01T15:00:00Z'));
   const eventsUrl = () => `${t.url}/api/telephony/vapi/events`;
@@ -29,31 +29,11 @@ describe('DIALER=vapi', () => {
     const env = { DIALER: 'vapi', VAPI_API_KEY: KEY, VAPI_WEBHOOK_SECRET: SECRET, VAPI_BASE_URL: url, DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
     t = await startTestApp({ ...env, ALLOW_PRIVATE_TARGETS: 'true' }, { clock });
     ({ token } = await t.createUser());
-    const number = (await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: FROM } })).body.data.id;
-    const tool = await t.request('POST', '/api/user/tools', {
-      token,
-      body: {
-        name: 'book_slot',
-        description: 'Books a slot',
-        endpoint: `${receiver.url}/book`,
-        method: 'POST',
-        schema: [{ name: 'day', type: 'string', description: 'The day' }],
-      },
+    assistantId = await runtimeAssistant(t, token, FROM, receiver.url, {
+      'end_call_tool.description': 'Ends the call',
+      is_webhook_active: true,
+      webhook_url: `${receiver.url}/hook`,
     });
-    toolId = tool.body.data.id;
-    const assistant = await t.request('POST', '/api/user/assistant', {
-      token,
-      body: {
-        ...requiredAssistantSettings,
-        phone_number_id: number,
-        tool_ids: [toolId],
-        max_call_duration: 300,
-        post_call_schema: [{ name: 'slot', type: 'string', description: 'The slot booked' }],
-        post_call_evaluation: true,
-        'end_call_tool.description': 'Ends the call',
-      },
-    });
-    assistantId = assistant.body.data.id;
   });
   afterAll(async () => {
     await t.close();
@@ -175,14 +155,27 @@ describe('DIALER=vapi', () => {
     const first = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550911');
     expect(first).toMatchObject({ variables: { first_name: 'Ann', slot: 'Tue 10:00' }, evaluation: { success: true, summary: 'Booked Tuesday.' } });
     expect(first.variables.other).toBeUndefined();
+    // The post-call webhook (contract §10) carries them.
+    const hook = await eventually(
+      () => receiver.to('/hook').find((r) => (r.body as { event: string; call?: { id: number } }).call?.id === first.id),
+      10_000,
+      'the post-call webhook',
+    );
+    expect((hook.body as { call: object }).call).toMatchObject({ variables: { slot: 'Tue 10:00' }, evaluation: { success: true, summary: 'Booked Tuesday.' } });
     expect(calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550912').variables).toEqual({ first_name: 'Ann' });
   });
 
-  it('uses no attempt when Vapi answers 429, and fails the call with the status and message of any other refusal', async () => {
+  it('uses no attempt when Vapi answers 429 or ends a call for its concurrency, and fails the call with the status and message of any other refusal', async () => {
     scripts['+12015550921'] = [{ refuse: 429, retryAfter: '120', message: 'Over Concurrency Limit.' }];
     scripts['+12015550922'] = [{ refuse: 500, message: 'Internal server error' }, { refuse: 500 }];
-    const campaign = await campaignWith(['+12015550921', '+12015550922']);
-    const calls = await ended(campaign, 2);
+    scripts['+12015550923'] = [{ endedReason: 'call.start.error-subscription-concurrency-limit-reached', neverAnswered: true }];
+    const campaign = await campaignWith(['+12015550921', '+12015550922', '+12015550923']);
+    const calls = await ended(campaign, 3);
+    expect(calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550923')).toMatchObject({
+      status: 'failed',
+      provider_call_id: expect.any(String),
+      failure_reason: 'vapi: call.start.error-subscription-concurrency-limit-reached',
+    });
     const busy = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550921');
     expect(busy).toMatchObject({
       status: 'failed',
@@ -203,6 +196,10 @@ describe('DIALER=vapi', () => {
     const waiting = leads.find((l: { phone_number: string }) => l.phone_number === '+12015550921');
     expect(waiting).toMatchObject({ status: 'created', attempts: 0 });
     expect(Date.parse(waiting.next_attempt_at) - clock.now().getTime()).toBe(120_000);
+    // Ended by Vapi for its concurrency limit: no attempt either, due again in 60 s.
+    const limited = leads.find((l: { phone_number: string }) => l.phone_number === '+12015550923');
+    expect(limited).toMatchObject({ status: 'created', attempts: 0 });
+    expect(Date.parse(limited.next_attempt_at) - clock.now().getTime()).toBe(60_000);
     expect(leads.find((l: { phone_number: string }) => l.phone_number === '+12015550922')).toMatchObject({ attempts: 1 });
   });
 

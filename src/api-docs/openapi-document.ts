@@ -34,6 +34,8 @@ const ERROR_ANSWERS: Record<number, string> = {
 const SECURITY: Record<Caller, Array<Record<string, string[]>>> = {
   user: [{ token: [] }],
   provider: [{ signature: [] }],
+  vapi: [{ vapiSecret: [] }],
+  retell: [{ retellSignature: [] }],
   scraper: [{ metrics: [] }],
   anyone: [],
 };
@@ -50,7 +52,7 @@ function errorStatuses(key: string, doc: RouteDoc): number[] {
 }
 
 function responses(key: string, doc: RouteDoc) {
-  const shown = EXAMPLES[key] ?? {};
+  const shown = EXAMPLES[key] ?? doc.shown ?? {};
   const out: Record<string, unknown> = {};
   for (const [status, exchanges] of Object.entries(shown)) {
     const isError = Number(status) >= 400;
@@ -133,6 +135,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A user token (npm run cli -- users:create)' }, 'token')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Signature', description: 'sha256=<HMAC-SHA256 of the raw body, key TELEPHONY_SECRET>' }, 'signature')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when it is set' }, 'metrics')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Vapi-Secret', description: 'VAPI_WEBHOOK_SECRET' }, 'vapiSecret')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'x-retell-signature', description: 'Retell’s signature of the raw body, key RETELL_API_KEY' },
+      'retellSignature',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
   for (const [path, item] of Object.entries(document.paths)) {

@@ -12,8 +12,14 @@ import { AddToDoNotCallDto, DoNotCallListQuery } from '../do-not-call/do-not-cal
 import { SettingsDto } from '../users/settings.controller';
 import { LeadImportListQuery, LeadImportQuery } from '../lead-imports/lead-import.dto';
 
-/** Who may call a route: a user's bearer token, the telephony provider's signature, METRICS_TOKEN when set, or anyone. */
-export type Caller = 'user' | 'provider' | 'scraper' | 'anyone';
+/** Who may call a route: a user's bearer token, the telephony provider's signature, a voice runtime's secret or signature, METRICS_TOKEN when set, or anyone. */
+export type Caller = 'user' | 'provider' | 'vapi' | 'retell' | 'scraper' | 'anyone';
+
+/** An answer shown for a route the API walk cannot reach (a voice runtime's callbacks answer only with that runtime as the dialer). */
+export interface ShownExchange {
+  request?: unknown;
+  answer: unknown;
+}
 
 export interface RouteDoc {
   tag: string;
@@ -25,6 +31,8 @@ export interface RouteDoc {
   openPaths?: string[];
   /** A body of another type than JSON, by content type (an import's file). */
   upload?: string[];
+  /** Answers by status, for a route the API walk does not reach. */
+  shown?: Record<string, ShownExchange[]>;
 }
 
 const user = (tag: string, summary: string, more: Partial<RouteDoc> = {}): RouteDoc => ({ tag, summary, caller: 'user', ...more });
@@ -100,6 +108,41 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /api/user/dnc-imports/:id': user('Do not call', "A do-not-call import's progress: rows read, accepted, invalid, and the first 1,000 refused rows"),
   'GET /api/user/dnc-imports': user('Do not call', "The user's do-not-call imports, newest first", { query: LeadImportListQuery }),
 
+  'POST /api/telephony/vapi/events': {
+    tag: 'Voice runtimes',
+    summary: "Vapi's server messages (DIALER=vapi): status-update, end-of-call-report, tool-calls, assistant-request; X-Vapi-Secret checked",
+    caller: 'vapi',
+    shown: {
+      '200': [
+        { request: { message: { type: 'status-update', status: 'ringing', call: { id: '019a0001-vapi-call' } } }, answer: {} },
+        {
+          request: {
+            message: {
+              type: 'tool-calls',
+              call: { id: '019a0001-vapi-call' },
+              toolCallList: [{ id: 'tc-1', function: { name: 'book_slot', arguments: '{"day":"Tuesday"}' } }],
+            },
+          },
+          answer: { results: [{ toolCallId: 'tc-1', name: 'book_slot', result: '{"booked":true}' }] },
+        },
+      ],
+    },
+  },
+  'POST /api/telephony/retell/events': {
+    tag: 'Voice runtimes',
+    summary: "Retell's call events (DIALER=retell): call_started, call_ended, call_analyzed; x-retell-signature checked with Retell.verify",
+    caller: 'retell',
+    shown: { '200': [{ request: { event: 'call_started', call: { call_id: 'call_0001', metadata: { call_id: 7 } } }, answer: {} }] },
+  },
+  'POST /api/telephony/retell/tools/:tool_name': {
+    tag: 'Voice runtimes',
+    summary: "A Retell custom tool call: runs the call's assistant's tool of that name, answered with the tool's answer body",
+    caller: 'retell',
+    openPaths: [''],
+    shown: {
+      '200': [{ request: { name: 'book_slot', call: { call_id: 'call_0001', metadata: { call_id: 7 } }, args: { day: 'Tuesday' } }, answer: { booked: true } }],
+    },
+  },
   'POST /api/telephony/inbound': provider('Opens an inbound call for the assistant holding `to`', InboundCallDto),
   'POST /api/telephony/calls/:call_id/events': provider("Records a call's status and details (409 for a move the state machine forbids)", CallEventDto),
   'POST /api/telephony/calls/:call_id/tools/:tool_name': provider("Runs one of the call's assistant's tools and records the run", ToolArgumentsDto),

@@ -1,12 +1,12 @@
 import { Get } from '@nestjs/common';
 import { UserApi } from '../infrastructure/auth/user-api.decorator';
-import { LANGUAGES, VOICES } from './catalog';
+import { LANGUAGES, catalogVoices } from './catalog';
 
 @UserApi()
 export class CatalogController {
   @Get('voices')
   voices() {
-    return VOICES;
+    return catalogVoices();
   }
 
   @Get('languages')

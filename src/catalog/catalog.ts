@@ -20,7 +20,8 @@ export interface Language {
   code: string;
 }
 
-export const VOICES: readonly Voice[] = [
+/** The built-in catalog (contract §4, §18). */
+export const BUILT_IN_VOICES: readonly Voice[] = [
   // Ids from the vendors' catalogs: ElevenLabs' premade voices, Azure neural voices, OpenAI's TTS voices, Retell's voice list.
   {
     id: 1,
@@ -85,6 +86,14 @@ export const LANGUAGES: readonly Language[] = [
 const BCP47: Record<string, string> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR', de: 'de-DE', hi: 'hi-IN', it: 'it-IT', pt: 'pt-BR', nl: 'nl-NL' };
 export const runtimeLanguage = (name: string): string => BCP47[languageByName(name)?.code ?? ''] ?? 'en-US';
 
-export const voiceById = (id: number) => VOICES.find((v) => v.id === id);
+let voices: readonly Voice[] = BUILT_IN_VOICES;
+
+/** The catalog this process serves: the built-in one, or VOICES_FILE's, set once at start. */
+export const catalogVoices = (): readonly Voice[] => voices;
+export function useVoices(list: readonly Voice[] | null): void {
+  voices = list ?? BUILT_IN_VOICES;
+}
+
+export const voiceById = (id: number) => voices.find((v) => v.id === id);
 export const languageByName = (name: string) =>
   LANGUAGES.find((l) => l.name.toLowerCase() === name.trim().toLowerCase() || l.code === name.trim().toLowerCase());

@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from './loopback-server';
 import { sign } from 'retell-sdk';
 
 /** How the fake Retell answers a call to a number. */
@@ -18,37 +18,20 @@ interface Made {
  * (`call_started`, `call_ended`, `call_analyzed`) posted to its agent's `webhook_url`, signed with
  * retell-sdk's own `sign` and the API key, as Retell signs them.
  */
-export class FakeRetell {
+export class FakeRetell extends LoopbackServer {
   readonly llms = new Map<string, any>();
   readonly agents = new Map<string, any>();
   /** Every create and update, in order: `create-agent`, `update-retell-llm`, ... */
   readonly changes: string[] = [];
   readonly calls: Made[] = [];
   readonly dialsReceived: string[] = [];
-  url = '';
-  private server!: Server;
-  private pending = new Set<Promise<void>>();
   private seq = 0;
 
   constructor(
     private readonly apiKey: string,
     private readonly scriptOf: (to: string, nth: number) => RetellScript,
-  ) {}
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(this.pending);
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  get idle(): boolean {
-    return this.pending.size === 0;
+  ) {
+    super();
   }
 
   /** Posts a body to the service signed as Retell signs it (or with the signature given). */
@@ -61,7 +44,7 @@ export class FakeRetell {
     return { status: res.status, body: await res.json().catch(() => null) };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
@@ -137,8 +120,7 @@ export class FakeRetell {
       };
       await this.post(webhook, { event: 'call_ended', call: ended });
       if (script.analysis) await this.post(webhook, { event: 'call_analyzed', call: { ...ended, call_analysis: script.analysis } });
-    })().catch(() => undefined);
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    })();
+    this.track(run);
   }
 }

@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from './loopback-server';
 
 /**
  * How the fake Vapi answers a call to a number: the `endedReason` its end-of-call report gives
@@ -25,35 +25,25 @@ export interface VapiCallMade {
  * each call's messages (`status-update`, `end-of-call-report`) posted to the call's
  * `assistant.server.url` with its `X-Vapi-Secret` header.
  */
-export class FakeVapi {
+export class FakeVapi extends LoopbackServer {
   readonly calls: VapiCallMade[] = [];
   /** Every `POST /call` received, by the number it would call. */
   readonly dialsReceived: string[] = [];
   private held: ServerResponse[] = [];
   readonly unauthorised: string[] = [];
   readonly answers: Array<{ type: string; status: number; body: unknown }> = [];
-  url = '';
-  private server!: Server;
-  private pending = new Set<Promise<void>>();
   private seq = 0;
 
   constructor(
     private readonly apiKey: string,
     readonly numbers: Array<{ id: string; number: string }>,
     private readonly scriptOf: (to: string, nth: number) => VapiScript,
-  ) {}
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+  ) {
+    super();
   }
 
-  async stop(): Promise<void> {
+  protected override beforeStop(): void {
     for (const res of this.held) res.destroy();
-    await Promise.all(this.pending);
-    await new Promise((resolve) => this.server.close(resolve));
   }
 
   /** Posts a message to the service as Vapi does (or with another secret). */
@@ -66,12 +56,7 @@ export class FakeVapi {
     return { status: res.status, body };
   }
 
-  /** Whether every call placed has had its last message answered. */
-  get idle(): boolean {
-    return this.pending.size === 0;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -156,8 +141,7 @@ export class FakeVapi {
         cost: 0.12,
         ...script.report,
       });
-    })().catch(() => undefined);
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
+    })();
+    this.track(run);
   }
 }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { VoiceEntry, readVoicesFile } from './voices-file';
 import { NO_VOICE_RUNTIME, VoiceRuntimeSettings, voiceRuntimeSettings } from './voice-runtime-config';
 
 export type EventStoreKind = 'embedded' | 'eventstoredb';
@@ -38,6 +39,8 @@ export class AppConfig {
     readonly importMaxBytes = 512 * 1024 * 1024,
     /** Contract §18: the voice runtime's keys and limits, when it is the dialer. */
     readonly runtimes: VoiceRuntimeSettings = NO_VOICE_RUNTIME,
+    /** VOICES_FILE's catalog of voices; null: the built-in one. */
+    readonly voices: VoiceEntry[] | null = null,
   ) {}
 }
 
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     int('WORK_LEASE_TTL_MS', 10_000, 1000, 600_000),
     int('IMPORT_MAX_BYTES', 512 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     voiceRuntimeSettings(env, dialer, int, problems),
+    env.VOICES_FILE ? readVoicesFile(env.VOICES_FILE, problems) : null,
   );
   if (problems.length) throw new ConfigError(problems);
   return config;

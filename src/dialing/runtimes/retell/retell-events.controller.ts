@@ -46,9 +46,14 @@ export class RetellEventsController {
     return {};
   }
 
-  @Post('tools/:name')
+  @Post('tools/:tool_name')
   @HttpCode(200)
-  async tool(@Req() req: RawBodyRequest, @Headers('x-retell-signature') signature: string | undefined, @Param('name') name: string, @Body() body: unknown) {
+  async tool(
+    @Req() req: RawBodyRequest,
+    @Headers('x-retell-signature') signature: string | undefined,
+    @Param('tool_name') name: string,
+    @Body() body: unknown,
+  ) {
     await this.verified(req, signature);
     const { call: ref, args } = (body ?? {}) as { call?: RetellCall; args?: unknown };
     const call = await this.callOf(ref);
