@@ -1,6 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CommandBus } from '@nestjs/cqrs';
+import { ClaimAssistantPublish, RecordAssistantLlm } from '../src/assistants/commands/runtime-publication';
+import { ManualClock } from '../src/shared/clock';
 import { EVERY_DAY } from './support/dialing-world';
 import { eventually } from './support/fake-provider';
 import { FakeRetell, RetellScript } from './support/fake-retell';
@@ -96,7 +99,7 @@ describe('DIALER=retell', () => {
     });
     expect(agent).toEqual({
       response_engine: { type: 'retell-llm', llm_id: llmId },
-      agent_name: 'Ada',
+      agent_name: `Ada (assistant ${assistantId})`,
       voice_id: '11labs-Myra',
       language: 'en-US',
       webhook_url: `${t.url}/api/telephony/retell/events`,
@@ -191,5 +194,53 @@ describe('DIALER=retell', () => {
     await ended(await campaignWith(['+12015550833']), 1);
     expect(retell.changes.slice(4)).toEqual(['update-retell-llm', 'update-agent']);
     expect([...retell.agents.values()][0].webhook_url).toBe(`${t.url}/api/telephony/retell/events`);
+  });
+});
+
+/** Contract §18.2: a publication whose process died after Retell made its agent, before the id was recorded. */
+describe('DIALER=retell after a publication cut short', () => {
+  let t: TestApp;
+  let retell: FakeRetell;
+  let receiver: Receiver;
+  const clock = new ManualClock(new Date('2026-06-01T15:00:00Z'));
+
+  beforeAll(async () => {
+    receiver = await new Receiver(() => ({ status: 200, body: {} })).start();
+    retell = new FakeRetell(KEY, () => ({ reason: 'user_hangup' }));
+    const env = { DIALER: 'retell', RETELL_API_KEY: KEY, RETELL_BASE_URL: await retell.start(), DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
+    t = await startTestApp(env, { clock });
+  });
+  afterAll(async () => {
+    await t.close();
+    await retell.stop();
+    await receiver.stop();
+  });
+
+  it('finds the agent it made by name and takes it over, never making a second one', async () => {
+    const { token } = await t.createUser();
+    const assistantId = await runtimeAssistant(t, token, FROM, receiver.url);
+    const bus = t.app.get(CommandBus);
+    const retellApi = (path: string, body: object) =>
+      fetch(`${retell.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<any>);
+    // The process that claimed the publication made the LLM (recorded) and the agent (not recorded), then died.
+    expect((await bus.execute(new ClaimAssistantPublish(assistantId, t.url))).claimed).toBe(true);
+    const { llm_id } = await retellApi('/create-retell-llm', { general_prompt: 'old' });
+    await bus.execute(new RecordAssistantLlm(assistantId, llm_id));
+    const { agent_id } = await retellApi('/create-agent', { agent_name: `Ada (assistant ${assistantId})`, response_engine: { type: 'retell-llm', llm_id } });
+    clock.advance(31_000);
+
+    const body = { name: 'Taken over', assistant_id: assistantId, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
+    const campaign = (await t.request('POST', '/api/user/campaigns', { token, body })).body.data.id;
+    await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550861' } });
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
+    await eventually(() => retell.calls.length === 1, 10_000, 'the call');
+    expect(retell.changes).toEqual(['create-retell-llm', 'create-agent', 'update-retell-llm', 'update-agent']);
+    expect(retell.calls[0].body.override_agent_id).toBe(agent_id);
+    expect(retell.agents.get(agent_id).general_prompt).toBeUndefined();
+    expect(retell.llms.get(llm_id).general_prompt).toBe('You are helpful.');
   });
 });

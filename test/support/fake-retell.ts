@@ -82,6 +82,16 @@ export class FakeRetell extends LoopbackServer {
       this.changes.push('update-agent');
       return json(200, { agent_id, ...this.agents.get(agent_id) });
     }
+    if (req.method === 'POST' && path === '/v2/list-agents') {
+      const items = [...this.agents].map(([agent_id, agent]) => ({
+        agent_id,
+        agent_name: agent.agent_name,
+        channel: 'voice',
+        tags: {},
+        user_modified_timestamp: 0,
+      }));
+      return json(200, { has_more: false, items });
+    }
     if (req.method === 'POST' && path === '/v2/list-calls') {
       const since = body.filter_criteria?.start_timestamp?.lower_threshold ?? 0;
       const to: string[] | undefined = body.filter_criteria?.to_number;

@@ -27,11 +27,17 @@ export function retellLlm(assistant: AssistantRecord, publicUrl: string) {
   };
 }
 
+/**
+ * The agent's name at Retell: the assistant's, with its id, so that an agent made by a publication
+ * whose process died before recording it is found again by name rather than made twice.
+ */
+export const retellAgentName = (assistant: AssistantRecord, assistantId: number) => `${assistant.name} (assistant ${assistantId})`;
+
 /** Contract §18.2: the Retell agent that speaks with that LLM. */
-export function retellAgent(assistant: AssistantRecord, llmId: string, publicUrl: string) {
+export function retellAgent(assistant: AssistantRecord, assistantId: number, llmId: string, publicUrl: string) {
   return {
     response_engine: { type: 'retell-llm', llm_id: llmId },
-    agent_name: assistant.name,
+    agent_name: retellAgentName(assistant, assistantId),
     voice_id: voiceById(assistant.voice_id)?.runtime_voices?.retell ?? RETELL_DEFAULT_VOICE,
     language: runtimeLanguage(assistant.language),
     webhook_url: `${publicUrl}/api/telephony/retell/events`,

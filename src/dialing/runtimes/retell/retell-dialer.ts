@@ -85,12 +85,26 @@ export class RetellDialer extends Dialer {
       llmId = (await this.retell(() => this.client.llm.create(llm as never))).llm_id;
       await this.commands.execute(new RecordAssistantLlm(assistantId, llmId));
     }
-    const agent = retellAgent(assistant, llmId, this.publicUrl);
-    const agentId = state.agentId
-      ? (await this.retell(() => this.client.agent.update(state.agentId!, agent as never))).agent_id
+    const agent = retellAgent(assistant, assistantId, llmId, this.publicUrl);
+    // An LLM recorded and no agent: the publication before this one may have died after making its agent.
+    const made = state.agentId ?? (state.llmId ? await this.agentNamed(agent.agent_name) : null);
+    const agentId = made
+      ? (await this.retell(() => this.client.agent.update(made, agent as never))).agent_id
       : (await this.retell(() => this.client.agent.create(agent as never))).agent_id;
     await this.commands.execute(new RecordAssistantPublished(assistantId, state.settingsVersion, llmId, agentId, this.publicUrl));
     return agentId;
+  }
+
+  /** The voice agent of that name at Retell, if any (pages followed). */
+  private async agentNamed(name: string): Promise<string | null> {
+    for (let after: string | undefined; ;) {
+      const key = after;
+      const page = await this.retell(() => this.client.agent.list({ limit: 1000, ...(key ? { pagination_key: key } : {}) }));
+      const found = page.items.find((a) => a.agent_name === name);
+      if (found) return found.agent_id;
+      if (!page.has_more || !page.pagination_key) return null;
+      after = page.pagination_key;
+    }
   }
 
   /** A Retell refusal as a DialRefused naming its status and message (a 429 one for capacity). */
