@@ -244,3 +244,53 @@ describe('DIALER=retell after a publication cut short', () => {
     expect(retell.llms.get(llm_id).general_prompt).toBe('You are helpful.');
   });
 });
+
+/** Contract §10, §18: with Retell, the post-call webhook waits for call_analyzed, or gives up on it after ANALYSIS_WAIT_SECONDS. */
+describe('DIALER=retell post-call webhooks', () => {
+  let t: TestApp;
+  let retell: FakeRetell;
+  let receiver: Receiver;
+  const clock = new ManualClock(new Date('2026-06-01T15:00:00Z'));
+  const analysis = { custom_analysis_data: { slot: 'Wed' }, call_successful: true, call_summary: 'Booked.' };
+
+  beforeAll(async () => {
+    receiver = await new Receiver(() => ({ status: 200, body: {} })).start();
+    retell = new FakeRetell(KEY, (to) => (to === '+12015550871' ? { reason: 'user_hangup', analysis } : { reason: 'user_hangup' }));
+    const env = { DIALER: 'retell', RETELL_API_KEY: KEY, RETELL_BASE_URL: await retell.start(), DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
+    t = await startTestApp(env, { clock });
+  });
+  afterAll(async () => {
+    await t.close();
+    await retell.stop();
+    await receiver.stop();
+  });
+
+  it('sends call.ended with the analysis once it comes, and without it once it is given up on', async () => {
+    const { token } = await t.createUser();
+    const assistantId = await runtimeAssistant(t, token, FROM, receiver.url, { is_webhook_active: true, webhook_url: `${receiver.url}/hook` });
+    const body = { name: 'Hooks', assistant_id: assistantId, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
+    const campaign = (await t.request('POST', '/api/user/campaigns', { token, body })).body.data.id;
+    for (const phone_number of ['+12015550871', '+12015550872'])
+      await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number } });
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
+    const ended = (number: string) =>
+      receiver.to('/hook').find((r) => {
+        const sent = r.body as { event: string; call?: { client_phone_number: string } };
+        return sent.event === 'call.ended' && sent.call?.client_phone_number === number;
+      });
+    const analysed = await eventually(() => ended('+12015550871'), 10_000, 'the webhook of the analysed call');
+    expect((analysed.body as { call: object }).call).toMatchObject({
+      status: 'ended_by_customer',
+      variables: { slot: 'Wed' },
+      evaluation: { success: true, summary: 'Booked.' },
+    });
+    // The other call ended as long ago, its analysis never came: no webhook until the wait is given up on.
+    await eventually(async () => retell.idle, 10_000, 'both calls to end');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ended('+12015550872')).toBeUndefined();
+    clock.advance(301_000);
+    const late = await eventually(() => ended('+12015550872'), 10_000, 'the webhook given up waiting');
+    expect((late.body as { call: { evaluation: unknown } }).call.evaluation).toBeNull();
+    expect(receiver.to('/hook').filter((r) => (r.body as { event: string }).event === 'call.ended')).toHaveLength(2);
+  });
+});

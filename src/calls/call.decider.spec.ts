@@ -152,3 +152,49 @@ describe('call decider: dials never confirmed', () => {
       .thenThrows(isConflict);
   });
 });
+
+describe('call decider: an analysis that follows the end (contract §18)', () => {
+  const { given } = deciderSpec(callDecider);
+  const ids = { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5 };
+  const ended = (follows: boolean): CallEvent => ({
+    type: 'CallOutcomeRecorded',
+    data: { ...ids, from: 'in-progress', status: 'ended_by_customer', reached: true, details: {}, ...(follows ? { analysis_follows: true } : {}) },
+  });
+  const analysis = { type: 'RecordCallAnalysis' as const, id: 1, analysis: { variables: { slot: 'Tue' } } };
+  const giveUp = { type: 'GiveUpCallAnalysis' as const, id: 1 };
+
+  it('marks an end the analysis follows, and only a terminal one', () => {
+    given([initiated, moved('initiated', 'in-progress')])
+      .when({ type: 'RecordCallOutcome', id: 1, status: 'ended_by_customer', details: {}, analysisFollows: true })
+      .then([expect.objectContaining({ data: expect.objectContaining({ analysis_follows: true }) }) as unknown as CallEvent]);
+    const ringing = given([initiated]).when({ type: 'RecordCallOutcome', id: 1, status: 'ringing', details: {}, analysisFollows: true }).decided();
+    expect(ringing[0].data).not.toHaveProperty('analysis_follows');
+  });
+
+  it('says an analysis that was awaited ends the wait, even an empty one; gives up only on one awaited', () => {
+    given([initiated, ended(true)])
+      .when(analysis)
+      .then([{ type: 'CallAnalyzed', data: { ...ids, variables: { slot: 'Tue' }, awaited: true } }]);
+    given([initiated, ended(true)])
+      .when({ ...analysis, analysis: {} })
+      .then([{ type: 'CallAnalyzed', data: { ...ids, awaited: true } }]);
+    given([initiated, ended(false)])
+      .when(analysis)
+      .then([{ type: 'CallAnalyzed', data: { ...ids, variables: { slot: 'Tue' } } }]);
+    given([initiated, ended(false)])
+      .when({ ...analysis, analysis: {} })
+      .then([]);
+    given([initiated, ended(true)])
+      .when(giveUp)
+      .then([{ type: 'CallAnalysisTimedOut', data: ids }]);
+    given([initiated, ended(true), { type: 'CallAnalysisTimedOut', data: ids }])
+      .when(giveUp)
+      .then([]);
+    given([initiated, ended(true), { type: 'CallAnalysisTimedOut', data: ids }])
+      .when(analysis)
+      .then([{ type: 'CallAnalyzed', data: { ...ids, variables: { slot: 'Tue' } } }]);
+    given([initiated, ended(false)])
+      .when(giveUp)
+      .then([]);
+  });
+});

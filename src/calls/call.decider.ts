@@ -1,6 +1,6 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
-import { canMove, isReached } from './call-status';
+import { canMove, isReached, isTerminal } from './call-status';
 import { CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';
 
 export const INVALID_TRANSITION = 'Invalid call status transition.';
@@ -8,7 +8,16 @@ export const INVALID_TRANSITION = 'Invalid call status transition.';
 export type CallCommand =
   | { type: 'InitiateCall'; id: number; spec: CallSpec }
   /** The record-call-outcome command: every status report, real or simulated, comes through here. */
-  | { type: 'RecordCallOutcome'; id: number; status: CallStatus; details: CallDetails; reason?: string; notDialed?: NotDialedReason; retryAt?: string }
+  | {
+      type: 'RecordCallOutcome';
+      id: number;
+      status: CallStatus;
+      details: CallDetails;
+      reason?: string;
+      notDialed?: NotDialedReason;
+      retryAt?: string;
+      analysisFollows?: boolean;
+    }
   | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> }
   /** The dialer accepted the call's dial request (under the runtime's own id, when it has one). */
   | { type: 'ConfirmDialSent'; id: number; providerCallId?: string | null }
@@ -18,7 +27,9 @@ export type CallCommand =
    */
   | { type: 'ClaimDialSend'; id: number; resendAfterMs: number }
   /** The runtime's analysis, after the call ended. */
-  | { type: 'RecordCallAnalysis'; id: number; analysis: Pick<CallDetails, 'variables' | 'evaluation'> };
+  | { type: 'RecordCallAnalysis'; id: number; analysis: Pick<CallDetails, 'variables' | 'evaluation'> }
+  /** The analysis awaited since the call's end is given up on. */
+  | { type: 'GiveUpCallAnalysis'; id: number };
 
 export type CallState =
   | { exists: false }
@@ -39,6 +50,8 @@ export type CallState =
       lastSendAt: string | null;
       /** When the first of them was: where a lookup at the runtime starts (contract §18). */
       firstSendAt: string | null;
+      /** The call ended and its runtime's analysis is still to come. */
+      analysisAwaited?: boolean;
     };
 
 export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
@@ -53,8 +66,11 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordCallAnalysis') {
       const { variables, evaluation } = command.analysis;
-      return variables || evaluation ? [{ type: 'CallAnalyzed', data: { ...ids, ...command.analysis } }] : [];
+      // An awaited analysis ends the wait even when it says nothing.
+      if (!variables && !evaluation && !state.analysisAwaited) return [];
+      return [{ type: 'CallAnalyzed', data: { ...ids, ...command.analysis, ...(state.analysisAwaited ? { awaited: true } : {}) } }];
     }
+    if (command.type === 'GiveUpCallAnalysis') return state.analysisAwaited ? [{ type: 'CallAnalysisTimedOut', data: ids }] : [];
     if (command.type === 'RecordToolInvocation') return [{ type: 'CallToolInvoked', data: { ...ids, ...command.invocation } }];
     if (command.type === 'ConfirmDialSent') {
       if (state.dialSent && (!command.providerCallId || state.providerCallId)) return [];
@@ -81,6 +97,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
           ...(command.reason ? { reason: command.reason } : {}),
           ...(command.notDialed ? { not_dialed: command.notDialed } : {}),
           ...(command.retryAt ? { retry_at: command.retryAt } : {}),
+          ...(command.analysisFollows && isTerminal(command.status) ? { analysis_follows: true } : {}),
         },
       },
     ];
@@ -106,7 +123,13 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     if (!state.exists) return state;
     switch (event.type) {
       case 'CallOutcomeRecorded':
-        return { ...state, status: event.data.status, answeredBy: event.data.details.answered_by ?? state.answeredBy, dialSent: true };
+        return {
+          ...state,
+          status: event.data.status,
+          answeredBy: event.data.details.answered_by ?? state.answeredBy,
+          dialSent: true,
+          analysisAwaited: event.data.analysis_follows === true,
+        };
       case 'CallDialSent':
         return { ...state, dialSent: true, providerCallId: event.data.provider_call_id ?? state.providerCallId };
       case 'CallDialResent':
@@ -114,8 +137,10 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       case 'CallDialStarted':
         return { ...state, sends: event.data.sends, lastSendAt: event.data.at, firstSendAt: state.firstSendAt ?? event.data.at };
       case 'CallToolInvoked':
-      case 'CallAnalyzed':
         return state;
+      case 'CallAnalyzed':
+      case 'CallAnalysisTimedOut':
+        return { ...state, analysisAwaited: false };
     }
   },
 };

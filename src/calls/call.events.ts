@@ -89,6 +89,8 @@ export type CallOutcomeRecorded = DomainEvent<
     not_dialed?: NotDialedReason;
     /** With `runtime-at-capacity`: when the lead may be dialed again. */
     retry_at?: string;
+    /** The runtime analyses the call after its end (Retell's `call_analyzed`): its post-call webhook waits for that (contract §10, §18). */
+    analysis_follows?: boolean;
   }
 >;
 /** The voice runtime ran one of the assistant's mid-call tools during the call. */
@@ -122,6 +124,12 @@ export type CallDialResent = DomainEvent<'CallDialResent', CallIds & { resends: 
  * same id (contract §12).
  */
 export type CallDialStarted = DomainEvent<'CallDialStarted', CallIds & { sends: number; at: string }>;
-/** The runtime's analysis after the call (contract §18): extracted fields for `variables`, and the verdict. No status change. */
-export type CallAnalyzed = DomainEvent<'CallAnalyzed', CallIds & Pick<CallDetails, 'variables' | 'evaluation'>>;
-export type CallEvent = CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent | CallDialStarted | CallAnalyzed;
+/**
+ * The runtime's analysis after the call (contract §18): extracted fields for `variables`, and the
+ * verdict. No status change. `awaited`: the call's end waited for it (its webhook leaves now).
+ */
+export type CallAnalyzed = DomainEvent<'CallAnalyzed', CallIds & Pick<CallDetails, 'variables' | 'evaluation'> & { awaited?: boolean }>;
+/** An analysis awaited since the call's end never came within ANALYSIS_WAIT_SECONDS: the call's webhook leaves without it. */
+export type CallAnalysisTimedOut = DomainEvent<'CallAnalysisTimedOut', CallIds>;
+export type CallEvent =
+  CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent | CallDialStarted | CallAnalyzed | CallAnalysisTimedOut;

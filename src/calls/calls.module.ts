@@ -11,7 +11,7 @@ import { ClaimDialSendHandler, ConfirmDialSentHandler } from './commands/call-di
 import { InitiateCallHandler } from './commands/initiate-call';
 import { InvokeCallToolHandler } from './commands/invoke-call-tool';
 import { ReceiveInboundCallHandler } from './commands/receive-inbound-call';
-import { RecordCallAnalysisHandler, RecordCallOutcomeHandler } from './commands/record-call-outcome';
+import { GiveUpCallAnalysisHandler, RecordCallAnalysisHandler, RecordCallOutcomeHandler } from './commands/record-call-outcome';
 import { TelephonyController } from './telephony.controller';
 
 @Module({
@@ -27,6 +27,7 @@ import { TelephonyController } from './telephony.controller';
     InvokeCallToolHandler,
     RecordCallOutcomeHandler,
     RecordCallAnalysisHandler,
+    GiveUpCallAnalysisHandler,
     ReceiveInboundCallHandler,
     TelephonySignatureGuard,
   ],

@@ -40,6 +40,7 @@ const initial = {
   provider: null,
   provider_call_id: null,
   failure_reason: null,
+  analysis_due_at: null,
   created_at: sqlDateTime(AT),
   updated_at: sqlDateTime(AT),
 };

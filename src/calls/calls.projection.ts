@@ -11,6 +11,9 @@ import { WebhookAnswered } from './webhook-answers';
 /** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
 export const STUCK_CALL_GRACE_SECONDS = 120;
 
+/** How long a call's webhook waits for the runtime's analysis after the call's end (contract §18). */
+export const ANALYSIS_WAIT_SECONDS = 300;
+
 export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call_id'> {
   id: number;
   /** Contract §18: who placed the call, its id there, and why it failed (null unless it did). */
@@ -36,6 +39,8 @@ export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call
   resend_from: number | null;
   /** Epoch ms of the latest dial send; null before the first (and in documents older than the field). */
   dialed_at?: number | null;
+  /** Epoch ms after which an analysis awaited since the call's end is given up on; null when none is awaited (absent in older documents). */
+  analysis_due_at?: number | null;
   /** Why the call ended without being dialed; absent in documents older than the field. */
   not_dialed?: NotDialedReason | null;
   created_at: string;
@@ -54,9 +59,10 @@ export class CallsProjection implements ReadModelProjection {
     'CallDialResent',
     'CallDialStarted',
     'CallAnalyzed',
+    'CallAnalysisTimedOut',
     'WebhookAttemptFinished',
   ];
-  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`. */
+  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`, `analysis_due_at`. */
   readonly version = 4;
   readonly calls: Collection<CallDocument>;
 
@@ -78,6 +84,7 @@ export class CallsProjection implements ReadModelProjection {
         { fields: ['deadline_at'] },
         { fields: ['resend_from'] },
         { fields: ['provider_call_id'] },
+        { fields: ['analysis_due_at'] },
       ],
       view: callView,
     });
@@ -121,6 +128,7 @@ export class CallsProjection implements ReadModelProjection {
         resend_from: spec.type === 'outbound' ? Date.parse(recorded.occurredAt) : null,
         dialed_at: null,
         not_dialed: null,
+        analysis_due_at: null,
         created_at: at,
         updated_at: at,
       };
@@ -168,6 +176,7 @@ export class CallsProjection implements ReadModelProjection {
       deadline_at: isTerminal(event.data.status) ? null : (current.deadline_at ?? deadlineFrom(sentAt(current), current)),
       resend_from: null,
       not_dialed: event.data.not_dialed ?? current.not_dialed ?? null,
+      analysis_due_at: event.data.analysis_follows ? Date.parse(recorded.occurredAt) + ANALYSIS_WAIT_SECONDS * 1000 : (current.analysis_due_at ?? null),
       failure_reason: event.data.status === 'failed' ? (event.data.reason ?? current.failure_reason ?? null) : (current.failure_reason ?? null),
       updated_at: at,
     };

@@ -30,6 +30,11 @@ export class CallsQueries {
     return this.projection.calls.find({ deadline_at: { lte: now } }, { sort: [['deadline_at', 'asc']], limit });
   }
 
+  /** Ended calls whose awaited analysis is overdue (epoch ms), the longest overdue first. */
+  analysisOverdue(now: number, limit: number): Promise<CallDocument[]> {
+    return this.projection.calls.find({ analysis_due_at: { lte: now } }, { sort: [['analysis_due_at', 'asc']], limit });
+  }
+
   /** Calls whose dial was not confirmed sent by `before` (epoch ms), the oldest first. */
   unsentBefore(before: number, limit: number): Promise<CallDocument[]> {
     return this.projection.calls.find({ resend_from: { lte: before } }, { sort: [['resend_from', 'asc']], limit });

@@ -51,6 +51,8 @@ export class WebhookTriggersReactor implements Reactor {
   readonly name = 'webhook-triggers';
   readonly eventTypes: readonly Watched['type'][] = [
     'CallOutcomeRecorded',
+    'CallAnalyzed',
+    'CallAnalysisTimedOut',
     'CallInitiated',
     'LeadReached',
     'LeadReachedMaxRetries',
@@ -71,15 +73,19 @@ export class WebhookTriggersReactor implements Reactor {
 
   handles(recorded: RecordedEvent): boolean {
     const event = recorded as unknown as Watched;
-    if (event.type === 'CallOutcomeRecorded') return isTerminal(event.data.status);
+    // A call whose runtime analyses it after its end: its webhook leaves with the analysis, or once it is given up on.
+    if (event.type === 'CallOutcomeRecorded') return isTerminal(event.data.status) && !event.data.analysis_follows;
+    if (event.type === 'CallAnalyzed') return event.data.awaited === true;
+    if (event.type === 'CallAnalysisTimedOut') return true;
     if (event.type === 'CallInitiated') return event.data.type === 'inbound';
     return lifecycleKind(event) !== null;
   }
 
   async react(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as Watched;
-    if (event.type === 'CallOutcomeRecorded' || event.type === 'CallInitiated') await this.forCall(event);
-    else await this.forLifecycle(event as LeadEvent | CampaignEvent, recorded.position);
+    if (event.type === 'CallOutcomeRecorded' || event.type === 'CallInitiated' || event.type === 'CallAnalyzed' || event.type === 'CallAnalysisTimedOut') {
+      await this.forCall(event);
+    } else await this.forLifecycle(event as LeadEvent | CampaignEvent, recorded.position);
     this.dispatcher.nudge();
   }
 

@@ -12,6 +12,8 @@ export interface RecordCallOutcomeOptions {
   notDialed?: NotDialedReason;
   /** With `runtime-at-capacity`: when its lead may be dialed again. */
   retryAt?: string;
+  /** The runtime analyses the call after this end: the call's webhook waits for it. */
+  analysisFollows?: boolean;
 }
 
 export class RecordCallOutcome {
@@ -44,6 +46,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
       reason: options.reason,
       notDialed: options.notDialed,
       retryAt: options.retryAt,
+      analysisFollows: options.analysisFollows,
     };
     const { position, events } = await this.runner.run(callStream(callId), callDecider, command);
     if (events.length && isTerminal(status)) this.metrics.callFinished(status);
@@ -65,6 +68,21 @@ export class RecordCallAnalysisHandler implements ICommandHandler<RecordCallAnal
 
   async execute({ callId, analysis }: RecordCallAnalysis): Promise<{ position: number | null }> {
     const { position } = await this.runner.run(callStream(callId), callDecider, { type: 'RecordCallAnalysis', id: callId, analysis }, { retries: 10 });
+    return { position };
+  }
+}
+
+/** The analysis awaited since the call's end did not come in time (see ANALYSIS_WAIT_SECONDS). */
+export class GiveUpCallAnalysis {
+  constructor(readonly callId: number) {}
+}
+
+@CommandHandler(GiveUpCallAnalysis)
+export class GiveUpCallAnalysisHandler implements ICommandHandler<GiveUpCallAnalysis, { position: number | null }> {
+  constructor(private readonly runner: CommandRunner) {}
+
+  async execute({ callId }: GiveUpCallAnalysis): Promise<{ position: number | null }> {
+    const { position } = await this.runner.run(callStream(callId), callDecider, { type: 'GiveUpCallAnalysis', id: callId }, { retries: 10 });
     return { position };
   }
 }

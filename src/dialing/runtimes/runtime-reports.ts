@@ -19,10 +19,11 @@ export class RuntimeReports {
   /**
    * Records the report; one that would move the call backwards (repeated, late) changes nothing.
    * A call ended for the runtime's concurrency uses no attempt: its lead is due again in 60 s.
+   * `analysisFollows`: the runtime analyses the call after this end; its webhook waits for that.
    */
-  async record(callId: number, report: RuntimeReport): Promise<void> {
+  async record(callId: number, report: RuntimeReport, analysisFollows = false): Promise<void> {
     const retryAt = report.atCapacity ? new Date(this.clock.now().getTime() + CAPACITY_WAIT_MS).toISOString() : undefined;
-    const options = { reason: report.reason, ...(retryAt ? { notDialed: 'runtime-at-capacity' as const, retryAt } : {}) };
+    const options = { reason: report.reason, analysisFollows, ...(retryAt ? { notDialed: 'runtime-at-capacity' as const, retryAt } : {}) };
     try {
       const { position } = await this.commands.execute(new RecordCallOutcome(callId, report.status, report.details, options));
       await this.projections.settle(position);

@@ -37,8 +37,12 @@ export class RetellEventsController {
     const { event, call: ref } = (body ?? {}) as { event?: unknown; call?: RetellCall };
     const call = await this.callOf(ref);
     if (event === 'call_started') await this.reports.record(call.id, { status: 'in-progress', details: { answered_by: 'human' } });
-    else if (event === 'call_ended') await this.reports.record(call.id, retellCallEnded(ref!, ['in-progress'].includes(call.status)));
-    else if (event === 'call_analyzed') {
+    else if (event === 'call_ended') {
+      // The assistant asks for an analysis: Retell sends it after the end, and the call's webhook waits for it.
+      const settings = (await this.assistants.get(call.assistant_id))?.settings;
+      const analysed = !!settings && (settings.post_call_schema.length > 0 || settings.post_call_evaluation);
+      await this.reports.record(call.id, retellCallEnded(ref!, ['in-progress'].includes(call.status)), analysed);
+    } else if (event === 'call_analyzed') {
       const fields = (await this.assistants.get(call.assistant_id))?.settings.post_call_schema ?? [];
       const { position } = await this.commands.execute(new RecordCallAnalysis(call.id, retellCallAnalysis(ref!, fields)));
       await this.projections.settle(position);
