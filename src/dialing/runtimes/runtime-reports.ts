@@ -5,7 +5,7 @@ import { ProjectionRunner } from '../../infrastructure/projections/projection-ru
 import { Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { CAPACITY_WAIT_MS } from './runtime-http';
-import { RuntimeReport } from './vapi/vapi-outcomes';
+import { RuntimeReport } from './runtime-report';
 
 /** What a runtime's messages change on a call, recorded through the one command every status change takes. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { runtimeLanguage, voiceById } from '../../../catalog/catalog';
-import { AssistantRecord, parametersOf } from '../vapi/vapi-assistant';
+import { AssistantRecord, parametersOf } from '../assistant-record';
 
 /** Retell's own voice when the catalog voice names none for it. */
 export const RETELL_DEFAULT_VOICE = '11labs-Adrian';

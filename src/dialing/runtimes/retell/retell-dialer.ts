@@ -7,7 +7,7 @@ import { RetellSettings } from '../../../infrastructure/config/voice-runtime-con
 import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../../dialer.port';
 import { DIAL_TIMEOUT_MS } from '../../http-dialer';
 import { retryAfterMs } from '../runtime-http';
-import { AssistantRecord } from '../vapi/vapi-assistant';
+import { AssistantRecord } from '../assistant-record';
 import { retellAgent, retellLlm } from './retell-agent';
 
 /** How long a dial waits for another process publishing its assistant. */

@@ -1,6 +1,6 @@
 import { CallDetails, CallStatus } from '../../../calls/call.events';
 import { PostCallField, analysisValues } from '../post-call-analysis';
-import { RuntimeReport } from '../vapi/vapi-outcomes';
+import { RuntimeReport } from '../runtime-report';
 
 const TABLE: Record<string, CallStatus> = {
   user_hangup: 'ended_by_customer',

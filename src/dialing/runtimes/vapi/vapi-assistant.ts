@@ -1,37 +1,10 @@
 import { runtimeLanguage, voiceById } from '../../../catalog/catalog';
-
-/** What the assistant record (interface.md §2.4, with its tools) holds that Vapi's transient assistant is made of. */
-export interface AssistantRecord {
-  name: string;
-  voice_id: number;
-  initial_message: string;
-  system_prompt: string;
-  llm_model: string;
-  llm_temperature: string;
-  language: string;
-  max_duration: number;
-  record: boolean;
-  end_call_on_voicemail: number;
-  end_call_tool: { description: string | null };
-  post_call_schema: Array<{ name: string; type: 'string' | 'number' | 'bool'; description: string }>;
-  post_call_evaluation: boolean;
-  tools: Array<{ name: string; description: string; schema: Array<{ name: string; type: string; description: string }> }>;
-}
+import { AssistantRecord, parametersOf } from '../assistant-record';
 
 /** Where Vapi sends the call's messages, and the secret it sends with them. */
 export interface VapiServer {
   url: string;
   headers: { 'X-Vapi-Secret': string };
-}
-
-const jsonType = (type: string) => (type === 'bool' ? 'boolean' : type);
-
-/** A tool's arguments as the JSON schema runtimes take. */
-export function parametersOf(schema: AssistantRecord['tools'][number]['schema']) {
-  return {
-    type: 'object',
-    properties: Object.fromEntries(schema.map((p) => [p.name, { type: jsonType(p.type), description: p.description }])),
-  };
 }
 
 /** Contract §18.1: the transient assistant of one call, its id in `metadata`. */

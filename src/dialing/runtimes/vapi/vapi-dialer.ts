@@ -2,7 +2,8 @@ import { AppConfig } from '../../../infrastructure/config/app-config';
 import { VapiSettings } from '../../../infrastructure/config/voice-runtime-config';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../../dialer.port';
 import { RuntimeApi } from '../runtime-http';
-import { AssistantRecord, VapiServer, vapiAssistant } from './vapi-assistant';
+import { AssistantRecord } from '../assistant-record';
+import { VapiServer, vapiAssistant } from './vapi-assistant';
 
 export const VAPI_EVENTS_PATH = '/api/telephony/vapi/events';
 

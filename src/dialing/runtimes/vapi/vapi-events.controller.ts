@@ -12,7 +12,8 @@ import { Dialer } from '../../dialer.port';
 import { runTools } from '../runtime-tools';
 import { RuntimeReports } from '../runtime-reports';
 import { vapiEndOfCallReport, vapiStatusUpdate } from './vapi-outcomes';
-import { AssistantRecord, vapiAssistant } from './vapi-assistant';
+import { AssistantRecord } from '../assistant-record';
+import { vapiAssistant } from './vapi-assistant';
 import { VapiDialer } from './vapi-dialer';
 
 type VapiCallRef = { id?: unknown; assistant?: { metadata?: { call_id?: unknown } }; metadata?: { call_id?: unknown } };

@@ -1,15 +1,6 @@
 import { CallDetails, CallStatus } from '../../../calls/call.events';
 import { PostCallField, analysisValues } from '../post-call-analysis';
-
-/** A change a runtime's message makes to a call: its new status and what it tells of it. */
-export interface RuntimeReport {
-  status: CallStatus;
-  details: CallDetails;
-  /** Why it failed, for `failure_reason`. */
-  reason?: string;
-  /** Ended for the runtime's concurrency limit: no attempt used (contract §18). */
-  atCapacity?: boolean;
-}
+import { RuntimeReport } from '../runtime-report';
 
 /** Contract §18.1: `status-update` statuses that move a call; any other changes nothing. */
 export function vapiStatusUpdate(status: unknown): CallStatus | null {
