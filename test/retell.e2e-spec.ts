@@ -197,26 +197,29 @@ describe('DIALER=retell', () => {
   });
 });
 
-/** Contract §18.2: a publication whose process died after Retell made its agent, before the id was recorded. */
-describe('DIALER=retell after a publication cut short', () => {
-  let t: TestApp;
-  let retell: FakeRetell;
-  let receiver: Receiver;
+/** A service dialing through a fake Retell on a manual clock, and a receiver for its tools and webhooks. */
+async function clockedRetell(scriptOf: (to: string) => RetellScript) {
   const clock = new ManualClock(new Date('2026-06-01T15:00:00Z'));
-
-  beforeAll(async () => {
-    receiver = await new Receiver(() => ({ status: 200, body: {} })).start();
-    retell = new FakeRetell(KEY, () => ({ reason: 'user_hangup' }));
-    const env = { DIALER: 'retell', RETELL_API_KEY: KEY, RETELL_BASE_URL: await retell.start(), DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
-    t = await startTestApp(env, { clock });
-  });
-  afterAll(async () => {
+  const receiver = await new Receiver(() => ({ status: 200, body: {} })).start();
+  const retell = new FakeRetell(KEY, scriptOf);
+  const env = { DIALER: 'retell', RETELL_API_KEY: KEY, RETELL_BASE_URL: await retell.start(), DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
+  const t = await startTestApp(env, { clock });
+  const close = async () => {
     await t.close();
     await retell.stop();
     await receiver.stop();
-  });
+  };
+  return { t, retell, receiver, clock, close };
+}
+
+/** Contract §18.2: a publication whose process died after Retell made its agent, before the id was recorded. */
+describe('DIALER=retell after a publication cut short', () => {
+  let w: Awaited<ReturnType<typeof clockedRetell>>;
+  beforeAll(async () => (w = await clockedRetell(() => ({ reason: 'user_hangup' }))));
+  afterAll(() => w.close());
 
   it('finds the agent it made by name and takes it over, never making a second one', async () => {
+    const { t, retell, receiver, clock } = w;
     const { token } = await t.createUser();
     const assistantId = await runtimeAssistant(t, token, FROM, receiver.url);
     const bus = t.app.get(CommandBus);
@@ -247,25 +250,13 @@ describe('DIALER=retell after a publication cut short', () => {
 
 /** Contract §10, §18: with Retell, the post-call webhook waits for call_analyzed, or gives up on it after ANALYSIS_WAIT_SECONDS. */
 describe('DIALER=retell post-call webhooks', () => {
-  let t: TestApp;
-  let retell: FakeRetell;
-  let receiver: Receiver;
-  const clock = new ManualClock(new Date('2026-06-01T15:00:00Z'));
   const analysis = { custom_analysis_data: { slot: 'Wed' }, call_successful: true, call_summary: 'Booked.' };
-
-  beforeAll(async () => {
-    receiver = await new Receiver(() => ({ status: 200, body: {} })).start();
-    retell = new FakeRetell(KEY, (to) => (to === '+12015550871' ? { reason: 'user_hangup', analysis } : { reason: 'user_hangup' }));
-    const env = { DIALER: 'retell', RETELL_API_KEY: KEY, RETELL_BASE_URL: await retell.start(), DIAL_INTERVAL_MS: '30', DEFAULT_QUIET_HOURS: 'none' };
-    t = await startTestApp(env, { clock });
-  });
-  afterAll(async () => {
-    await t.close();
-    await retell.stop();
-    await receiver.stop();
-  });
+  let w: Awaited<ReturnType<typeof clockedRetell>>;
+  beforeAll(async () => (w = await clockedRetell((to) => (to === '+12015550871' ? { reason: 'user_hangup', analysis } : { reason: 'user_hangup' }))));
+  afterAll(() => w.close());
 
   it('sends call.ended with the analysis once it comes, and without it once it is given up on', async () => {
+    const { t, retell, receiver, clock } = w;
     const { token } = await t.createUser();
     const assistantId = await runtimeAssistant(t, token, FROM, receiver.url, { is_webhook_active: true, webhook_url: `${receiver.url}/hook` });
     const body = { name: 'Hooks', assistant_id: assistantId, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };

@@ -24,7 +24,6 @@ import { VapiDialer } from './runtimes/vapi/vapi-dialer';
 import { RetellDialer } from './runtimes/retell/retell-dialer';
 import { RetellEventsController } from './runtimes/retell/retell-events.controller';
 import { RuntimeReports } from './runtimes/runtime-reports';
-import { AnalysisDeadlineSweeper } from './runtimes/analysis-deadline-sweeper';
 import { VapiEventsController } from './runtimes/vapi/vapi-events.controller';
 
 /** The dialer DIALER names (contract §8, §18). */
@@ -55,7 +54,6 @@ function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
     CallSlots,
     UnsentDialSweeper,
     RuntimeReports,
-    AnalysisDeadlineSweeper,
   ],
   exports: [DialScheduler, StuckCallSweeper],
 })

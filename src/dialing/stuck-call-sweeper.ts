@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { STUCK_CALL_GRACE_SECONDS } from '../calls/calls.projection';
 import { CallsQueries } from '../calls/calls.queries';
-import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
+import { GiveUpCallAnalysis, RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { Sweep } from '../infrastructure/background/sweep';
 import { WorkLeases } from '../infrastructure/leases/work-leases';
 import { AppConfig } from '../infrastructure/config/app-config';
@@ -15,8 +15,9 @@ const PAGE = 100;
 
 /**
  * A call with no terminal status `max_call_duration` + 120 s after it started is recorded
- * `failed` (contract §9). The deadline is kept on the calls read model, so the sweep finds
- * such calls through an index, also after a restart.
+ * `failed` (contract §9); an analysis awaited ANALYSIS_WAIT_SECONDS after a call's end (Retell's)
+ * is given up, so the call's webhook leaves without it (contract §18). Both deadlines are kept on
+ * the calls read model, so the sweep finds such calls through an index, also after a restart.
  */
 @Injectable()
 export class StuckCallSweeper extends Sweep {
@@ -33,19 +34,18 @@ export class StuckCallSweeper extends Sweep {
     super('StuckCallSweeper', registry, background, config.dialing.intervalMs, PAGE, leases);
   }
 
-  /** Fails a page of calls past their deadline; answers how many. */
+  /** Fails a page of calls past their deadline, and gives up a page of overdue analyses; answers the larger page. */
   async sweepOnce(): Promise<number> {
-    const stuck = await this.calls.overdue(this.clock.now().getTime(), PAGE);
+    const now = this.clock.now().getTime();
+    const [stuck, unanalysed] = await Promise.all([this.calls.overdue(now, PAGE), this.calls.analysisOverdue(now, PAGE)]);
+    const reason = `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`;
     let last: number | null = null;
-    for (const call of stuck) {
-      const reason = `no terminal status within max_call_duration + ${STUCK_CALL_GRACE_SECONDS} s`;
-      const { position } = await this.commands.execute<RecordCallOutcome, { position: number | null }>(
-        new RecordCallOutcome(call.id, 'failed', {}, { reason }),
-      );
-      last = position ?? last;
-    }
+    const run = async (command: RecordCallOutcome | GiveUpCallAnalysis) =>
+      (last = (await this.commands.execute<typeof command, { position: number | null }>(command)).position ?? last);
+    for (const call of stuck) await run(new RecordCallOutcome(call.id, 'failed', {}, { reason }));
+    for (const call of unanalysed) await run(new GiveUpCallAnalysis(call.id));
     // The next page is read from the calls read model: it must no longer hold these.
     await this.projections.settle(last, { background: true });
-    return stuck.length;
+    return Math.max(stuck.length, unanalysed.length);
   }
 }
