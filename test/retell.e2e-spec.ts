@@ -174,6 +174,10 @@ describe('DIALER=retell', () => {
     expect((await t.request('GET', `/api/user/calls/${made.body.metadata.call_id}`, { token })).body.status).toBe('initiated');
     await retell.post(eventsUrl, { event: 'call_ended', call: { ...call, disconnection_reason: 'user_hangup', duration_ms: 1000 } });
     expect((await retell.post(eventsUrl, { event: 'call_ended', call: { ...call, disconnection_reason: 'dial_busy' } })).status).toBe(200);
+    // The other events retell-sdk documents are answered and change nothing.
+    for (const event of ['transcript_updated', 'transfer_started', 'transfer_bridged', 'transfer_cancelled', 'transfer_ended']) {
+      expect(await retell.post(eventsUrl, { event, call })).toEqual({ status: 200, body: {} });
+    }
     expect((await t.request('GET', `/api/user/calls/${made.body.metadata.call_id}`, { token })).body.status).toBe('ended_by_customer');
   });
 

@@ -82,10 +82,10 @@ describe('DIALER=vapi', () => {
       ['+12015550905', { endedReason: 'customer-did-not-answer', neverAnswered: true }, { status: 'no-answer' }],
       [
         '+12015550906',
-        { endedReason: 'twilio-failed-to-connect-call', neverAnswered: true },
-        { status: 'failed', failure_reason: 'vapi: twilio-failed-to-connect-call' },
+        { endedReason: 'call.start.error-get-transport', neverAnswered: true },
+        { status: 'failed', failure_reason: 'vapi: call.start.error-get-transport' },
       ],
-      ['+12015550907', { endedReason: 'twilio-completed-call' }, { status: 'completed' }],
+      ['+12015550907', { endedReason: 'call.in-progress.twilio-completed-call' }, { status: 'completed' }],
     ];
     for (const [number, script] of table) scripts[number] = [script, script];
     const campaign = await campaignWith(table.map(([n]) => n));

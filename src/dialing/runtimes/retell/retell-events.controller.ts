@@ -41,12 +41,13 @@ export class RetellEventsController {
       // The assistant asks for an analysis: Retell sends it after the end, and the call's webhook waits for it.
       const settings = (await this.assistants.get(call.assistant_id))?.settings;
       const analysed = !!settings && (settings.post_call_schema.length > 0 || settings.post_call_evaluation);
-      await this.reports.record(call.id, retellCallEnded(ref!, ['in-progress'].includes(call.status)), analysed);
+      await this.reports.record(call.id, retellCallEnded(ref!, call.status === 'in-progress'), analysed);
     } else if (event === 'call_analyzed') {
       const fields = (await this.assistants.get(call.assistant_id))?.settings.post_call_schema ?? [];
       const { position } = await this.commands.execute(new RecordCallAnalysis(call.id, retellCallAnalysis(ref!, fields)));
       await this.projections.settle(position);
     }
+    // Any other event Retell sends (transcript_updated, transfer_*) changes nothing here.
     return {};
   }
 

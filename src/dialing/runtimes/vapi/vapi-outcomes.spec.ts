@@ -1,43 +1,55 @@
+import DOCUMENTED from './vapi-ended-reasons.fixture.json';
 import { vapiEndOfCallReport, vapiEndedStatus, vapiStatusUpdate } from './vapi-outcomes';
 
+// DOCUMENTED: every `endedReason` @vapi-ai/server-sdk 2.0.1 documents (ServerMessageEndOfCallReportEndedReason), 597 of them.
+
 describe("Vapi's endedReason → call status (contract §18.1)", () => {
-  // [endedReason, was in progress, status, no attempt used]
-  const table: Array<[string, boolean, string, boolean]> = [
-    ['customer-ended-call', true, 'ended_by_customer', false],
-    ['customer-ended-call-before-warm-transfer', true, 'ended_by_customer', false],
-    ['assistant-ended-call', true, 'ended_by_assistant', false],
-    ['assistant-said-end-call-phrase', true, 'ended_by_assistant', false],
-    ['assistant-ended-call-with-hangup-task', true, 'ended_by_assistant', false],
-    ['assistant-ended-call-after-message-spoken', true, 'ended_by_assistant', false],
-    ['assistant-forwarded-call', true, 'ended_by_assistant', false],
-    ['voicemail', true, 'ended', false],
-    ['exceeded-max-duration', true, 'ended', false],
-    ['silence-timed-out', true, 'ended', false],
-    ['manually-canceled', false, 'ended', false],
-    ['customer-busy', false, 'busy', false],
-    ['call.forwarding.operator-busy', true, 'busy', false],
-    ['customer-did-not-answer', false, 'no-answer', false],
-    ['vonage-completed-call', true, 'completed', false],
-    ['twilio-completed-call', false, 'completed', false],
-    ['call.start.error-subscription-concurrency-limit-reached', false, 'failed', true],
-    ['call.in-progress.error-vapifault-openai-llm-failed', true, 'ended', false],
-    ['pipeline-error-openai-llm-failed', false, 'failed', false],
-    ['twilio-failed-to-connect-call', false, 'failed', false],
+  // The documented reasons the contract names a status for: [endedReason, status, no attempt used].
+  const named: Array<[string, string, boolean]> = [
+    ['customer-ended-call', 'ended_by_customer', false],
+    ['customer-ended-call-after-warm-transfer-attempt', 'ended_by_customer', false],
+    ['customer-ended-call-before-warm-transfer', 'ended_by_customer', false],
+    ['customer-ended-call-during-transfer', 'ended_by_customer', false],
+    ['assistant-ended-call', 'ended_by_assistant', false],
+    ['assistant-said-end-call-phrase', 'ended_by_assistant', false],
+    ['assistant-ended-call-with-hangup-task', 'ended_by_assistant', false],
+    ['assistant-ended-call-after-message-spoken', 'ended_by_assistant', false],
+    ['assistant-forwarded-call', 'ended_by_assistant', false],
+    ['voicemail', 'ended', false],
+    ['exceeded-max-duration', 'ended', false],
+    ['silence-timed-out', 'ended', false],
+    ['manually-canceled', 'ended', false],
+    ['customer-busy', 'busy', false],
+    ['call.forwarding.operator-busy', 'busy', false],
+    ['customer-did-not-answer', 'no-answer', false],
+    ['call.in-progress.sip-completed-call', 'completed', false],
+    ['call.in-progress.twilio-completed-call', 'completed', false],
+    ['call.start.error-subscription-concurrency-limit-reached', 'failed', true],
   ];
 
-  it.each(table)('%s (in progress: %s) → %s, at capacity: %s', (reason, inProgress, status, atCapacity) => {
-    expect(vapiEndedStatus(reason, inProgress)).toEqual({ status, atCapacity });
+  it('names only documented reasons', () => {
+    expect(DOCUMENTED).toHaveLength(597);
+    expect(named.map(([reason]) => reason).filter((reason) => !DOCUMENTED.includes(reason))).toEqual([]);
   });
 
-  it('moves a call on ringing and in-progress status updates only', () => {
-    expect(['ringing', 'in-progress', 'queued', 'forwarding', 'ended', undefined].map(vapiStatusUpdate)).toEqual([
-      'ringing',
-      'in-progress',
-      null,
-      null,
-      null,
-      null,
-    ]);
+  it.each(named)('%s → %s (at capacity: %s), in progress or not', (reason, status, atCapacity) => {
+    expect(vapiEndedStatus(reason, true)).toEqual({ status, atCapacity });
+    expect(vapiEndedStatus(reason, false)).toEqual({ status, atCapacity });
+  });
+
+  it('ends every other documented reason `ended` when the call was in progress, else `failed`, an attempt used', () => {
+    const others = DOCUMENTED.filter((reason) => !named.some(([n]) => n === reason));
+    expect(others).toHaveLength(578);
+    for (const reason of others) {
+      expect([reason, vapiEndedStatus(reason, true)]).toEqual([reason, { status: 'ended', atCapacity: false }]);
+      expect([reason, vapiEndedStatus(reason, false)]).toEqual([reason, { status: 'failed', atCapacity: false }]);
+    }
+  });
+
+  it('moves a call on ringing and in-progress status updates only (every status the SDK documents)', () => {
+    const documented = ['scheduled', 'queued', 'ringing', 'in-progress', 'forwarding', 'ended', 'not-found', 'deletion-failed'];
+    expect(documented.map(vapiStatusUpdate)).toEqual([null, null, 'ringing', 'in-progress', null, null, null, null]);
+    expect(vapiStatusUpdate(undefined)).toBeNull();
   });
 });
 
@@ -77,10 +89,10 @@ describe("Vapi's end-of-call report", () => {
 
   it('reads a voicemail as a machine, a call never in progress as nobody, a failure with its reason, and no times as 0 s', () => {
     expect(vapiEndOfCallReport({ endedReason: 'voicemail' }, true, []).details).toEqual({ duration: 0, answered_by: 'machine' });
-    expect(vapiEndOfCallReport({ endedReason: 'twilio-failed-to-connect-call' }, false, [])).toEqual({
+    expect(vapiEndOfCallReport({ endedReason: 'call.start.error-get-transport' }, false, [])).toEqual({
       status: 'failed',
       details: { duration: 0, answered_by: 'unknown' },
-      reason: 'vapi: twilio-failed-to-connect-call',
+      reason: 'vapi: call.start.error-get-transport',
     });
     expect(vapiEndOfCallReport({ endedReason: 'call.start.error-subscription-concurrency-limit-reached' }, false, [])).toMatchObject({
       status: 'failed',
