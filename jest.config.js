@@ -6,6 +6,8 @@ const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts'
 module.exports = {
   // End-to-end tests start services and CLI processes; on 2 busy cores a few of those take seconds.
   testTimeout: 30_000,
+  // A suite that fails mid-way may leave its service running; the run must still end and report it.
+  forceExit: true,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/bench/**/*.spec.js'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },

@@ -30,6 +30,8 @@ interface Growing {
 export class ImportSpool {
   private readonly dir: string;
   private readonly growing = new Map<number, Growing>();
+  /** Aborted when the service stops: a reader waiting for a body to grow gives up (the import is taken up again later). */
+  private readonly stopping = new AbortController();
 
   constructor(config: AppConfig) {
     this.dir = join(config.dataDir, 'imports');
@@ -71,10 +73,25 @@ export class ImportSpool {
 
   /** Tells the readers following the body that it will not be stored whole, then throws the reason. */
   private fail(importId: number, growing: Growing, error: Error): never {
-    growing.failed = error;
+    this.abandon(importId, error);
+    throw error;
+  }
+
+  /**
+   * The body will not be said uploaded (stored, but its upload could not be recorded): the readers
+   * following it stop with `reason` rather than wait for news that never comes.
+   */
+  abandon(importId: number, reason: Error): void {
+    const growing = this.growing.get(importId);
+    if (!growing) return;
+    growing.failed = reason;
     this.growing.delete(importId);
     growing.signal.emit('grew');
-    throw error;
+  }
+
+  /** The service stops: readers waiting for bodies to grow stop waiting (their imports are taken up again later). */
+  stopFollowing(): void {
+    this.stopping.abort();
   }
 
   /** The body is stored and said uploaded: readers following it read to its end and stop. */
@@ -104,7 +121,7 @@ export class ImportSpool {
         if (error.code !== 'ENOENT' || growing.failed) throw growing.failed ?? error;
         return undefined;
       });
-      if (!handle) await once(growing.signal, 'grew');
+      if (!handle) await this.grown(growing);
     }
     try {
       let offset = 0;
@@ -125,11 +142,17 @@ export class ImportSpool {
           yield buffer.subarray(0, last);
           continue;
         }
-        await once(growing.signal, 'grew');
+        await this.grown(growing);
       }
     } finally {
       await handle.close();
     }
+  }
+
+  private async grown(growing: Growing): Promise<void> {
+    await once(growing.signal, 'grew', { signal: this.stopping.signal }).catch((error: Error) => {
+      throw this.stopping.signal.aborted ? new Error('The service is stopping.') : error;
+    });
   }
 
   /** The imports whose bodies are stored here, but for those this process is storing now. */

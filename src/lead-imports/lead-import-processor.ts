@@ -89,7 +89,7 @@ export class LeadImportProcessor {
     await onBatch?.(state.rowsDone);
     const reason = unreadable && `The file cannot be read: ${unreadable.message}`;
     const { position } = await this.run(importId, { type: 'FinishImport', importId, status: reason ? 'failed' : 'completed', reason });
-    await this.projections.settle(position);
+    await this.projections.projected(position);
     // A body still arriving is removed by its upload once stored (see StartLeadImport).
     if (!this.spool.isGrowing(importId)) await this.spool.remove(importId, state.format!);
   }
@@ -111,7 +111,7 @@ export class LeadImportProcessor {
       await this.runBatch(importId, state, batch);
     }
     const { position } = await this.run(importId, { type: 'FinishImport', importId, status: 'failed', reason: UPLOAD_CUT_SHORT });
-    await this.projections.settle(position);
+    await this.projections.projected(position);
     await this.spool.remove(importId, state.format!);
   }
 
@@ -130,7 +130,7 @@ export class LeadImportProcessor {
     const outcome = await this.makeLeads(state, rows, (row) => ids[row - first], redo);
     const { position, state: after } = await this.run(importId, { type: 'RecordRowsDone', importId, lastRow, ...outcome });
     // The leads and the progress are readable, and the dialer finds the leads, before the next batch.
-    await this.projections.settle(position);
+    await this.projections.projected(position);
     return after;
   }
 
@@ -143,7 +143,7 @@ export class LeadImportProcessor {
     if (numbers.length) await this.commands.execute(new AddToDoNotCall(state.userId!, numbers, null, 'import'));
     const lastRow = rows[rows.length - 1].row;
     const { position, state: after } = await this.run(importId, { type: 'RecordRowsDone', importId, lastRow, accepted, duplicates: 0, invalid, errors });
-    await this.projections.settle(position);
+    await this.projections.projected(position);
     return after;
   }
 

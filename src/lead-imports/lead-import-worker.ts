@@ -46,6 +46,8 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    // An import following a body still arriving would wait for its client: it is taken up after the restart.
+    this.spool.stopFollowing();
     await Promise.all(this.running.values());
   }
 

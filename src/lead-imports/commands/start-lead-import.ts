@@ -91,7 +91,11 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
       if (error instanceof ImportTooLarge) throw new HttpException({ message: error.message }, 413);
       throw error;
     }
-    const { position } = await run({ type: 'RecordUpload', importId, bytes });
+    const { position } = await run({ type: 'RecordUpload', importId, bytes }).catch((error: Error) => {
+      // Not said uploaded, so never to be: the rows made from it wait no longer (the import ends as cut short).
+      this.spool.abandon(importId, error);
+      throw error;
+    });
     this.spool.uploaded(importId);
     // Read after the body is said stored: an import that ended while it arrived (its processor then
     // left the file to this upload) keeps nothing of it.
