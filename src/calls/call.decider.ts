@@ -1,7 +1,7 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { canMove, isReached, isTerminal } from './call-status';
-import { CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';
+import { CallAnalysis, CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';
 
 export const INVALID_TRANSITION = 'Invalid call status transition.';
 
@@ -26,10 +26,13 @@ export type CallCommand =
    * call moved on, and while another send is younger than `resendAfterMs` (it may be on the wire).
    */
   | { type: 'ClaimDialSend'; id: number; resendAfterMs: number }
-  /** The runtime's analysis, after the call ended. */
-  | { type: 'RecordCallAnalysis'; id: number; analysis: Pick<CallDetails, 'variables' | 'evaluation'> }
+  /** The runtime's analysis, after the call ended (or the conversation did, before the carrier says so). */
+  | { type: 'RecordCallAnalysis'; id: number; analysis: CallAnalysis }
   /** The analysis awaited since the call's end is given up on. */
-  | { type: 'GiveUpCallAnalysis'; id: number };
+  | { type: 'GiveUpCallAnalysis'; id: number }
+  /** The assistant ends the conversation: recorded before the runtime is told to hang up. */
+  | { type: 'RecordAssistantHangUp'; id: number }
+  | { type: 'RecordCallRecording'; id: number; recordingUrl: string };
 
 export type CallState =
   | { exists: false }
@@ -52,6 +55,10 @@ export type CallState =
       firstSendAt: string | null;
       /** The call ended and its runtime's analysis is still to come. */
       analysisAwaited?: boolean;
+      /** An analysis came, before or after the end: none follows the end any more. */
+      analyzed?: boolean;
+      hungUpByAssistant?: boolean;
+      recordingUrl?: string;
     };
 
 export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
@@ -65,12 +72,17 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     if (!state.exists) throw DomainError.notFound('Call');
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordCallAnalysis') {
-      const { variables, evaluation } = command.analysis;
+      const { variables, evaluation, transcript } = command.analysis;
       // An awaited analysis ends the wait even when it says nothing.
-      if (!variables && !evaluation && !state.analysisAwaited) return [];
+      if (!variables && !evaluation && transcript === undefined && !state.analysisAwaited) return [];
       return [{ type: 'CallAnalyzed', data: { ...ids, ...command.analysis, ...(state.analysisAwaited ? { awaited: true } : {}) } }];
     }
     if (command.type === 'GiveUpCallAnalysis') return state.analysisAwaited ? [{ type: 'CallAnalysisTimedOut', data: ids }] : [];
+    if (command.type === 'RecordAssistantHangUp')
+      return state.hungUpByAssistant || isTerminal(state.status) ? [] : [{ type: 'CallHungUpByAssistant', data: ids }];
+    if (command.type === 'RecordCallRecording') {
+      return state.recordingUrl === command.recordingUrl ? [] : [{ type: 'CallRecordingSaved', data: { ...ids, recording_url: command.recordingUrl } }];
+    }
     if (command.type === 'RecordToolInvocation') return [{ type: 'CallToolInvoked', data: { ...ids, ...command.invocation } }];
     if (command.type === 'ConfirmDialSent') {
       if (state.dialSent && (!command.providerCallId || state.providerCallId)) return [];
@@ -83,21 +95,23 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       }
       return [{ type: 'CallDialStarted', data: { ...ids, sends: state.sends + 1, at: now.toISOString() } }];
     }
-    if (command.status === state.status) return [];
-    if (!canMove(state.status, command.status)) throw new DomainError('conflict', INVALID_TRANSITION);
+    // The carrier sees the line dropped; the conversation says who ended it.
+    const status = command.status === 'ended_by_customer' && state.hungUpByAssistant ? 'ended_by_assistant' : command.status;
+    if (status === state.status) return [];
+    if (!canMove(state.status, status)) throw new DomainError('conflict', INVALID_TRANSITION);
     return [
       {
         type: 'CallOutcomeRecorded',
         data: {
           ...ids,
           from: state.status,
-          status: command.status,
-          reached: isReached(command.status, command.details.answered_by ?? state.answeredBy),
+          status,
+          reached: isReached(status, command.details.answered_by ?? state.answeredBy),
           details: command.details,
           ...(command.reason ? { reason: command.reason } : {}),
           ...(command.notDialed ? { not_dialed: command.notDialed } : {}),
           ...(command.retryAt ? { retry_at: command.retryAt } : {}),
-          ...(command.analysisFollows && isTerminal(command.status) ? { analysis_follows: true } : {}),
+          ...(command.analysisFollows && isTerminal(status) && !state.analyzed ? { analysis_follows: true } : {}),
         },
       },
     ];
@@ -139,8 +153,13 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       case 'CallToolInvoked':
         return state;
       case 'CallAnalyzed':
+        return { ...state, analysisAwaited: false, analyzed: true };
       case 'CallAnalysisTimedOut':
         return { ...state, analysisAwaited: false };
+      case 'CallHungUpByAssistant':
+        return { ...state, hungUpByAssistant: true };
+      case 'CallRecordingSaved':
+        return { ...state, recordingUrl: event.data.recording_url };
     }
   },
 };

@@ -128,8 +128,23 @@ export type CallDialStarted = DomainEvent<'CallDialStarted', CallIds & { sends: 
  * The runtime's analysis after the call (contract §18): extracted fields for `variables`, and the
  * verdict. No status change. `awaited`: the call's end waited for it (its webhook leaves now).
  */
-export type CallAnalyzed = DomainEvent<'CallAnalyzed', CallIds & Pick<CallDetails, 'variables' | 'evaluation'> & { awaited?: boolean }>;
+export type CallAnalyzed = DomainEvent<'CallAnalyzed', CallIds & CallAnalysis & { awaited?: boolean }>;
+/** What is learnt of a call once its conversation is over: its transcript (the service's own conversations), extracted fields, the verdict. */
+export type CallAnalysis = Pick<CallDetails, 'variables' | 'evaluation' | 'transcript'>;
+/** The assistant ended the conversation (its end_call tool): however the carrier reports the end, it is the assistant's (contract §18.3). */
+export type CallHungUpByAssistant = DomainEvent<'CallHungUpByAssistant', CallIds>;
+/** The call's recording is stored at the runtime (it comes after the call's end, contract §18.3). */
+export type CallRecordingSaved = DomainEvent<'CallRecordingSaved', CallIds & { recording_url: string }>;
 /** An analysis awaited since the call's end never came within ANALYSIS_WAIT_SECONDS: the call's webhook leaves without it. */
 export type CallAnalysisTimedOut = DomainEvent<'CallAnalysisTimedOut', CallIds>;
 export type CallEvent =
-  CallInitiated | CallOutcomeRecorded | CallToolInvoked | CallDialSent | CallDialResent | CallDialStarted | CallAnalyzed | CallAnalysisTimedOut;
+  | CallInitiated
+  | CallOutcomeRecorded
+  | CallToolInvoked
+  | CallDialSent
+  | CallDialResent
+  | CallDialStarted
+  | CallAnalyzed
+  | CallAnalysisTimedOut
+  | CallHungUpByAssistant
+  | CallRecordingSaved;

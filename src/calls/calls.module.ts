@@ -12,6 +12,7 @@ import { InitiateCallHandler } from './commands/initiate-call';
 import { InvokeCallToolHandler } from './commands/invoke-call-tool';
 import { ReceiveInboundCallHandler } from './commands/receive-inbound-call';
 import { GiveUpCallAnalysisHandler, RecordCallAnalysisHandler, RecordCallOutcomeHandler } from './commands/record-call-outcome';
+import { RecordAssistantHangUpHandler, RecordCallRecordingHandler } from './commands/call-conversation';
 import { TelephonyController } from './telephony.controller';
 
 @Module({
@@ -28,6 +29,8 @@ import { TelephonyController } from './telephony.controller';
     RecordCallOutcomeHandler,
     RecordCallAnalysisHandler,
     GiveUpCallAnalysisHandler,
+    RecordAssistantHangUpHandler,
+    RecordCallRecordingHandler,
     ReceiveInboundCallHandler,
     TelephonySignatureGuard,
   ],

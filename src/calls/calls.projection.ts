@@ -60,6 +60,7 @@ export class CallsProjection implements ReadModelProjection {
     'CallDialStarted',
     'CallAnalyzed',
     'CallAnalysisTimedOut',
+    'CallRecordingSaved',
     'WebhookAttemptFinished',
   ];
   /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`, `analysis_due_at`. */
@@ -155,13 +156,19 @@ export class CallsProjection implements ReadModelProjection {
     if (event.type === 'CallAnalyzed') {
       const current = await this.calls.get(event.data.call_id);
       if (!current) return;
-      const { variables, evaluation } = event.data;
+      const { variables, evaluation, transcript } = event.data;
       const next = {
         ...current,
         variables: variables ? { ...current.variables, ...variables } : current.variables,
         evaluation: evaluation ?? current.evaluation,
+        transcript: transcript ?? current.transcript,
       };
       await this.calls.upsert(current.id, next, recorded.position);
+      return;
+    }
+    if (event.type === 'CallRecordingSaved') {
+      const current = await this.calls.get(event.data.call_id);
+      if (current) await this.calls.upsert(current.id, { ...current, recording_url: event.data.recording_url }, recorded.position);
       return;
     }
     if (event.type !== 'CallOutcomeRecorded') return;

@@ -25,17 +25,22 @@ import { RetellDialer } from './runtimes/retell/retell-dialer';
 import { RetellEventsController } from './runtimes/retell/retell-events.controller';
 import { RuntimeReports } from './runtimes/runtime-reports';
 import { VapiEventsController } from './runtimes/vapi/vapi-events.controller';
+import { TwilioDialer } from './runtimes/twilio/twilio-dialer';
+import { TwilioCallbacksController } from './runtimes/twilio/twilio-callbacks.controller';
+import { TwilioRelay } from './runtimes/twilio/relay/twilio-relay';
+import { ModelClient } from './runtimes/twilio/relay/model-client';
 
 /** The dialer DIALER names (contract §8, §18). */
 function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
   if (config.dialer === 'http') return new HttpDialer(config);
   if (config.dialer === 'vapi') return new VapiDialer(config, config.runtimes.vapi!);
   if (config.dialer === 'retell') return new RetellDialer(config, config.runtimes.retell!, commands);
+  if (config.dialer === 'twilio') return new TwilioDialer(config, config.runtimes.twilio!);
   return new SimulatedDialer(config, commands);
 }
 
 @Module({
-  controllers: [VapiEventsController, RetellEventsController],
+  controllers: [VapiEventsController, RetellEventsController, TwilioCallbacksController],
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
   providers: [
     {
@@ -54,6 +59,8 @@ function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
     CallSlots,
     UnsentDialSweeper,
     RuntimeReports,
+    ModelClient,
+    TwilioRelay,
   ],
   exports: [DialScheduler, StuckCallSweeper],
 })

@@ -3,7 +3,7 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import { isTerminal } from '../call-status';
 import { callDecider } from '../call.decider';
-import { CallDetails, CallStatus, NotDialedReason, callStream } from '../call.events';
+import { CallAnalysis, CallDetails, CallStatus, NotDialedReason, callStream } from '../call.events';
 
 export interface RecordCallOutcomeOptions {
   /** Why the service itself recorded it (a refused dial, a stuck call). */
@@ -58,7 +58,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
 export class RecordCallAnalysis {
   constructor(
     readonly callId: number,
-    readonly analysis: Pick<CallDetails, 'variables' | 'evaluation'>,
+    readonly analysis: CallAnalysis,
   ) {}
 }
 

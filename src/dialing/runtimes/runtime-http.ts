@@ -4,12 +4,14 @@ import { DIAL_TIMEOUT_MS } from '../http-dialer';
 /** Contract §18: a runtime's 429 waits `Retry-After` seconds, or 60. */
 export const CAPACITY_WAIT_MS = 60_000;
 
-/** A runtime's JSON API, authorised by a bearer key; each request ends in 10 s. */
+/** A runtime's API answering JSON, authorised by `authorization` (a bearer key, Basic credentials); each request ends in 10 s. */
 export class RuntimeApi {
   constructor(
     readonly runtime: string,
     private readonly baseUrl: string,
-    private readonly apiKey: string,
+    private readonly authorization: string,
+    /** How request bodies are sent: JSON, or form-encoded (Twilio: a record, or pairs for a name given more than once). */
+    private readonly bodies: 'json' | 'form' = 'json',
   ) {}
 
   /** The answer's JSON; a non-2xx answer is a DialRefused naming the status and the runtime's message (a 429 one for capacity). */
@@ -18,8 +20,12 @@ export class RuntimeApi {
     try {
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        headers: {
+          authorization: this.authorization,
+          'content-type': this.bodies === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: body === undefined ? undefined : this.bodies === 'json' ? JSON.stringify(body) : new URLSearchParams(body as Array<[string, string]>).toString(),
         signal: AbortSignal.timeout(DIAL_TIMEOUT_MS),
         redirect: 'error',
       });

@@ -4,7 +4,7 @@ import { NO_VOICE_RUNTIME, VoiceRuntimeSettings, voiceRuntimeSettings } from './
 
 export type EventStoreKind = 'embedded' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'mongodb';
-export type DialerKind = 'simulated' | 'http' | 'vapi' | 'retell';
+export type DialerKind = 'simulated' | 'http' | 'vapi' | 'retell' | 'twilio';
 
 /** Settings read once from the environment at start; see README "Configuration". */
 export class AppConfig {
@@ -133,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = int('PORT', 3000, 0, 65535);
   const eventStore = oneOf('EVENT_STORE', 'embedded', ['embedded', 'eventstoredb'] as const);
   const readStore = oneOf('READ_STORE', 'embedded', ['embedded', 'mongodb'] as const);
-  const dialer = oneOf('DIALER', 'simulated', ['simulated', 'http', 'vapi', 'retell'] as const);
+  const dialer = oneOf('DIALER', 'simulated', ['simulated', 'http', 'vapi', 'retell', 'twilio'] as const);
   const telephonySecret = env.TELEPHONY_SECRET || DEFAULT_TELEPHONY_SECRET;
   // Real calls are signed with it: a secret anyone can read in this repository signs nothing.
   if (dialer === 'http' && telephonySecret === DEFAULT_TELEPHONY_SECRET) problems.push('TELEPHONY_SECRET must be set to a secret of your own when DIALER=http');

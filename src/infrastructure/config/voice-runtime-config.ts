@@ -1,4 +1,4 @@
-/** Contract §18: what `DIALER=vapi` and `DIALER=retell` need, read from the environment. */
+/** Contract §18: what `DIALER=vapi`, `retell` and `twilio` need, read from the environment. */
 export interface VapiSettings {
   apiKey: string;
   webhookSecret: string;
@@ -13,12 +13,30 @@ export interface RetellSettings {
   maxConcurrentCalls: number;
 }
 
+/** The OpenAI-compatible model the service's own conversations (Twilio's relay) run on. */
+export interface LlmSettings {
+  apiKey: string;
+  baseUrl: string;
+  /** A model answer that sends nothing for this long has failed. */
+  timeoutMs: number;
+}
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  apiBaseUrl: string;
+  /** null: no cap of the service's own (Twilio queues calls past the account's rate). */
+  maxConcurrentCalls: number | null;
+  llm: LlmSettings;
+}
+
 export interface VoiceRuntimeSettings {
   vapi: VapiSettings | null;
   retell: RetellSettings | null;
+  twilio: TwilioSettings | null;
 }
 
-export const NO_VOICE_RUNTIME: VoiceRuntimeSettings = { vapi: null, retell: null };
+export const NO_VOICE_RUNTIME: VoiceRuntimeSettings = { vapi: null, retell: null, twilio: null };
 
 type Int = (name: string, fallback: number, min: number, max: number) => number;
 
@@ -47,15 +65,32 @@ export function voiceRuntimeSettings(env: NodeJS.ProcessEnv, dialer: string, int
         maxConcurrentCalls: int('VAPI_MAX_CONCURRENT_CALLS', 10, 1, 100_000),
       },
       retell: null,
+      twilio: null,
     };
   }
   if (dialer === 'retell') {
     return {
-      vapi: null,
+      ...NO_VOICE_RUNTIME,
       retell: {
         apiKey: required('RETELL_API_KEY'),
         baseUrl: baseUrl('RETELL_BASE_URL', 'https://api.retellai.com'),
         maxConcurrentCalls: int('RETELL_MAX_CONCURRENT_CALLS', 20, 1, 100_000),
+      },
+    };
+  }
+  if (dialer === 'twilio') {
+    return {
+      ...NO_VOICE_RUNTIME,
+      twilio: {
+        accountSid: required('TWILIO_ACCOUNT_SID'),
+        authToken: required('TWILIO_AUTH_TOKEN'),
+        apiBaseUrl: baseUrl('TWILIO_API_BASE_URL', 'https://api.twilio.com'),
+        maxConcurrentCalls: env.TWILIO_MAX_CONCURRENT_CALLS ? int('TWILIO_MAX_CONCURRENT_CALLS', 0, 1, 100_000) : null,
+        llm: {
+          apiKey: required('LLM_API_KEY'),
+          baseUrl: baseUrl('LLM_BASE_URL', 'https://api.openai.com/v1'),
+          timeoutMs: int('LLM_TIMEOUT_SECONDS', 10, 1, 600) * 1000,
+        },
       },
     };
   }
@@ -66,5 +101,6 @@ export function voiceRuntimeSettings(env: NodeJS.ProcessEnv, dialer: string, int
 export function runtimeCap(settings: VoiceRuntimeSettings): { provider: string; capacity: number } | null {
   if (settings.vapi) return { provider: 'vapi', capacity: settings.vapi.maxConcurrentCalls };
   if (settings.retell) return { provider: 'retell', capacity: settings.retell.maxConcurrentCalls };
+  if (settings.twilio?.maxConcurrentCalls) return { provider: 'twilio', capacity: settings.twilio.maxConcurrentCalls };
   return null;
 }

@@ -33,7 +33,7 @@ export class VapiDialer extends Dialer {
     private readonly vapi: VapiSettings,
   ) {
     super();
-    this.api = new RuntimeApi('vapi', vapi.baseUrl, vapi.apiKey);
+    this.api = new RuntimeApi('vapi', vapi.baseUrl, `Bearer ${vapi.apiKey}`);
   }
 
   /** Where Vapi sends the call's messages, with the secret they are checked by. */

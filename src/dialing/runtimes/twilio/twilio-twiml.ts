@@ -1,0 +1,38 @@
+import { runtimeLanguage, voiceById } from '../../../catalog/catalog';
+import { AssistantRecord } from '../assistant-record';
+
+export const TWILIO_RELAY_PATH = '/api/telephony/twilio/relay';
+export const TWILIO_STATUS_PATH = '/api/telephony/twilio/status';
+export const TWILIO_RECORDING_PATH = '/api/telephony/twilio/recording';
+export const TWILIO_INBOUND_PATH = '/api/telephony/twilio/inbound';
+/** The routes Twilio posts its form bodies to. */
+export const TWILIO_CALLBACK_ROUTES = [TWILIO_STATUS_PATH, TWILIO_RECORDING_PATH, TWILIO_INBOUND_PATH];
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const escaped = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
+
+/** `PUBLIC_URL` without its trailing slash. */
+export const publicBase = (publicUrl: string) => publicUrl.replace(/\/+$/, '');
+
+/** The relay's WebSocket URL as the TwiML gives it, and as Twilio signs its upgrade: `PUBLIC_URL` as ws(s). */
+export const relayUrl = (publicUrl: string) => `${publicBase(publicUrl).replace(/^http/, 'ws')}${TWILIO_RELAY_PATH}`;
+
+/**
+ * Contract §18.3: the call is connected to the service's relay, which runs the conversation; the
+ * call's id rides along as a parameter. A voice the catalog has no Twilio voice for: Twilio's default.
+ */
+export function relayTwiml(publicUrl: string, assistant: Pick<AssistantRecord, 'initial_message' | 'language' | 'voice_id'>, callId: number): string {
+  const voice = voiceById(assistant.voice_id)?.runtime_voices?.twilio;
+  const attributes = [
+    ['url', relayUrl(publicUrl)],
+    ['welcomeGreeting', assistant.initial_message],
+    ['language', runtimeLanguage(assistant.language)],
+    ...(voice ? [['ttsProvider', voice.ttsProvider] as const, ['voice', voice.voice] as const] : []),
+  ]
+    .map(([name, value]) => `${name}="${escaped(value)}"`)
+    .join(' ');
+  return `<Response><Connect><ConversationRelay ${attributes}>` + `<Parameter name="call_id" value="${callId}"/></ConversationRelay></Connect></Response>`;
+}
+
+/** A call to a number no assistant answers. */
+export const REJECT_TWIML = '<Response><Reject/></Response>';

@@ -1,0 +1,203 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
+import WebSocket from 'ws';
+import { LoopbackServer } from './loopback-server';
+
+/** How the fake Twilio plays a call to a number. */
+export type TwilioScript =
+  | { refuse: number; message?: string }
+  | { busy: true }
+  | { noAnswer: true }
+  /** Answered (by a person, or a machine AMD reports), connected to the relay; the caller says each line in turn, then hangs up. */
+  | { answer: 'human' | 'machine'; says: string[] };
+
+export interface TwilioCallMade {
+  sid: string;
+  params: URLSearchParams;
+  dateCreated: Date;
+  /** What the relay sent, in order. */
+  frames: any[];
+  /** Callbacks posted, with the service's answer. */
+  callbacks: Array<{ path: string; params: Record<string, string>; status: number }>;
+  hungUpByService: boolean;
+  done: Promise<void>;
+}
+
+const unescapeXml = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/**
+ * Twilio's REST API and its side of a call on loopback, as Twilio documents them: `POST
+ * .../Calls.json` (form-encoded, Basic auth) answers the call resource, then the status callbacks
+ * (signed with `twilio`'s own signing) follow the call; an answered call connects to the
+ * ConversationRelay URL of its TwiML with a signed upgrade and plays the caller's lines.
+ */
+export class FakeTwilio extends LoopbackServer {
+  readonly calls: TwilioCallMade[] = [];
+  readonly unauthorised: string[] = [];
+  private seq = 0;
+
+  constructor(
+    readonly accountSid: string,
+    private readonly authToken: string,
+    private readonly scriptOf: (to: string, nth: number) => TwilioScript,
+  ) {
+    super();
+  }
+
+  /** Posts a form callback signed as Twilio signs it (or with `signature` given). */
+  async post(url: string, params: Record<string, string>, signature?: string): Promise<{ status: number; text: string }> {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signature ?? getExpectedTwilioSignature(this.authToken, url, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  /** Opens the relay WebSocket as Twilio does: the upgrade signed over the URL. */
+  connect(url: string, signature?: string): WebSocket {
+    return new WebSocket(url, { headers: { 'x-twilio-signature': signature ?? getExpectedTwilioSignature(this.authToken, url, {}) } });
+  }
+
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const expected = `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) {
+      this.unauthorised.push(`${req.method} ${req.url}`);
+      return json(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+    }
+    const url = new URL(req.url!, this.url);
+    const base = `/2010-04-01/Accounts/${this.accountSid}/Calls`;
+    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    if (req.method === 'GET' && url.pathname === `${base}.json`) {
+      const [to, from] = [url.searchParams.get('To'), url.searchParams.get('From')];
+      const day = url.searchParams.get('StartTime>') ?? '1970-01-01';
+      const listed = this.calls.filter((c) => c.params.get('To') === to && c.params.get('From') === from && c.dateCreated.toISOString().slice(0, 10) >= day);
+      return json(200, { calls: listed.map((c) => this.resource(c, 'in-progress')), page: 0, page_size: 50 });
+    }
+    const hangUp = new RegExp(`^${base}/(CA[0-9a-f]+)\\.json$`).exec(url.pathname);
+    if (req.method === 'POST' && hangUp) {
+      const call = this.calls.find((c) => c.sid === hangUp[1]);
+      if (!call) return json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      if (form.get('Status') === 'completed') call.hungUpByService = true;
+      return json(200, this.resource(call, 'completed'));
+    }
+    if (req.method === 'POST' && url.pathname === `${base}.json`) {
+      const to = form.get('To') ?? '';
+      const script = this.scriptOf(to, this.calls.filter((c) => c.params.get('To') === to).length + 1);
+      if ('refuse' in script)
+        return json(script.refuse, { code: 20500, message: script.message ?? 'An internal server error has occurred', status: script.refuse });
+      const call = {
+        sid: `CA${(++this.seq).toString(16).padStart(32, '0')}`,
+        params: form,
+        dateCreated: new Date(),
+        frames: [],
+        callbacks: [],
+        hungUpByService: false,
+      } as unknown as TwilioCallMade;
+      this.calls.push(call);
+      json(201, this.resource(call, 'queued'));
+      call.done = this.play(call, script);
+      this.track(call.done);
+      return;
+    }
+    json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+  }
+
+  private resource(call: TwilioCallMade, status: string) {
+    return {
+      sid: call.sid,
+      account_sid: this.accountSid,
+      to: call.params.get('To'),
+      from: call.params.get('From'),
+      status,
+      date_created: call.dateCreated.toUTCString(),
+      start_time: call.dateCreated.toUTCString(),
+    };
+  }
+
+  private async callback(call: TwilioCallMade, url: string | null, params: Record<string, string>): Promise<void> {
+    if (!url) return;
+    const all = { CallSid: call.sid, AccountSid: this.accountSid, To: call.params.get('To')!, From: call.params.get('From')!, ...params };
+    const { status } = await this.post(url, all);
+    call.callbacks.push({ path: new URL(url).pathname, params: all, status });
+  }
+
+  private async play(call: TwilioCallMade, script: Exclude<TwilioScript, { refuse: number }>): Promise<void> {
+    const status = call.params.get('StatusCallback');
+    await new Promise((r) => setTimeout(r, 5));
+    await this.callback(call, status, { CallStatus: 'ringing' });
+    if ('busy' in script) return this.callback(call, status, { CallStatus: 'busy', CallDuration: '0' });
+    if ('noAnswer' in script) return this.callback(call, status, { CallStatus: 'no-answer', CallDuration: '0' });
+    await this.callback(call, status, { CallStatus: 'in-progress' });
+    const started = Date.now();
+    const amd = call.params.get('MachineDetection') === 'Enable';
+    const answeredBy = script.answer === 'machine' ? 'machine_end_beep' : 'human';
+    await this.converse(call, script.says, amd ? () => this.callback(call, call.params.get('AsyncAmdStatusCallback'), { AnsweredBy: answeredBy }) : null);
+    const end = {
+      CallStatus: 'completed',
+      CallDuration: String(Math.max(1, Math.round((Date.now() - started) / 1000))),
+      ...(amd ? { AnsweredBy: answeredBy } : {}),
+    };
+    await this.callback(call, status, end);
+    if (call.params.get('Record') === 'true') {
+      await this.callback(call, call.params.get('RecordingStatusCallback'), {
+        RecordingSid: 'RE0001',
+        RecordingStatus: 'completed',
+        RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${this.accountSid}/Recordings/RE0001`,
+      });
+    }
+  }
+
+  /** The relay: setup, then each line once the assistant's turn before it is over; ends when the service ends the call, hangs up, or the lines run out. */
+  private async converse(call: TwilioCallMade, says: string[], afterSetup: (() => Promise<void>) | null): Promise<void> {
+    const twiml = call.params.get('Twiml') ?? '';
+    const relayUrl = unescapeXml(/ConversationRelay url="([^"]+)"/.exec(twiml)?.[1] ?? '');
+    const callId = /<Parameter name="call_id" value="(\d+)"\/>/.exec(twiml)?.[1];
+    const ws = this.connect(relayUrl);
+    let turnOver: () => void = () => undefined;
+    let ended = false;
+    const closed = new Promise<void>((resolve) => ws.on('close', () => resolve()).on('error', () => resolve()));
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data));
+      call.frames.push(frame);
+      if (frame.type === 'end') ended = true;
+      if (frame.type === 'end' || (frame.type === 'text' && frame.last)) turnOver();
+    });
+    await new Promise<void>((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    ws.send(
+      JSON.stringify({
+        type: 'setup',
+        sessionId: `VX${call.sid.slice(2)}`,
+        callSid: call.sid,
+        from: call.params.get('From'),
+        to: call.params.get('To'),
+        direction: 'outbound-api',
+        customParameters: { call_id: callId },
+      }),
+    );
+    await afterSetup?.();
+    for (const line of says) {
+      if (ended || call.hungUpByService || ws.readyState !== WebSocket.OPEN) break;
+      const over = new Promise<void>((resolve) => (turnOver = resolve));
+      ws.send(JSON.stringify({ type: 'prompt', voicePrompt: line, lang: 'en-US', last: true }));
+      await Promise.race([over, closed]);
+    }
+    ws.close();
+    await closed;
+  }
+}
