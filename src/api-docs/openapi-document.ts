@@ -36,6 +36,7 @@ const SECURITY: Record<Caller, Array<Record<string, string[]>>> = {
   provider: [{ signature: [] }],
   vapi: [{ vapiSecret: [] }],
   retell: [{ retellSignature: [] }],
+  twilio: [{ twilioSignature: [] }],
   scraper: [{ metrics: [] }],
   anyone: [],
 };
@@ -139,6 +140,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'x-retell-signature', description: 'Retell’s signature of the raw body, key RETELL_API_KEY' },
       'retellSignature',
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-Twilio-Signature', description: 'Twilio’s signature of the URL and form fields, key TWILIO_AUTH_TOKEN' },
+      'twilioSignature',
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);

@@ -13,7 +13,7 @@ import { SettingsDto } from '../users/settings.controller';
 import { LeadImportListQuery, LeadImportQuery } from '../lead-imports/lead-import.dto';
 
 /** Who may call a route: a user's bearer token, the telephony provider's signature, a voice runtime's secret or signature, METRICS_TOKEN when set, or anyone. */
-export type Caller = 'user' | 'provider' | 'vapi' | 'retell' | 'scraper' | 'anyone';
+export type Caller = 'user' | 'provider' | 'vapi' | 'retell' | 'twilio' | 'scraper' | 'anyone';
 
 /** An answer shown for a route the API walk cannot reach (a voice runtime's callbacks answer only with that runtime as the dialer). */
 export interface ShownExchange {
@@ -141,6 +141,37 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     openPaths: [''],
     shown: {
       '200': [{ request: { name: 'book_slot', call: { call_id: 'call_0001', metadata: { call_id: 7 } }, args: { day: 'Tuesday' } }, answer: { booked: true } }],
+    },
+  },
+  'POST /api/telephony/twilio/status': {
+    tag: 'Voice runtimes',
+    summary:
+      "Twilio's status callbacks (DIALER=twilio; form-encoded, X-Twilio-Signature checked with twilio's validateRequest): CallStatus, CallDuration, AnsweredBy. The conversation itself runs over the WebSocket GET /api/telephony/twilio/relay",
+    caller: 'twilio',
+    shown: { '200': [{ request: { CallSid: 'CA0000000000000000000000000000abcd', CallStatus: 'completed', CallDuration: '42' }, answer: {} }] },
+  },
+  'POST /api/telephony/twilio/recording': {
+    tag: 'Voice runtimes',
+    summary: "Twilio's recording status callback (DIALER=twilio, form-encoded, signed): the call's recording_url",
+    caller: 'twilio',
+    shown: {
+      '200': [
+        {
+          request: { CallSid: 'CA0000000000000000000000000000abcd', RecordingStatus: 'completed', RecordingUrl: 'https://api.twilio.com/…/Recordings/RE0001' },
+          answer: {},
+        },
+      ],
+    },
+  },
+  'POST /api/telephony/twilio/inbound': {
+    tag: 'Voice runtimes',
+    summary:
+      "A Twilio number's voice URL (DIALER=twilio, form-encoded, signed): an inbound call for the assistant holding To, answered with TwiML (text/xml) connecting it to the relay, or <Response><Reject/></Response>",
+    caller: 'twilio',
+    shown: {
+      '200': [
+        { request: { CallSid: 'CA0000000000000000000000000000abcd', From: '+12015550999', To: '+12015550800' }, answer: '<Response><Reject/></Response>' },
+      ],
     },
   },
   'POST /api/telephony/inbound': provider('Opens an inbound call for the assistant holding `to`', InboundCallDto),

@@ -198,3 +198,48 @@ describe('call decider: an analysis that follows the end (contract §18)', () =>
       .then([]);
   });
 });
+
+describe('call decider: the service’s own conversation (contract §18.3)', () => {
+  const { given } = deciderSpec(callDecider);
+  const ids = { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5 };
+  const talking = [initiated, moved('initiated', 'in-progress')];
+  const hungUp: CallEvent = { type: 'CallHungUpByAssistant', data: ids };
+  const carrierEnd = { type: 'RecordCallOutcome' as const, id: 1, status: 'ended_by_customer' as const, details: { duration: 30 }, analysisFollows: true };
+
+  it('reads the carrier’s end of a call the assistant hung up as the assistant’s, keeping its details', () => {
+    given(talking).when({ type: 'RecordAssistantHangUp', id: 1 }).then([hungUp]);
+    given([...talking, hungUp])
+      .when({ type: 'RecordAssistantHangUp', id: 1 })
+      .then([]);
+    given([initiated, moved('initiated', 'failed')])
+      .when({ type: 'RecordAssistantHangUp', id: 1 })
+      .then([]);
+    const [ended] = given([...talking, hungUp])
+      .when(carrierEnd)
+      .decided();
+    expect(ended.data).toMatchObject({ status: 'ended_by_assistant', details: { duration: 30 }, reached: true, analysis_follows: true });
+    const [customer] = given(talking).when(carrierEnd).decided();
+    expect(customer.data).toMatchObject({ status: 'ended_by_customer' });
+  });
+
+  it('records a transcript as an analysis, and an end after the analysis awaits none', () => {
+    const transcript = 'AI: Hello!\nUser: Hi.';
+    given(talking)
+      .when({ type: 'RecordCallAnalysis', id: 1, analysis: { transcript } })
+      .then([{ type: 'CallAnalyzed', data: { ...ids, transcript } }]);
+    const [ended] = given([...talking, { type: 'CallAnalyzed', data: { ...ids, transcript } }])
+      .when(carrierEnd)
+      .decided();
+    expect(ended.data).not.toHaveProperty('analysis_follows');
+  });
+
+  it('records the recording once, after the end too', () => {
+    const saved: CallEvent = { type: 'CallRecordingSaved', data: { ...ids, recording_url: 'https://r/1' } };
+    given([initiated, moved('initiated', 'ended')])
+      .when({ type: 'RecordCallRecording', id: 1, recordingUrl: 'https://r/1' })
+      .then([saved]);
+    given([initiated, moved('initiated', 'ended'), saved])
+      .when({ type: 'RecordCallRecording', id: 1, recordingUrl: 'https://r/1' })
+      .then([]);
+  });
+});

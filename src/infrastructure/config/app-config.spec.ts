@@ -113,11 +113,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DIALER: 'vapi' })).toThrow(/VAPI_API_KEY is required when DIALER=vapi[\s\S]*VAPI_WEBHOOK_SECRET is required/);
     expect(() => loadConfig({ DIALER: 'retell' })).toThrow('RETELL_API_KEY is required when DIALER=retell');
     const vapi = loadConfig({ DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: 'http://127.0.0.1:9/' });
-    expect(vapi.runtimes).toEqual({ vapi: { apiKey: 'k', webhookSecret: 's', baseUrl: 'http://127.0.0.1:9', maxConcurrentCalls: 10 }, retell: null });
+    expect(vapi.runtimes).toEqual({
+      vapi: { apiKey: 'k', webhookSecret: 's', baseUrl: 'http://127.0.0.1:9', maxConcurrentCalls: 10 },
+      retell: null,
+      twilio: null,
+    });
     const retell = loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_MAX_CONCURRENT_CALLS: '3' });
     expect(retell.runtimes.retell).toEqual({ apiKey: 'k', baseUrl: 'https://api.retellai.com', maxConcurrentCalls: 3 });
     expect(() => loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: 'ftp://x' })).toThrow('RETELL_BASE_URL');
-    expect(loadConfig({}).runtimes).toEqual({ vapi: null, retell: null });
+    expect(loadConfig({}).runtimes).toEqual({ vapi: null, retell: null, twilio: null });
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'LLM_API_KEY'])
+      expect(() => loadConfig({ DIALER: 'twilio' })).toThrow(`${name} is required when DIALER=twilio`);
+    const twilio = loadConfig({
+      DIALER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 't',
+      LLM_API_KEY: 'sk',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+    });
+    expect(twilio.runtimes.twilio).toEqual({
+      accountSid: 'AC1',
+      authToken: 't',
+      apiBaseUrl: 'https://api.twilio.com',
+      maxConcurrentCalls: null,
+      llm: { apiKey: 'sk', baseUrl: 'http://127.0.0.1:11434/v1', timeoutMs: 10_000 },
+    });
+    expect(
+      loadConfig({ DIALER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', LLM_API_KEY: 'sk', TWILIO_MAX_CONCURRENT_CALLS: '5' }).runtimes.twilio
+        ?.maxConcurrentCalls,
+    ).toBe(5);
   });
 
   it('reads VOICES_FILE as the catalog of voices, refusing a file that is not one', () => {
