@@ -5,6 +5,8 @@ import { VapiDialer } from '../src/dialing/runtimes/vapi/vapi-dialer';
 import { loadConfig } from '../src/infrastructure/config/app-config';
 import { FakeRetell } from './support/fake-retell';
 import { FakeVapi } from './support/fake-vapi';
+import { FakeTwilio } from './support/fake-twilio';
+import { TwilioDialer } from '../src/dialing/runtimes/twilio/twilio-dialer';
 
 const request = (callId: number, to: string): DialRequest => ({
   call_id: callId,
@@ -57,5 +59,22 @@ describe("looking up a dial's call at the runtime", () => {
     expect(await dialer.lookup(request(10, '+12015550702'), since)).toBe('none');
     await vapi.stop();
     expect(await dialer.lookup(request(9, '+12015550702'), since)).toBe('unknown');
+  });
+
+  it('Twilio: finds the call placed from the number to the contact since the first send; none; or unknown when unreachable', async () => {
+    const sid = 'AC00000000000000000000000000000009';
+    const twilio = new FakeTwilio(sid, 't', () => ({ silent: true }));
+    const url = await twilio.start();
+    const config = loadConfig({ DIALER: 'twilio', TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: 't', TWILIO_API_BASE_URL: url, LLM_API_KEY: 'sk' });
+    const dialer = new TwilioDialer(config, config.runtimes.twilio!);
+    const since = new Date(Date.now() - 1000);
+    const shape = { initial_message: 'Hi', language: 'English', voice_id: 1, max_duration: 60, record: false, end_call_on_voicemail: 0 };
+    const placed = await dialer.dial({ ...request(11, '+12015550703'), assistant: shape });
+    expect(placed.providerCallId).toMatch(/^CA[0-9a-f]{32}$/);
+    expect(await dialer.lookup(request(11, '+12015550703'), since)).toEqual({ found: placed.providerCallId });
+    expect(await dialer.lookup(request(12, '+12015550704'), since)).toBe('none');
+    expect(await dialer.lookup(request(11, '+12015550703'), new Date(Date.now() + 60_000))).toBe('none');
+    await twilio.stop();
+    expect(await dialer.lookup(request(11, '+12015550703'), since)).toBe('unknown');
   });
 });

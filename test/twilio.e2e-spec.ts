@@ -23,6 +23,7 @@ function modelScript(body: any): ModelScript {
   if (last.content === 'I would like Tuesday') return { tool: 'book_slot', args: { day: 'Tuesday' } };
   if (last.content === 'Thanks, bye') return { tool: 'end_call', args: {} };
   if (last.content === 'Break') return { failAfter: ['Well'] };
+  if (last.content === 'Stall') return { stall: true };
   return { text: ['Sure', ', go on.'] };
 }
 
@@ -50,6 +51,7 @@ describe('DIALER=twilio', () => {
       LLM_API_KEY: LLM_KEY,
       LLM_BASE_URL: `${await model.start()}/v1`,
       DIAL_INTERVAL_MS: '30',
+      LLM_TIMEOUT_SECONDS: '1',
     };
     t = await startTestApp(env, { clock });
     ({ token } = await t.createUser());
@@ -213,6 +215,15 @@ describe('DIALER=twilio', () => {
     const calls = await settled(campaign, 1, (c) => c[0].transcript !== null);
     expect(callTo(calls, number)).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/^model failed: /) });
     expect(madeTo(number).frames).toEqual([{ type: 'text', token: 'Well', last: false }, { type: 'text', token: APOLOGY, last: true }, { type: 'end' }]);
+  });
+
+  it('ends the call failed when the model stops sending for LLM_TIMEOUT_SECONDS', async () => {
+    const number = '+12015550842';
+    scripts[number] = { answer: 'human', says: ['Stall'] };
+    const campaign = await campaignWith([number]);
+    const calls = await settled(campaign, 1, (c) => c[0].transcript !== null);
+    expect(callTo(calls, number)).toMatchObject({ status: 'failed', failure_reason: 'model sent nothing for 1 s' });
+    expect(madeTo(number).frames.slice(-2)).toEqual([{ type: 'text', token: APOLOGY, last: true }, { type: 'end' }]);
   });
 
   it('refuses a callback with a bad signature (recording nothing), one for an unknown call, and an unsigned relay upgrade', async () => {

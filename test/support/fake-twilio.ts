@@ -6,6 +6,8 @@ import { LoopbackServer } from './loopback-server';
 /** How the fake Twilio plays a call to a number. */
 export type TwilioScript =
   | { refuse: number; message?: string }
+  /** The call is made (and listed), and nothing more is heard of it. */
+  | { silent: true }
   | { busy: true }
   | { noAnswer: true }
   /** Answered (by a person, or a machine AMD reports), connected to the relay; the caller says each line in turn, then hangs up. */
@@ -111,6 +113,7 @@ export class FakeTwilio extends LoopbackServer {
       } as unknown as TwilioCallMade;
       this.calls.push(call);
       json(201, this.resource(call, 'queued'));
+      if ('silent' in script) return;
       call.done = this.play(call, script);
       this.track(call.done);
       return;
@@ -137,7 +140,7 @@ export class FakeTwilio extends LoopbackServer {
     call.callbacks.push({ path: new URL(url).pathname, params: all, status });
   }
 
-  private async play(call: TwilioCallMade, script: Exclude<TwilioScript, { refuse: number }>): Promise<void> {
+  private async play(call: TwilioCallMade, script: Exclude<TwilioScript, { refuse: number } | { silent: true }>): Promise<void> {
     const status = call.params.get('StatusCallback');
     await new Promise((r) => setTimeout(r, 5));
     await this.callback(call, status, { CallStatus: 'ringing' });

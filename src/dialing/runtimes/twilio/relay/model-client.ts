@@ -59,6 +59,8 @@ export class ModelClient {
           if (call.function?.arguments) slot.arguments += call.function.arguments;
         }
       }
+      // An aborted stream may end quietly rather than throw.
+      if (idle.timedOut && !signal.aborted) throw new Error('timed out');
     } catch (error) {
       if (signal.aborted) return;
       throw failure(error, idle.timedOut, llm.timeoutMs);
