@@ -15,6 +15,7 @@ const { manyCampaigns } = require('./many-campaigns');
 const { leadImport } = require('./lead-import');
 const { dncImport } = require('./dnc-import');
 const { slowProviderDialing } = require('./slow-provider');
+const { relayLatency } = require('./relay');
 const { floorsOf } = require('./floors');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -374,6 +375,11 @@ async function main() {
     results.figures.push(figure);
   }
   if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
+  if (!only || only === 'relay') {
+    const figure = await relayLatency({ conversations: Math.max(20, n(200)), log });
+    log('relay', JSON.stringify(figure));
+    results.figures.push(figure);
+  }
   if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
   results.floors = floorsOf(results.figures);
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
