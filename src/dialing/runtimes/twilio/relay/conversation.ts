@@ -1,4 +1,4 @@
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { AssistantRecord, parametersOf } from '../../assistant-record';
 
 export const END_CALL_TOOL = 'end_call';
@@ -20,8 +20,8 @@ export function promptWithVariables(prompt: string, variables: Record<string, un
 }
 
 /** The assistant's tools as the model's functions, and end_call when the assistant has its end-call tool. */
-export function modelTools(assistant: Pick<AssistantRecord, 'tools' | 'end_call_tool'>): ChatCompletionTool[] {
-  const tools: ChatCompletionTool[] = assistant.tools.map((tool) => ({
+export function modelTools(assistant: Pick<AssistantRecord, 'tools' | 'end_call_tool'>): ChatCompletionFunctionTool[] {
+  const tools: ChatCompletionFunctionTool[] = assistant.tools.map((tool) => ({
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: parametersOf(tool.schema) },
   }));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import OpenAI, { APIError } from 'openai';
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { AppConfig } from '../../../../infrastructure/config/app-config';
 import { LlmSettings } from '../../../../infrastructure/config/voice-runtime-config';
 import { ModelToolCall } from './conversation';
@@ -14,7 +14,7 @@ export interface ModelRequest {
   model: string;
   temperature: number;
   messages: readonly ChatCompletionMessageParam[];
-  tools: ChatCompletionTool[];
+  tools: ChatCompletionFunctionTool[];
 }
 
 /** The OpenAI-compatible model of `LLM_BASE_URL` (OpenAI, vLLM, Ollama...), through the `openai` package. */
