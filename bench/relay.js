@@ -11,8 +11,7 @@ const { createServer } = require('node:http');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { performance } = require('node:perf_hooks');
-const WebSocket = require('ws');
+const { WebSocket: RelayClient } = require('ws');
 const { getExpectedTwilioSignature } = require('twilio/lib/webhooks/webhooks');
 const { startService, cli } = require('./service');
 const { phone, assistantBody } = require('./load');
@@ -65,7 +64,7 @@ const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1'
 
 /** One conversation set up; `speak()` sends its prompt and answers the answer's frames, timed, once its turn ends. */
 async function conversation(relayUrl, { sid, callId }) {
-  const ws = new WebSocket(relayUrl, { headers: { 'x-twilio-signature': getExpectedTwilioSignature(AUTH, relayUrl, {}) } });
+  const ws = new RelayClient(relayUrl, { headers: { 'x-twilio-signature': getExpectedTwilioSignature(AUTH, relayUrl, {}) } });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.send(JSON.stringify({ type: 'setup', callSid: sid, customParameters: { call_id: callId } }));
   const speak = () =>
