@@ -376,9 +376,7 @@ async function main() {
   }
   if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
   if (!only || only === 'relay') {
-    const figure = await relayLatency({ conversations: Math.max(20, n(200)), log });
-    log('relay', JSON.stringify(figure));
-    results.figures.push(figure);
+    results.figures.push(...(await relayLatency({ sizes: [Math.max(10, n(50)), Math.max(20, n(200))], baseline: (service) => baseline(service, 50), log })));
   }
   if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
   results.floors = floorsOf(results.figures);
