@@ -133,10 +133,16 @@ export class FakeTwilio extends LoopbackServer {
     };
   }
 
+  /** A callback the service cannot take (it is down) is sent again, as Twilio's connection retries do, for up to 10 s. */
   private async callback(call: TwilioCallMade, url: string | null, params: Record<string, string>): Promise<void> {
     if (!url) return;
     const all = { CallSid: call.sid, AccountSid: this.accountSid, To: call.params.get('To')!, From: call.params.get('From')!, ...params };
-    const { status } = await this.post(url, all);
+    let answer: { status: number } | null = null;
+    for (let tries = 0; !answer && tries < 100; tries++) {
+      answer = await this.post(url, all).catch(() => null);
+      if (!answer) await new Promise((r) => setTimeout(r, 100));
+    }
+    const status = answer?.status ?? 0;
     call.callbacks.push({ path: new URL(url).pathname, params: all, status });
   }
 
