@@ -14,7 +14,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { WebSocket: RelayClient } = require('ws');
 const { getExpectedTwilioSignature } = require('twilio/lib/webhooks/webhooks');
-const { startService, cli, mainThreadCpuSeconds } = require('./service');
+const { api, startService, cli, mainThreadCpuSeconds } = require('./service');
 const { phone, assistantBody } = require('./load');
 
 const SID = 'AC0000000000000000000000000000bench';
@@ -135,15 +135,7 @@ async function relayLatency({ sizes, baseline, log }) {
   const service = await startService(env);
   try {
     const user = await cli(env, 'users:create', '--email', 'relay@example.com');
-    const call = async (method, path, body) => {
-      const res = await fetch(`${service.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: body && JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return res.json();
-    };
+    const call = api(service, user.token);
     const number = (await call('POST', '/api/user/phone-numbers', { phone_number: '+12125550100' })).data.id;
     const assistant = (await call('POST', '/api/user/assistant', { ...assistantBody('Relay'), phone_number_id: number, end_call_on_voicemail: false })).data.id;
     for (let c = 0; c * PER_CAMPAIGN < conversations; c++) {

@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, cli } = require('./service');
+const { api, startService, startAdapterApp, rssMb, cpuSeconds, mainThreadCpuSeconds, cli } = require('./service');
 const { loadLeads, loadCalls, phone, assistantBody, dialingSettings } = require('./load');
 const { inRounds, median, rateOfRounds } = require('./rounds');
 
@@ -23,19 +23,6 @@ const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
 const n = (count) => Math.max(1, Math.round(count * SCALE));
 const results = { machine: { cpus: require('node:os').cpus().length, node: process.version }, scale: SCALE, seconds: SECONDS, rounds: ROUNDS, figures: [] };
 const log = (...args) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
-
-function api(service, token) {
-  return async (method, path, body) => {
-    const res = await fetch(`${service.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    const json = await res.json();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-}
 
 /**
  * One load of `SECONDS` on a process (`pid`). Beside the rates, the CPU each request cost the

@@ -110,7 +110,22 @@ async function cli(env, ...args) {
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
+/** The API as a user of the running service calls it: `(method, path, body)` → the answer's JSON, throwing on a non-2xx. */
+function api(service, token) {
+  return async (method, path, body) => {
+    const res = await fetch(`${service.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
 module.exports = {
+  api,
   startFlags,
   startService,
   startAdapterApp,

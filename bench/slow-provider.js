@@ -8,7 +8,7 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { sign, hasValidSignature } = require('../dist/shared/signature');
-const { startService, cli } = require('./service');
+const { api, startService, cli } = require('./service');
 const { phone, assistantBody } = require('./load');
 
 const ACCEPT_MS = 500;
@@ -59,15 +59,7 @@ async function slowProviderDialing({ leadsPerCampaign, seconds, log }) {
     const campaigns = [];
     for (const u of [0, 1]) {
       const user = await cli(env, 'users:create', '--email', `slow${u}@example.com`);
-      const call = async (method, path, body) => {
-        const res = await fetch(`${service.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', accept: 'application/json' },
-          body: body && JSON.stringify(body),
-        });
-        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-        return res.json();
-      };
+      const call = api(service, user.token);
       const assistant = (await call('POST', '/api/user/assistant', assistantBody(`Slow${u}`))).data.id;
       const campaign = (
         await call('POST', '/api/user/campaigns', {
