@@ -47,8 +47,11 @@ describe('assistants, voices and phone numbers API', () => {
         errors: { phone_number: ['The phone number has already been taken.'] },
       });
       expect((await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: '2015550123' } })).status).toBe(422);
-      // Another user may hold the same number.
-      expect((await t.request('POST', '/api/user/phone-numbers', { token: otherToken, body: { phone_number: '+12015550123' } })).status).toBe(201);
+      // Contract §19: a number is one account's alone (its caller id, its inbound calls): another user is refused it.
+      expect((await t.request('POST', '/api/user/phone-numbers', { token: otherToken, body: { phone_number: '+12015550123' } })).body).toEqual({
+        message: 'Validation failed',
+        errors: { phone_number: ['The phone number has already been taken.'] },
+      });
       expect((await t.request('GET', '/api/user/phone-numbers', { token })).body).toEqual([added.body.data]);
       const id = added.body.data.id;
       expect(await t.request('DELETE', `/api/user/phone-numbers/${id}`, { token: otherToken })).toMatchObject({
@@ -60,6 +63,16 @@ describe('assistants, voices and phone numbers API', () => {
         body: { message: 'Phone number deleted successfully' },
       });
       expect((await t.request('GET', '/api/user/phone-numbers', { token })).body).toEqual([]);
+      // Released, it may be taken by another.
+      expect((await t.request('POST', '/api/user/phone-numbers', { token: otherToken, body: { phone_number: '+12015550123' } })).status).toBe(201);
+    });
+
+    it('gives a number two users race to register to exactly one of them', async () => {
+      const users = await Promise.all([1, 2, 3, 4].map(() => t.createUser()));
+      const answers = await Promise.all(
+        users.map((u) => t.request('POST', '/api/user/phone-numbers', { token: u.token, body: { phone_number: '+12015550177' } })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422]);
     });
   });
 

@@ -146,7 +146,7 @@ describe('idempotency keys', () => {
   it('keeps keys per user', async () => {
     const other = await t.createUser();
     const mine = await post(t.url, token, '/api/user/phone-numbers', { phone_number: '+12015557200' }, 'shared-key');
-    const theirs = await post(t.url, other.token, '/api/user/phone-numbers', { phone_number: '+12015557200' }, 'shared-key');
+    const theirs = await post(t.url, other.token, '/api/user/phone-numbers', { phone_number: '+12015557201' }, 'shared-key');
     expect(theirs.replayed).toBeNull();
     expect(JSON.parse(theirs.text).data.id).not.toBe(JSON.parse(mine.text).data.id);
   });

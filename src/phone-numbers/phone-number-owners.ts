@@ -6,10 +6,14 @@ import { phoneNumberDecider } from './phone-number.decider';
 import { phoneNumberStream } from './phone-number.events';
 import { PhoneNumbersProjection } from './phone-numbers.projection';
 
-/** One reservation stream per user and number: the user's phone-number records of it. */
-export const phoneNumberOwnerStream = (userId: number, e164: string) => `phone_number_owner-${userId}_${e164.replace(/^\+/, '')}`;
+/**
+ * One reservation stream per number: its caller id and its inbound calls are one account's alone
+ * (contract §19; until organisations, each user is its own). Streams of before were per user and
+ * number (`phone_number_owner-<user>_<digits>`); records they reserved are found as legacy holders.
+ */
+export const phoneNumberOwnerStream = (e164: string) => `phone_number_holder-${e164.replace(/^\+/, '')}`;
 
-/** Contract §4: a user holds a number once, decided by an append to the number's reservation stream. */
+/** Contract §4, §19: a number is held by one record at a time, decided by an append to the number's reservation stream. */
 @Injectable()
 export class PhoneNumberOwners {
   constructor(
@@ -18,15 +22,15 @@ export class PhoneNumberOwners {
     private readonly numbers: PhoneNumbersProjection,
   ) {}
 
-  /** Takes the number for a record about to be added; false when the user holds it already. */
-  take(userId: number, e164: string, id: number): Promise<boolean> {
+  /** Takes the number for a record about to be added; false when a live record holds it already, whoever's. */
+  take(e164: string, id: number): Promise<boolean> {
     return this.reservations.reserve(
-      phoneNumberOwnerStream(userId, e164),
+      phoneNumberOwnerStream(e164),
       id,
       1,
       (holder) => this.statusOf(holder),
       // Numbers added before they had reservation streams.
-      async () => (await this.numbers.numbers.find({ user_id: userId, phone_number: e164 })).map((n) => n.id),
+      async () => (await this.numbers.numbers.find({ phone_number: e164 })).map((n) => n.id),
     );
   }
 

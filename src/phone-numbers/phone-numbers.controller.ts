@@ -49,7 +49,7 @@ export class PhoneNumbersController {
         const phoneNumber = toE164(body.phone_number);
         if (!phoneNumber) throw DomainError.validation('phone_number', 'The phone number field must be a valid E.164 phone number.');
         const id = chosen ?? (await this.events.nextId('phone_number'));
-        const alreadyOwned = !(await this.owners.take(user.id, phoneNumber, id));
+        const alreadyOwned = !(await this.owners.take(phoneNumber, id));
         const { position } = await this.runner.run(
           phoneNumberStream(id),
           phoneNumberDecider,
