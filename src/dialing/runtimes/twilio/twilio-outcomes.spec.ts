@@ -32,14 +32,9 @@ describe('Twilio status callbacks (contract §18.3)', () => {
   });
 
   it('reads AnsweredBy: machines and fax are machines, unknown says nothing', () => {
-    expect(['human', 'machine_start', 'machine_end_other', 'fax', 'unknown', undefined].map(twilioAnsweredBy)).toEqual([
-      'human',
-      'machine',
-      'machine',
-      'machine',
-      undefined,
-      undefined,
-    ]);
+    // Every AnsweredBy value Twilio's AMD documents.
+    const values = ['human', 'machine_start', 'machine_end_beep', 'machine_end_silence', 'machine_end_other', 'fax', 'unknown', undefined];
+    expect(values.map(twilioAnsweredBy)).toEqual(['human', 'machine', 'machine', 'machine', 'machine', 'machine', undefined, undefined]);
   });
 });
 

@@ -56,8 +56,9 @@ export class RelaySession {
     socket.on('close', () => void this.close());
   }
 
-  /** Ends the session (the socket closed, or the service stops): the conversation so far is recorded. */
+  /** Ends the session (the socket closed, or the service stops: then the socket is closed too): the conversation so far is recorded. */
   close(): Promise<void> {
+    this.socket.close();
     this.closed ??= (async () => {
       this.over = true;
       this.turn?.abort();

@@ -23,7 +23,6 @@ import { RelayPorts, RelaySession, RelaySocket } from './relay-session';
 @Injectable()
 export class TwilioRelay implements RelayPorts, OnModuleDestroy {
   private readonly sessions = new Set<RelaySession>();
-  private readonly sockets = new Map<RelaySession, RelaySocket>();
 
   constructor(
     private readonly commands: CommandBus,
@@ -38,18 +37,12 @@ export class TwilioRelay implements RelayPorts, OnModuleDestroy {
   open(socket: RelaySocket): void {
     const session = new RelaySession(socket, this);
     this.sessions.add(session);
-    this.sockets.set(session, socket);
-    socket.on('close', () => {
-      this.sessions.delete(session);
-      this.sockets.delete(session);
-    });
+    socket.on('close', () => this.sessions.delete(session));
   }
 
   /** Conversations in hand are ended and recorded before the stores close. */
   async onModuleDestroy(): Promise<void> {
-    const ending = [...this.sessions].map((session) => session.close());
-    for (const socket of this.sockets.values()) socket.close();
-    await Promise.all(ending);
+    await Promise.all([...this.sessions].map((session) => session.close()));
   }
 
   async bind(callId: number, callSid: string) {
