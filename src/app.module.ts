@@ -10,6 +10,7 @@ import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
 import { AssistantsModule } from './assistants/assistants.module';
+import { AuditModule } from './audit/audit.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
@@ -51,6 +52,7 @@ export class AppModule implements OnApplicationBootstrap {
           }),
         }),
         UsersModule,
+        AuditModule,
         ToolsModule,
         PhoneNumbersModule,
         AssistantsModule,

@@ -18,6 +18,7 @@ describeInBrowser('dashboard', () => {
   let browser: Browser;
   let page: Page;
   let token: string;
+  let userId: number;
   let campaignId: number;
   const problems: string[] = [];
   const outside: string[] = [];
@@ -26,7 +27,7 @@ describeInBrowser('dashboard', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     t = await startTestApp({ SIMULATED_CALL_STEP_SECONDS: '1', SIMULATED_DIALER_ODDS: 'human:3,no-answer:1', DIAL_INTERVAL_MS: '100' });
-    token = (await t.createUser()).token;
+    ({ token, id: userId } = await t.createUser());
     const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
     campaignId = (
       await t.request('POST', '/api/user/campaigns', {
@@ -97,6 +98,9 @@ describeInBrowser('dashboard', () => {
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-table="leads"] tbody tr').count()).toBe(LEADS);
     await page.locator('[data-history] li', { hasText: 'CampaignStarted' }).waitFor();
+    // Contract §19: each entry names its actor: the user who started it, the system for dialing.
+    expect(await page.locator('[data-history] li', { hasText: 'CampaignStarted' }).locator('[data-actor]').first().textContent()).toBe(`user ${userId}`);
+    expect(await page.locator('[data-history] li', { hasText: 'LeadCallStarted' }).locator('[data-actor]').first().textContent()).toBe('system');
     // The leads filter asks the API for one status only.
     await page.locator('#leads-status').selectOption('completed');
     await page.waitForFunction(() =>

@@ -75,13 +75,21 @@ describe('fuzzing every route (contract §3, §12)', () => {
     call: [] as number[],
     leadImport: [] as number[],
     listed: [] as string[],
+    member: [] as number[],
+    apiKey: [] as number[],
   };
 
   beforeAll(async () => {
     t = await startTestApp({ TELEPHONY_SECRET: SECRET, LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, { background: false });
-    ({ token } = await t.createUser(undefined, 1000));
+    // Contract §19: the suite acts as an admin member of the organisation, not as the account that founded it.
+    const owner = await t.createUser(undefined, 1000);
+    const addMember = async (email: string, role: string) =>
+      (await t.request('POST', '/api/user/members', { token: owner.token, body: { email, role } })).body.data;
+    ({ token } = await addMember('fuzz-admin@example.com', 'admin'));
+    ids.member.push((await addMember('fuzz-viewer@example.com', 'viewer')).id);
     store = t.app.get<EventStore>(EVENT_STORE);
     const post = async (path: string, body: object) => (await t.request('POST', path, { token, body })).body.data;
+    ids.apiKey.push((await post('/api/user/api-keys', { name: 'fuzz', scopes: ['read'] })).id);
     ids.number.push((await post('/api/user/phone-numbers', { phone_number: '+12015550100' })).id);
     ids.assistant.push((await post('/api/user/assistant', requiredAssistantSettings)).id);
     ids.campaign.push((await post('/api/user/campaigns', { name: 'Fuzz', assistant_id: ids.assistant[0] })).id);
@@ -144,6 +152,9 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['POST', 'webhook redelivery', (id) => `/api/user/webhook-deliveries/${id}-ended/redeliver`, {}, [], 'call'],
     ['POST', 'do-not-call add', () => '/api/user/dnc', { phone_numbers: ['+12015550177'], reason: 'asked' }, ['phone_numbers', 'reason'], null],
     ['PUT', 'settings update', () => '/api/user/settings', { quiet_hours: { start: '09:00', end: '20:00' } }, ['quiet_hours'], null],
+    ['POST', 'member add', () => '/api/user/members', { email: 'fz@example.com', role: 'viewer' }, ['email', 'role'], null],
+    ['PUT', 'member update', (id) => `/api/user/members/${id}`, { role: 'editor' }, ['role'], 'member'],
+    ['POST', 'API key create', () => '/api/user/api-keys', { name: 'k', scopes: ['read', 'leads:write'] }, ['name', 'scopes', 'expires_at'], null],
   ];
   it.each(bodies)('%s %s: never a 5xx, always the error shape, nothing written when refused', async (method, _name, path, valid, fields, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');
@@ -186,6 +197,9 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['settings', () => '/api/user/settings', [], null],
     ['lead imports', () => '/api/user/lead-imports', [], null],
     ['one lead import', (id) => `/api/user/lead-imports/${id}`, [], 'leadImport'],
+    ['members', () => '/api/user/members', [], null],
+    ['API keys', () => '/api/user/api-keys', [], null],
+    ['audit', () => '/api/user/audit', ['actor_type', 'actor_id', 'type', 'date_from', 'date_to', 'page', 'per_page'], null],
   ];
   it.each(queries)('GET %s: never a 5xx, always the error shape', async (_name, path, params, idKind) => {
     const ids$ = idKind ? pathId(ids[idKind]) : fc.constant('');
@@ -201,6 +215,7 @@ describe('fuzzing every route (contract §3, §12)', () => {
     ['tool', (id: string) => `/api/user/tools/${id}`],
     ['number', (id: string) => `/api/user/phone-numbers/${id}`],
     ['listed', (id: string) => `/api/user/dnc/${id}`],
+    ['apiKey', (id: string) => `/api/user/api-keys/${id}`],
   ] as const)('DELETE %s: never a 5xx, always the error shape, nothing written when refused', async (kind, path) => {
     await fc.assert(
       fc.asyncProperty(pathId([999_999, encodeURIComponent('+12015550199')]), fc.option(bodyText({}, []), { nil: undefined }), async (id, body) =>

@@ -6,6 +6,7 @@ import { Schema, inferFromAll } from './infer-schema';
 import { allRequestSchemas, requestSchema } from './request-schemas';
 import { Caller, ROUTE_DOCS, RouteDoc } from './route-docs';
 import { serveSwaggerUi } from './swagger-ui';
+import { PERMISSION_EXTENSION, Permission } from '../infrastructure/auth/permissions';
 
 type Exchange = { request?: unknown; answer: unknown };
 const EXAMPLES = examples as unknown as Record<string, Record<string, Exchange[]>>;
@@ -23,6 +24,7 @@ const ERROR: Schema = {
 const ERROR_ANSWERS: Record<number, string> = {
   400: 'Malformed JSON body.',
   401: 'Unauthenticated.',
+  403: 'This action is unauthorized.',
   404: 'Not found.',
   413: 'Payload too large.',
   415: 'Unsupported Media Type.',
@@ -45,7 +47,7 @@ const SECURITY: Record<Caller, Array<Record<string, string[]>>> = {
 function errorStatuses(key: string, doc: RouteDoc): number[] {
   const statuses = new Set<number>([500]);
   if (doc.caller !== 'anyone') statuses.add(401);
-  if (doc.caller === 'user') statuses.add(429);
+  if (doc.caller === 'user') [403, 429].forEach((s) => statuses.add(s));
   if (key.includes('/:')) statuses.add(404);
   if (doc.body || doc.query) statuses.add(422);
   if (doc.body) [400, 413].forEach((s) => statuses.add(s));
@@ -106,12 +108,17 @@ function uploadContent(types: string[], key: string) {
   );
 }
 
-function operation(key: string, doc: RouteDoc) {
+/** Contract §19: who may call a user route: a role at least this strong, and an API key with this scope. */
+const permissionText = ({ scope, role }: Permission) =>
+  `Needs the role ${role} or above; an API key needs the scope \`${scope}\`. Otherwise 403 \`This action is unauthorized.\` (with \`required_scope\` for a key).`;
+
+function operation(key: string, doc: RouteDoc, permission?: Permission) {
   const requestExample = EXAMPLES[key] && Object.values(EXAMPLES[key]).flat()[0]?.request;
   return {
     operationId: key.replace(/[^A-Za-z0-9]+/g, '_').replace(/_$/, ''),
     tags: [doc.tag],
     summary: doc.summary,
+    ...(permission ? { description: permissionText(permission), [PERMISSION_EXTENSION]: permission } : {}),
     security: SECURITY[doc.caller],
     parameters: parameters(key, doc),
     ...(doc.body
@@ -152,7 +159,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (!item[method]) continue;
       const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
       const doc = ROUTE_DOCS[key];
-      if (doc) item[method] = operation(key, doc) as (typeof item)[typeof method];
+      const permission = (item[method] as unknown as Record<string, unknown>)[PERMISSION_EXTENSION] as Permission | undefined;
+      if (doc) item[method] = operation(key, doc, permission) as (typeof item)[typeof method];
     }
   }
   document.components = { ...document.components, schemas: allRequestSchemas() as never };

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Delete, Get, HttpCode, HttpException, Post, Put, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -49,6 +50,7 @@ export class AssistantsController {
     private readonly idempotent: IdempotentRequests,
   ) {}
 
+  @Permit('assistants:write')
   @Post('assistant')
   @HttpCode(201)
   create(
@@ -69,12 +71,13 @@ export class AssistantsController {
         sequence: 'assistant',
         find: async (id) => {
           const doc = await this.read.assistants.get(id);
-          return doc && doc.user_id === user.id ? answer(doc) : null;
+          return doc && doc.user_id === user.organisationId ? answer(doc) : null;
         },
       },
     );
   }
 
+  @Permit('assistants:write')
   @Put('assistant/:id')
   update(
     @CurrentUser() user: AuthenticatedUser,
@@ -87,15 +90,17 @@ export class AssistantsController {
     });
   }
 
+  @Permit('assistants:write')
   @Delete('assistant/:id')
   async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number) {
     await this.commands.execute(new DeleteAssistant(user, id));
     return { message: 'Assistant deleted successfully' };
   }
 
+  @Permit('read')
   @Get('assistants/get')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: AssistantPageQuery, @Req() req: FastifyRequest) {
-    const filter = { user_id: user.id, deleted: false };
+    const filter = { user_id: user.organisationId, deleted: false };
     const [docs, total] = await Promise.all([
       this.read.assistants.find(filter, { sort: [['id', 'asc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
       this.read.assistants.count(filter),
@@ -108,9 +113,10 @@ export class AssistantsController {
     });
   }
 
+  @Permit('read')
   @Get('assistants/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @IdParam('Assistant') id: number) {
-    const doc = await this.queries.owned(user.id, id);
+    const doc = await this.queries.owned(user.organisationId, id);
     if (!doc) throw DomainError.notFound('Assistant');
     return (await this.view.render([doc]))[0];
   }

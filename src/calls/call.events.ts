@@ -1,4 +1,4 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 export const callStream = (id: number) => `call-${id}`;
 
@@ -148,3 +148,16 @@ export type CallEvent =
   | CallAnalysisTimedOut
   | CallHungUpByAssistant
   | CallRecordingSaved;
+
+export const CALL_EVENT_TYPES = eventTypes<CallEvent>({
+  CallInitiated: true,
+  CallOutcomeRecorded: true,
+  CallToolInvoked: true,
+  CallDialSent: true,
+  CallDialResent: true,
+  CallDialStarted: true,
+  CallAnalyzed: true,
+  CallAnalysisTimedOut: true,
+  CallHungUpByAssistant: true,
+  CallRecordingSaved: true,
+});

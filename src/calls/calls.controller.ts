@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Get, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
@@ -23,6 +24,7 @@ export class CallsController {
   ) {}
 
   /** Newest first; dates are whole UTC days, both ends included (contract §7). */
+  @Permit('read')
   @Get('calls')
   async list(
     @CurrentUser() user: AuthenticatedUser,
@@ -35,7 +37,7 @@ export class CallsController {
         ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` }
         : undefined;
     const filter = {
-      user_id: user.id,
+      user_id: user.organisationId,
       status: query.status,
       type: query.type,
       client_phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
@@ -57,9 +59,10 @@ export class CallsController {
     return JsonText.object(envelope, 'data', JsonText.array(data)).send(reply);
   }
 
+  @Permit('read')
   @Get('calls/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @IdParam('Call') id: number) {
-    const doc = await this.queries.owned(user.id, id);
+    const doc = await this.queries.owned(user.organisationId, id);
     if (!doc) throw DomainError.notFound('Call');
     return callView(doc);
   }

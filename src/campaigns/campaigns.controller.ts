@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Get, HttpCode, Post, Put, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -31,6 +32,7 @@ export class CampaignsController {
     private readonly idempotent: IdempotentRequests,
   ) {}
 
+  @Permit('campaigns:write')
   @Post('campaigns')
   @HttpCode(201)
   create(
@@ -41,11 +43,12 @@ export class CampaignsController {
     const answer = async (id: number) => ({ message: 'Campaign created successfully', data: await this.one(user, id) });
     return this.idempotent.answer(exchange, 201, async (chosen) => answer(await this.commands.execute(new CreateCampaign(user, body, chosen))), {
       sequence: 'campaign',
-      find: async (id) => ((await this.queries.owned(user.id, id)) ? answer(id) : null),
+      find: async (id) => ((await this.queries.owned(user.organisationId, id)) ? answer(id) : null),
     });
   }
 
   /** contract §5: every answer of this route, refusals included, carries `success`. */
+  @Permit('campaigns:write')
   @Post('campaigns/update-status')
   @HttpCode(200)
   async updateStatus(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: UpdateCampaignStatusDto) {
@@ -59,9 +62,10 @@ export class CampaignsController {
     }
   }
 
+  @Permit('read')
   @Get('campaigns')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: CampaignPageQuery, @Req() req: FastifyRequest) {
-    const filter = { user_id: user.id };
+    const filter = { user_id: user.organisationId };
     const [docs, total] = await Promise.all([
       this.read.campaigns.find(filter, { sort: [['id', 'asc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
       this.read.campaigns.count(filter),
@@ -74,11 +78,13 @@ export class CampaignsController {
     });
   }
 
+  @Permit('read')
   @Get('campaigns/:id')
   get(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number) {
     return this.one(user, id);
   }
 
+  @Permit('campaigns:write')
   @Put('campaigns/:id')
   async update(
     @CurrentUser() user: AuthenticatedUser,
@@ -90,7 +96,7 @@ export class CampaignsController {
   }
 
   private async one(user: AuthenticatedUser, id: number) {
-    const doc = await this.queries.owned(user.id, id);
+    const doc = await this.queries.owned(user.organisationId, id);
     if (!doc) throw DomainError.notFound('Campaign');
     return (await this.view.render([doc]))[0];
   }

@@ -1,14 +1,17 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Get } from '@nestjs/common';
 import { UserApi } from '../infrastructure/auth/user-api.decorator';
 import { LANGUAGES, catalogVoices } from './catalog';
 
 @UserApi()
 export class CatalogController {
+  @Permit('read')
   @Get('voices')
   voices() {
     return catalogVoices();
   }
 
+  @Permit('read')
   @Get('languages')
   languages() {
     return LANGUAGES;

@@ -2,6 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { parseArgs } from 'node:util';
 import { IssueAccessToken } from '../users/commands/issue-access-token';
+import { ROLES, Role } from '../infrastructure/auth/permissions';
 import { RegisterUser } from '../users/commands/register-user';
 import { RevokeAccessToken } from '../users/commands/revoke-access-token';
 import { SetQuietHours } from '../users/commands/set-quiet-hours';
@@ -65,6 +66,17 @@ export const commands: Record<string, CliCommandSpec> = {
       const { email, 'tool-limit': toolLimit } = options(args, { email: { type: 'string' }, 'tool-limit': { type: 'string' } });
       if (!email) throw new CliUsageError('--email is required');
       return app.get(CommandBus).execute(new RegisterUser(email, positiveInt(toolLimit, '--tool-limit')));
+    },
+  },
+  'members:add': {
+    usage: '--organisation <id> --email <email> --role <owner|admin|editor|viewer>',
+    summary: 'add a member to an organisation; prints its token once',
+    run: async (app, args) => {
+      const { organisation, email, role } = options(args, { organisation: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } });
+      const organisationId = positiveInt(organisation, '--organisation');
+      if (!organisationId || !email || !role) throw new CliUsageError('--organisation, --email and --role are required');
+      if (!(ROLES as readonly string[]).includes(role)) throw new CliUsageError(`--role must be one of ${ROLES.join(', ')}`);
+      return app.get(CommandBus).execute(new RegisterUser(email, undefined, { organisationId, role: role as Role, by: null }));
     },
   },
   'tokens:create': {

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -25,15 +26,17 @@ export class DoNotCallController {
     private readonly config: AppConfig,
   ) {}
 
+  @Permit('dnc:write')
   @Post('dnc')
   @HttpCode(200)
   async add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddToDoNotCallDto) {
     const numbers = body.phone_numbers.map((n) => toE164(n)!);
-    const added = await this.commands.execute<AddToDoNotCall, number>(new AddToDoNotCall(user.id, numbers, body.reason ?? null, 'user'));
+    const added = await this.commands.execute<AddToDoNotCall, number>(new AddToDoNotCall(user.organisationId, numbers, body.reason ?? null, 'user'));
     return { message: 'Numbers added to the do-not-call list.', added };
   }
 
   /** Newest first. */
+  @Permit('read')
   @Get('dnc')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: DoNotCallListQuery, @Req() req: FastifyRequest) {
     const phone = query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number);
@@ -41,14 +44,15 @@ export class DoNotCallController {
       ['listed_at_position', 'desc'],
       ['phone_number', 'asc'],
     ];
-    return pagedList(this.read.entries, { user_id: user.id, phone_number: phone }, sort, query, req, this.config.publicUrl, view);
+    return pagedList(this.read.entries, { user_id: user.organisationId, phone_number: phone }, sort, query, req, this.config.publicUrl, view);
   }
 
+  @Permit('dnc:write')
   @Delete('dnc/:phone_number')
   async remove(@CurrentUser() user: AuthenticatedUser, @Param('phone_number') phoneNumber: string) {
     const e164 = toE164(phoneNumber);
     if (!e164) throw DomainError.notFound('Number');
-    await this.commands.execute(new RemoveFromDoNotCall(user.id, e164));
+    await this.commands.execute(new RemoveFromDoNotCall(user.organisationId, e164));
     return { message: 'Number removed from the do-not-call list.' };
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { Actor, actorOf } from '../infrastructure/event-sourcing/actor';
 import { campaignCorrelation } from '../infrastructure/event-sourcing/correlation';
 import { Upcasters } from '../infrastructure/event-sourcing/upcasters';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../infrastructure/event-store/event-store.port';
@@ -11,6 +12,8 @@ export interface TrailEntry {
   type: string;
   stream: string;
   occurred_at: string;
+  /** Contract §19: who the event was written for. */
+  actor: Actor;
   data: unknown;
 }
 
@@ -56,4 +59,11 @@ export class CampaignHistory {
   }
 }
 
-const entry = (e: RecordedEvent): TrailEntry => ({ position: e.position, type: e.type, stream: e.stream, occurred_at: e.occurredAt, data: e.data });
+const entry = (e: RecordedEvent): TrailEntry => ({
+  position: e.position,
+  type: e.type,
+  stream: e.stream,
+  occurred_at: e.occurredAt,
+  actor: actorOf(e.metadata),
+  data: e.data,
+});

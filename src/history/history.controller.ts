@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Get, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
@@ -22,9 +23,10 @@ export class HistoryController {
     private readonly history: CampaignHistory,
   ) {}
 
+  @Permit('read')
   @Get('campaigns/:id/history')
   async trail(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Query(new AppValidationPipe()) query: HistoryQuery) {
-    if (!(await this.campaigns.owned(user.id, id))) throw DomainError.notFound('Campaign');
+    if (!(await this.campaigns.owned(user.organisationId, id))) throw DomainError.notFound('Campaign');
     const page = await this.history.page(id, query.after, query.limit);
     return query.as_of === undefined ? page : { ...page, state: await this.history.stateAt(id, new Date(query.as_of)) };
   }

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
@@ -22,23 +23,34 @@ export class DncImportsController {
     private readonly config: AppConfig,
   ) {}
 
+  @Permit('dnc:write')
   @Post('dnc/import')
   @HttpCode(202)
   start(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest, @Exchange() exchange: HttpExchange) {
-    return this.requests.start(req, exchange, { userId: user.id, campaignId: null, allowDuplicate: true, formats: ['csv', 'text'] });
+    return this.requests.start(req, exchange, { userId: user.organisationId, campaignId: null, allowDuplicate: true, formats: ['csv', 'text'] });
   }
 
+  @Permit('read')
   @Get('dnc-imports/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
     const importId = positiveId(id);
-    const found = importId === null ? null : await this.imports.owned(user.id, importId, 'do_not_call');
+    const found = importId === null ? null : await this.imports.owned(user.organisationId, importId, 'do_not_call');
     if (!found) throw DomainError.notFound('Import');
     return dncImportView(found);
   }
 
   /** Newest first. */
+  @Permit('read')
   @Get('dnc-imports')
   list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: LeadImportListQuery, @Req() req: FastifyRequest) {
-    return pagedList(this.read.imports, { user_id: user.id, list: 'do_not_call' }, [['id', 'desc']], query, req, this.config.publicUrl, dncImportView);
+    return pagedList(
+      this.read.imports,
+      { user_id: user.organisationId, list: 'do_not_call' },
+      [['id', 'desc']],
+      query,
+      req,
+      this.config.publicUrl,
+      dncImportView,
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
@@ -22,6 +23,7 @@ export class LeadImportsController {
     private readonly config: AppConfig,
   ) {}
 
+  @Permit('leads:write')
   @Post('campaigns/:id/leads/import')
   @HttpCode(202)
   start(
@@ -36,20 +38,22 @@ export class LeadImportsController {
       if (campaignId === null) throw DomainError.notFound('Campaign');
     };
     const allowDuplicate = query.allow_dupplicate === 'true';
-    return this.requests.start(req, exchange, { userId: user.id, campaignId, allowDuplicate, formats: ['csv', 'ndjson'], check });
+    return this.requests.start(req, exchange, { userId: user.organisationId, campaignId, allowDuplicate, formats: ['csv', 'ndjson'], check });
   }
 
+  @Permit('read')
   @Get('lead-imports/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
     const importId = positiveId(id);
-    const found = importId === null ? null : await this.imports.owned(user.id, importId);
+    const found = importId === null ? null : await this.imports.owned(user.organisationId, importId);
     if (!found) throw DomainError.notFound('Import');
     return importView(found);
   }
 
   /** Newest first. */
+  @Permit('read')
   @Get('lead-imports')
   list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: LeadImportListQuery, @Req() req: FastifyRequest) {
-    return pagedList(this.read.imports, { user_id: user.id, list: 'leads' }, [['id', 'desc']], query, req, this.config.publicUrl, importView);
+    return pagedList(this.read.imports, { user_id: user.organisationId, list: 'leads' }, [['id', 'desc']], query, req, this.config.publicUrl, importView);
   }
 }

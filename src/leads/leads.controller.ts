@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -32,6 +33,7 @@ export class LeadsController {
   ) {}
 
   /** interface.md labels the success 200. */
+  @Permit('leads:write')
   @Post('lead')
   @HttpCode(200)
   create(
@@ -44,12 +46,13 @@ export class LeadsController {
       sequence: 'lead',
       find: async (id) => {
         const lead = await this.read.leads.get(id);
-        return lead && lead.user_id === user.id && !lead.deleted ? answer(lead) : null;
+        return lead && lead.user_id === user.organisationId && !lead.deleted ? answer(lead) : null;
       },
     });
   }
 
   /** A plain array, oldest first; the total and the next page travel in headers (contract §6). */
+  @Permit('read')
   @Get('leads')
   async list(
     @CurrentUser() user: AuthenticatedUser,
@@ -58,7 +61,7 @@ export class LeadsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const filter = {
-      user_id: user.id,
+      user_id: user.organisationId,
       deleted: false,
       campaign_id: query.campaign_id,
       status: query.status,
@@ -78,6 +81,7 @@ export class LeadsController {
     return JsonText.arrayWithMember(views, 'campaign', campaignOfLead(campaign)).send(reply);
   }
 
+  @Permit('leads:write')
   @Put('leads/:id')
   async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Lead') id: number, @Body() raw: unknown) {
     const invalid =
@@ -88,6 +92,7 @@ export class LeadsController {
     return { message: 'Lead updated successfully' };
   }
 
+  @Permit('leads:write')
   @Delete('leads/:id')
   async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Lead') id: number) {
     await this.commands.execute(new DeleteLead(user, id));

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
@@ -34,13 +35,14 @@ export class PhoneNumbersController {
     private readonly idempotent: IdempotentRequests,
   ) {}
 
+  @Permit('phone-numbers:write')
   @Post('phone-numbers')
   @HttpCode(201)
   add(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: AddPhoneNumberDto, @Exchange() exchange: HttpExchange) {
     const answer = (doc: PhoneNumberRecord) => ({ message: 'Phone number created successfully', data: view(doc) });
     const find = async (id: number) => {
       const doc = await this.read.numbers.get(id);
-      return doc && doc.user_id === user.id ? answer(doc) : null;
+      return doc && doc.user_id === user.organisationId ? answer(doc) : null;
     };
     return this.idempotent.answer(
       exchange,
@@ -53,8 +55,8 @@ export class PhoneNumbersController {
         const { position } = await this.runner.run(
           phoneNumberStream(id),
           phoneNumberDecider,
-          { type: 'AddPhoneNumber', id, userId: user.id, phoneNumber, label: body.label ?? null, alreadyOwned },
-          { retries: 0, newStream: true, metadata: { user_id: user.id } },
+          { type: 'AddPhoneNumber', id, userId: user.organisationId, phoneNumber, label: body.label ?? null, alreadyOwned },
+          { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
         );
         await this.projections.settle(position);
         return answer((await this.read.numbers.get(id))!);
@@ -63,14 +65,16 @@ export class PhoneNumbersController {
     );
   }
 
+  @Permit('read')
   @Get('phone-numbers')
   async list(@CurrentUser() user: AuthenticatedUser) {
-    return (await this.read.numbers.find({ user_id: user.id }, { sort: [['id', 'asc']] })).map(view);
+    return (await this.read.numbers.find({ user_id: user.organisationId }, { sort: [['id', 'asc']] })).map(view);
   }
 
+  @Permit('phone-numbers:write')
   @Delete('phone-numbers/:id')
   async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Phone number') id: number) {
-    const { position } = await this.runner.run(phoneNumberStream(id), phoneNumberDecider, { type: 'RemovePhoneNumber', id, userId: user.id });
+    const { position } = await this.runner.run(phoneNumberStream(id), phoneNumberDecider, { type: 'RemovePhoneNumber', id, userId: user.organisationId });
     await this.projections.settle(position);
     return { message: 'Phone number deleted successfully' };
   }

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Delete, Get, Headers, HttpCode, HttpException, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
@@ -24,6 +25,7 @@ export class ToolsController {
     private readonly idempotent: IdempotentRequests,
   ) {}
 
+  @Permit('tools:write')
   @Post('tools')
   @HttpCode(201)
   create(
@@ -36,17 +38,19 @@ export class ToolsController {
       sequence: 'tool',
       find: async (id) => {
         const tool = await this.read.tools.get(id);
-        return tool && tool.user_id === user.id ? answer(tool) : null;
+        return tool && tool.user_id === user.organisationId ? answer(tool) : null;
       },
     });
   }
 
+  @Permit('read')
   @Get('tools')
   async list(@CurrentUser() user: AuthenticatedUser) {
-    return (await this.read.tools.find({ user_id: user.id }, { sort: [['id', 'asc']] })).map(toolView);
+    return (await this.read.tools.find({ user_id: user.organisationId }, { sort: [['id', 'asc']] })).map(toolView);
   }
 
   /** interface.md §4.1: this read demands JSON Accept and Content-Type headers. */
+  @Permit('read')
   @Get('tools/:id')
   async get(
     @CurrentUser() user: AuthenticatedUser,
@@ -57,25 +61,28 @@ export class ToolsController {
     if (!isJson(accept)) throw new HttpException({ message: 'Accept header must be application/json.' }, 406);
     if (!isJson(contentType)) throw new HttpException({ message: 'Content-Type header must be application/json.' }, 415);
     const tool = await this.read.tools.get(id);
-    if (!tool || tool.user_id !== user.id) throw DomainError.notFound('Tool');
+    if (!tool || tool.user_id !== user.organisationId) throw DomainError.notFound('Tool');
     return toolView(tool);
   }
 
   /** Runs the tool for its owner with the given arguments (contract §8). */
+  @Permit('tools:write')
   @Post('tools/:id/test')
   @HttpCode(200)
   async test(@CurrentUser() user: AuthenticatedUser, @IdParam('Tool') id: number, @Body(new AppValidationPipe()) body: ToolArgumentsDto) {
     const tool = await this.read.tools.get(id);
-    if (!tool || tool.user_id !== user.id) throw DomainError.notFound('Tool');
+    if (!tool || tool.user_id !== user.organisationId) throw DomainError.notFound('Tool');
     return this.runner.run(tool, body.arguments ?? {});
   }
 
+  @Permit('tools:write')
   @Put('tools/:id')
   async update(@CurrentUser() user: AuthenticatedUser, @IdParam('Tool') id: number, @Body(new AppValidationPipe()) body: UpdateToolDto) {
     const tool = await this.commands.execute(new UpdateTool(user, id, body));
     return { message: 'Tool updated successfully', data: toolView(tool) };
   }
 
+  @Permit('tools:write')
   @Delete('tools/:id')
   async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Tool') id: number) {
     await this.commands.execute(new DeleteTool(user, id));

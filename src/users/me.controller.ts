@@ -1,12 +1,21 @@
 import { Get } from '@nestjs/common';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { Permit } from '../infrastructure/auth/permissions';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 
 @UserApi()
 export class MeController {
-  /** Who the bearer token belongs to. */
+  /** Who the bearer token belongs to: the member, its organisation and role (and the API key, if one was used). */
   @Get('me')
+  @Permit('read')
   me(@CurrentUser() user: AuthenticatedUser) {
-    return { id: user.id, email: user.email, tool_limit: user.toolLimit };
+    return {
+      id: user.id,
+      email: user.email,
+      tool_limit: user.toolLimit,
+      organisation_id: user.organisationId,
+      role: user.role,
+      ...(user.apiKey ? { api_key: { id: user.apiKey.id, scopes: user.apiKey.scopes } } : {}),
+    };
   }
 }

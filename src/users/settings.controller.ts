@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Body, Get, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
@@ -28,14 +29,16 @@ export class SettingsController {
     private readonly users: UsersQueries,
   ) {}
 
+  @Permit('read')
   @Get('settings')
   async show(@CurrentUser() user: AuthenticatedUser) {
-    return { quiet_hours: await this.users.quietHours(user.id) };
+    return { quiet_hours: await this.users.quietHours(user.organisationId) };
   }
 
+  @Permit('campaigns:write')
   @Put('settings')
   async change(@CurrentUser() user: AuthenticatedUser, @Body(new AppValidationPipe()) body: SettingsDto) {
-    await this.commands.execute(new SetQuietHours(user.id, { start: body.quiet_hours.start, end: body.quiet_hours.end }, 'user'));
-    return { message: 'Settings updated successfully', data: { quiet_hours: await this.users.quietHours(user.id) } };
+    await this.commands.execute(new SetQuietHours(user.organisationId, { start: body.quiet_hours.start, end: body.quiet_hours.end }, 'user'));
+    return { message: 'Settings updated successfully', data: { quiet_hours: await this.users.quietHours(user.organisationId) } };
   }
 }

@@ -7,7 +7,7 @@ export const QUIET_HOURS_FLOOR: QuietHours = { start: '08:00', end: '21:00' };
 export const QUIET_HOURS_OUTSIDE_FLOOR = `The quiet hours field must stay within ${QUIET_HOURS_FLOOR.start}-${QUIET_HOURS_FLOOR.end}.`;
 
 export type UserCommand =
-  | { type: 'RegisterUser'; userId: number; email: string; toolLimit: number; webhookSecret: string; tokenHash: string }
+  | { type: 'RegisterUser'; userId: number; organisationId: number; email: string; toolLimit: number; webhookSecret: string; tokenHash: string }
   | { type: 'IssueAccessToken'; userId: number; tokenHash: string }
   | { type: 'RevokeAccessToken'; userId: number; tokenHash: string }
   /** `by: 'user'` may only narrow the floor; the operator may set any range, or none. */
@@ -28,7 +28,13 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         return [
           {
             type: 'UserRegistered',
-            data: { user_id: command.userId, email: command.email, tool_limit: command.toolLimit, webhook_secret: command.webhookSecret },
+            data: {
+              user_id: command.userId,
+              email: command.email,
+              tool_limit: command.toolLimit,
+              webhook_secret: command.webhookSecret,
+              organisation_id: command.organisationId,
+            },
           },
           { type: 'AccessTokenIssued', data: { user_id: command.userId, token_hash: command.tokenHash } },
         ];

@@ -2,7 +2,11 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
 
 export const userStream = (userId: number) => `user-${userId}`;
 
-export type UserRegistered = DomainEvent<'UserRegistered', { user_id: number; email: string; tool_limit: number; webhook_secret: string }>;
+/** `organisation_id`: absent before organisations (§19): the user's own organisation then, which took its id. */
+export type UserRegistered = DomainEvent<
+  'UserRegistered',
+  { user_id: number; email: string; tool_limit: number; webhook_secret: string; organisation_id?: number }
+>;
 /** Tokens are never stored, only their SHA-256. */
 export type AccessTokenIssued = DomainEvent<'AccessTokenIssued', { user_id: number; token_hash: string }>;
 export type AccessTokenRevoked = DomainEvent<'AccessTokenRevoked', { user_id: number; token_hash: string }>;

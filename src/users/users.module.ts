@@ -5,6 +5,11 @@ import { RegisterUserHandler } from './commands/register-user';
 import { RevokeAccessTokenHandler } from './commands/revoke-access-token';
 import { UserDirectory } from './user-directory';
 import { MeController } from './me.controller';
+import { MembersController } from './members.controller';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeyUsage } from './api-key-usage';
+import { OrganisationCommands } from './commands/organisation-commands';
+import { OrganisationFounding } from './commands/organisation-founding';
 import { SetQuietHoursHandler } from './commands/set-quiet-hours';
 import { SettingsController } from './settings.controller';
 import { UsersProjection } from './users.projection';
@@ -13,7 +18,7 @@ import { UsersQueries } from './users.queries';
 /** Global: every feature's controllers need the token verifier behind the bearer guard. */
 @Global()
 @Module({
-  controllers: [MeController, SettingsController],
+  controllers: [MeController, SettingsController, MembersController, ApiKeysController],
   providers: [
     UsersProjection,
     UsersQueries,
@@ -22,6 +27,9 @@ import { UsersQueries } from './users.queries';
     RevokeAccessTokenHandler,
     SetQuietHoursHandler,
     UserDirectory,
+    ApiKeyUsage,
+    OrganisationFounding,
+    OrganisationCommands,
     { provide: AccessTokenVerifier, useExisting: UserDirectory },
   ],
   exports: [AccessTokenVerifier, UsersQueries],

@@ -1,3 +1,4 @@
+import { Permit } from '../infrastructure/auth/permissions';
 import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
@@ -22,6 +23,7 @@ export class WebhookDeliveriesController {
   ) {}
 
   /** Newest first. */
+  @Permit('read')
   @Get('webhook-deliveries')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: WebhookDeliveryListQuery, @Req() req: FastifyRequest) {
     const status = query.status === 'pending' ? { in: ['pending', 'retrying'] } : query.status;
@@ -29,25 +31,35 @@ export class WebhookDeliveriesController {
       ['created_at', 'desc'],
       ['id', 'desc'],
     ];
-    return pagedList(this.read.deliveries, { user_id: user.id, call_id: query.call_id, status }, sort, query, req, this.config.publicUrl, deliveryView);
+    return pagedList(
+      this.read.deliveries,
+      { user_id: user.organisationId, call_id: query.call_id, status },
+      sort,
+      query,
+      req,
+      this.config.publicUrl,
+      deliveryView,
+    );
   }
 
+  @Permit('read')
   @Get('webhook-deliveries/:id')
   async get(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
     return deliveryDetail(await this.owned(user, id));
   }
 
+  @Permit('webhooks:write')
   @Post('webhook-deliveries/:id/redeliver')
   @HttpCode(202)
   async redeliver(@CurrentUser() user: AuthenticatedUser, @Param('id') id: string) {
     await this.owned(user, id);
-    const doc = await this.commands.execute<RedeliverWebhook, WebhookDeliveryDocument>(new RedeliverWebhook(user.id, id));
+    const doc = await this.commands.execute<RedeliverWebhook, WebhookDeliveryDocument>(new RedeliverWebhook(user.organisationId, id));
     return { message: 'Redelivery scheduled.', data: deliveryView(doc) };
   }
 
   private async owned(user: AuthenticatedUser, id: string): Promise<WebhookDeliveryDocument> {
     const doc = id.length <= 64 ? await this.read.deliveries.get(id) : null;
-    if (!doc || doc.user_id !== user.id) throw DomainError.notFound('Webhook delivery');
+    if (!doc || doc.user_id !== user.organisationId) throw DomainError.notFound('Webhook delivery');
     return doc;
   }
 }

@@ -32,13 +32,13 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
 
   async execute({ user, body: { fields: body, errors }, id: chosen }: CreateAssistant): Promise<number> {
     const settings = withoutNulls(body) as CreateAssistantDto & Partial<AssistantSettings>;
-    const references = await this.references.check(user.id, settings);
+    const references = await this.references.check(user.organisationId, settings);
     const id = chosen ?? (await this.events.nextId('assistant'));
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'CreateAssistant', id, userId: user.id, uuid: randomUUID(), settings, references, inputErrors: errors },
-      { retries: 0, newStream: true, metadata: { user_id: user.id } },
+      { type: 'CreateAssistant', id, userId: user.organisationId, uuid: randomUUID(), settings, references, inputErrors: errors },
+      { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
     return id;

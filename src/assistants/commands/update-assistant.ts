@@ -26,12 +26,12 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
 
   async execute({ user, id, body: { fields: body, errors } }: UpdateAssistant): Promise<void> {
     const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const references = await this.references.check(user.id, changes);
+    const references = await this.references.check(user.organisationId, changes);
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'UpdateAssistant', id, userId: user.id, changes, references, inputErrors: errors },
-      { metadata: { user_id: user.id } },
+      { type: 'UpdateAssistant', id, userId: user.organisationId, changes, references, inputErrors: errors },
+      { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
   }

@@ -30,13 +30,13 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
   ) {}
 
   async execute({ user, body: { fields: body, errors }, id: chosen }: CreateCampaign): Promise<number> {
-    const assistantCanCall = body.assistant_id !== undefined && (await this.assistants.canCall(user.id, body.assistant_id));
+    const assistantCanCall = body.assistant_id !== undefined && (await this.assistants.canCall(user.organisationId, body.assistant_id));
     const id = chosen ?? (await this.events.nextId('campaign'));
     const { position } = await this.runner.run(
       campaignStream(id),
       campaignDecider,
-      { type: 'CreateCampaign', id, userId: user.id, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: errors },
-      { retries: 0, newStream: true, metadata: { user_id: user.id } },
+      { type: 'CreateCampaign', id, userId: user.organisationId, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: errors },
+      { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
     return id;

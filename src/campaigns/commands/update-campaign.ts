@@ -27,12 +27,12 @@ export class UpdateCampaignHandler implements ICommandHandler<UpdateCampaign, vo
 
   async execute({ user, campaignId, body: { fields: body, errors } }: UpdateCampaign): Promise<void> {
     const changes = defined(body);
-    const assistantCanCall = body.assistant_id === undefined || (await this.assistants.canCall(user.id, body.assistant_id));
+    const assistantCanCall = body.assistant_id === undefined || (await this.assistants.canCall(user.organisationId, body.assistant_id));
     const { position } = await this.runner.run(
       campaignStream(campaignId),
       campaignDecider,
-      { type: 'UpdateCampaign', id: campaignId, userId: user.id, changes, assistantCanCall, inputErrors: errors },
-      { metadata: { user_id: user.id } },
+      { type: 'UpdateCampaign', id: campaignId, userId: user.organisationId, changes, assistantCanCall, inputErrors: errors },
+      { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
   }

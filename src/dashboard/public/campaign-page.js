@@ -91,6 +91,9 @@ export function campaignPage(main, id, { every }) {
 }
 
 /** The campaign's audit trail, oldest first, fifty events at a time. */
+/** Contract §19: who an entry was written for. */
+const actorName = (actor) => (actor.type === 'system' ? 'system' : `${actor.type === 'api_key' ? 'API key' : 'user'} ${actor.id}`);
+
 function historyList(id) {
   let cursor = 0;
   const list = h('ol', { className: 'card', 'data-history': '' });
@@ -99,7 +102,11 @@ function historyList(id) {
 
   async function load() {
     const { data } = await api('GET', `/campaigns/${id}/history?limit=50&after=${cursor}`);
-    list.append(...data.data.map((e) => h('li', {}, h('strong', {}, e.type), ` · ${e.stream} · ${when(e.occurred_at)}`)));
+    list.append(
+      ...data.data.map((e) =>
+        h('li', {}, h('strong', {}, e.type), ` · ${e.stream} · ${when(e.occurred_at)} · `, h('span', { 'data-actor': '' }, actorName(e.actor))),
+      ),
+    );
     if (data.next_cursor !== null) cursor = Number(data.next_cursor);
     more.hidden = data.data.length < 50;
     if (!list.children.length) list.replaceChildren(h('li', { className: 'state' }, 'Nothing recorded yet.'));

@@ -1,15 +1,30 @@
 import { hash } from 'node:crypto';
+import { Actor } from '../event-sourcing/actor';
+import { Role, Scope } from './permissions';
 
+/** Who a request acts as (contract §19): a member of one organisation, directly or through an API key. */
 export interface AuthenticatedUser {
+  /** The member: the user the token belongs to, or the key's creator. */
   id: number;
   email: string;
+  /** Every resource is the organisation's: this is the id it is kept under. */
+  organisationId: number;
+  /** The member's role now. */
+  role: Role;
+  /** The organisation's plan limit and webhook signing secret. */
   toolLimit: number;
   webhookSecret: string;
+  /** Set when the request came with an API key: it acts as its creator, within these scopes. */
+  apiKey?: { id: number; scopes: readonly Scope[] };
 }
 
-/** Port the bearer guard asks; the users feature answers it from its read model. */
+export const actorOfUser = (user: AuthenticatedUser): Actor =>
+  user.apiKey ? { type: 'api_key', id: user.apiKey.id } : { type: 'user', id: user.organisationId };
+
+/** Port the bearer guard asks; the users feature answers it from its read models. */
 export abstract class AccessTokenVerifier {
-  abstract userForTokenHash(tokenHash: string): Promise<AuthenticatedUser | null>;
+  /** The caller a bearer token (a user token or an API key) stands for; null when it stands for no one now. */
+  abstract userForToken(token: string, tokenHash: string): Promise<AuthenticatedUser | null>;
 }
 
 /** What a bearer token is known by: only its hash is stored. One-shot, with no Hash object made per request. */

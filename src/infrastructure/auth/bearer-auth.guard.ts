@@ -9,7 +9,7 @@ export interface AuthenticatedRequest {
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
 
-/** Lets a request through only with `Authorization: Bearer <token>` of a known, unrevoked token. */
+/** Lets a request through only with `Authorization: Bearer <token>` of a known, unrevoked token or API key. */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(private readonly verifier: AccessTokenVerifier) {}
@@ -20,7 +20,7 @@ export class BearerAuthGuard implements CanActivate {
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) throw new UnauthorizedException();
     const tokenHash = hashToken(match[1]);
-    const user = await this.verifier.userForTokenHash(tokenHash);
+    const user = await this.verifier.userForToken(match[1], tokenHash);
     if (!user) throw new UnauthorizedException();
     request.user = user;
     request.tokenHash = tokenHash;

@@ -1,12 +1,38 @@
-import { Controller, ExecutionContext, UseGuards, applyDecorators, createParamDecorator } from '@nestjs/common';
-import { AuthenticatedUser } from './access-token-verifier';
+import {
+  CallHandler,
+  Controller,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  UseGuards,
+  UseInterceptors,
+  applyDecorators,
+  createParamDecorator,
+} from '@nestjs/common';
+import { Observable } from 'rxjs';
+import { actingAs } from '../event-sourcing/actor';
+import { AuthenticatedUser, actorOfUser } from './access-token-verifier';
 import { AuthenticatedRequest, BearerAuthGuard } from './bearer-auth.guard';
+import { PermissionGuard } from './permission.guard';
 import { TokenRateLimitGuard } from './token-rate-limit.guard';
 
-/** A controller under /api/user: every route needs a valid bearer token and is rate limited per token. */
-export const UserApi = () => applyDecorators(Controller('api/user'), UseGuards(BearerAuthGuard, TokenRateLimitGuard));
+/** Every event the handler writes records the caller as its actor (contract §19). */
+@Injectable()
+export class ActorInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const actor = actorOfUser(context.switchToHttp().getRequest<AuthenticatedRequest>().user!);
+    return new Observable((subscriber) => actingAs(actor, () => next.handle().subscribe(subscriber)));
+  }
+}
 
-/** The user the bearer token belongs to. */
+/**
+ * A controller under /api/user: every route needs a valid bearer token, is rate limited per
+ * token, needs the permission it declares with `Permit`, and writes events as its caller.
+ */
+export const UserApi = () =>
+  applyDecorators(Controller('api/user'), UseGuards(BearerAuthGuard, TokenRateLimitGuard, PermissionGuard), UseInterceptors(ActorInterceptor));
+
+/** The caller the bearer token stands for. */
 export const CurrentUser = createParamDecorator(
   (_: unknown, context: ExecutionContext): AuthenticatedUser => context.switchToHttp().getRequest<AuthenticatedRequest>().user!,
 );

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR, actingAs } from '../event-sourcing/actor';
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { yieldToIo } from '../../shared/yield-to-io';
@@ -52,7 +53,8 @@ export class RepeatingJob {
   nudge(): void {
     if (this.stopped) return;
     this.pending = true;
-    this.running ??= this.loop().finally(() => (this.running = undefined));
+    // A nudge from a request must not make the job's work that request's: it acts as the system.
+    this.running ??= actingAs(SYSTEM_ACTOR, () => this.loop()).finally(() => (this.running = undefined));
   }
 
   private async loop(): Promise<void> {

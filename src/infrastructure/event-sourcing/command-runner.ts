@@ -5,6 +5,7 @@ import { ConcurrencyError } from '../event-store/event-store.errors';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { defined } from '../../shared/defined';
 import { DomainError } from '../../shared/domain-error';
+import { SYSTEM_ACTOR, currentActor } from './actor';
 import { correlationIdOf } from './correlation';
 import { Decider, DomainEvent, fold } from './decider';
 import { RecentStates } from './recent-states';
@@ -97,13 +98,16 @@ export class CommandRunner {
       }
       try {
         const occurredAt = now.toISOString();
+        // Background work writes no actor: an event without one reads as `system`.
+        const actor = currentActor();
+        const by = actor === SYSTEM_ACTOR ? undefined : actor;
         const appended = await this.store.append(
           stream,
           events.map((e) => ({
             type: e.type,
             data: e.data,
             schemaVersion: e.schemaVersion ?? this.upcasters.currentVersion(e.type),
-            metadata: { ...options.metadata, occurred_at: occurredAt, ...defined({ $correlationId: correlationIdOf(e) }) },
+            metadata: { ...options.metadata, occurred_at: occurredAt, ...defined({ actor: by, $correlationId: correlationIdOf(e) }) },
           })),
           revision === null ? 'no_stream' : revision,
         );

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR, actingAs } from '../event-sourcing/actor';
 import { EventHandler, RecordedEvent, SubscribeOptions } from './event-store.port';
 
 /**
@@ -13,7 +14,8 @@ export async function deliverUntilTaken(
 ): Promise<void> {
   for (;;) {
     try {
-      await handler(event);
+      // Whoever's append woke the subscription, its handlers act as the system (contract §19).
+      await actingAs(SYSTEM_ACTOR, () => handler(event));
       return;
     } catch (error) {
       options.onError?.(error, event);

@@ -23,7 +23,7 @@ export class CreateLeadHandler implements ICommandHandler<CreateLead, LeadDocume
   ) {}
 
   async execute({ user, body, id }: CreateLead): Promise<LeadDocument> {
-    const { position, created, occurredAt } = await this.creation.make(user.id, body, undefined, id);
+    const { position, created, occurredAt } = await this.creation.make(user.organisationId, body, undefined, id);
     await this.projections.settle(position);
     // Read your writes: the list shows the lead once settled. The answer is the document the
     // projection wrote, made by the same function rather than read back.

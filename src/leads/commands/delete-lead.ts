@@ -24,8 +24,8 @@ export class DeleteLeadHandler implements ICommandHandler<DeleteLead, void> {
     const { position } = await this.runner.run(
       leadStream(leadId),
       leadDecider,
-      { type: 'DeleteLead', id: leadId, userId: user.id },
-      { metadata: { user_id: user.id } },
+      { type: 'DeleteLead', id: leadId, userId: user.organisationId },
+      { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
   }

@@ -31,8 +31,8 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
   ) {}
 
   async execute({ user, leadId, body }: UpdateLead): Promise<void> {
-    if (!(await this.leads.owned(user.id, leadId))) throw DomainError.notFound('Lead');
-    if (body.campaign_id !== undefined && !(await this.campaigns.owned(user.id, body.campaign_id))) throw DomainError.notFound('Campaign');
+    if (!(await this.leads.owned(user.organisationId, leadId))) throw DomainError.notFound('Lead');
+    if (body.campaign_id !== undefined && !(await this.campaigns.owned(user.organisationId, body.campaign_id))) throw DomainError.notFound('Campaign');
     let phoneNumber: string | undefined;
     if (body.phone_number !== undefined) {
       phoneNumber = toE164(body.phone_number) ?? undefined;
@@ -44,10 +44,10 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
       {
         type: 'UpdateLead',
         id: leadId,
-        userId: user.id,
+        userId: user.organisationId,
         changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables },
       },
-      { metadata: { user_id: user.id } },
+      { metadata: { user_id: user.organisationId } },
     );
     if (state.exists && events.some((e) => e.type === 'LeadMovedToCampaign' || e.type === 'LeadPhoneNumberChanged')) {
       await this.numbers.follow(state.campaignId, state.phoneNumber, leadId);

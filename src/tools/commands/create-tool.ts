@@ -34,21 +34,21 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
 
   async execute({ user, body, id }: CreateTool): Promise<ToolRecord> {
     const toolId = id ?? (await this.events.nextId('tool'));
-    await this.slots.take(user.id, toolId, user.toolLimit);
+    await this.slots.take(user.organisationId, toolId, user.toolLimit);
     const { name, description, endpoint, method, timeout, headers, schema } = body;
     // A refusal (a private endpoint) or a failure after the slot was taken gives the slot back.
-    const { position } = await this.slots.creating(user.id, toolId, async () =>
+    const { position } = await this.slots.creating(user.organisationId, toolId, async () =>
       this.runner.run(
         toolStream(toolId),
         toolDecider,
         {
           type: 'CreateTool',
           toolId,
-          userId: user.id,
+          userId: user.organisationId,
           tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
           endpointPublic: await this.targets.accepts(endpoint),
         },
-        { retries: 0, newStream: true, metadata: { user_id: user.id } },
+        { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
       ),
     );
     await this.projections.settle(position);

@@ -24,8 +24,8 @@ export class DeleteToolHandler implements ICommandHandler<DeleteTool, void> {
     const { position } = await this.runner.run(
       toolStream(toolId),
       toolDecider,
-      { type: 'DeleteTool', toolId, userId: user.id },
-      { metadata: { user_id: user.id } },
+      { type: 'DeleteTool', toolId, userId: user.organisationId },
+      { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
   }

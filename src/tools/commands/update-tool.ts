@@ -32,8 +32,8 @@ export class UpdateToolHandler implements ICommandHandler<UpdateTool, ToolRecord
     const { position } = await this.runner.run(
       toolStream(toolId),
       toolDecider,
-      { type: 'UpdateTool', toolId, userId: user.id, changes, endpointPublic: endpoint === undefined || (await this.targets.accepts(endpoint)) },
-      { metadata: { user_id: user.id } },
+      { type: 'UpdateTool', toolId, userId: user.organisationId, changes, endpointPublic: endpoint === undefined || (await this.targets.accepts(endpoint)) },
+      { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);
     return (await this.read.tools.get(toolId))!;

@@ -1,20 +1,33 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
+import { Role } from '../../infrastructure/auth/permissions';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
 import { hashToken } from '../../infrastructure/auth/access-token-verifier';
 import { newAccessToken, newWebhookSecret } from '../access-token';
+import { organisationDecider } from '../organisation.decider';
+import { organisationStream } from '../organisation.events';
 import { userDecider } from '../user.decider';
 import { userStream } from '../user.events';
 import { UsersProjection } from '../users.projection';
+import { OrganisationFounding } from './organisation-founding';
 
+/** Joining an organisation as a member; `by`: the member adding it, null for the operator. */
+export interface Membership {
+  organisationId: number;
+  role: Role;
+  by: number | null;
+}
+
+/** A user of a new organisation of its own (its owner), or, with `membership`, a member of one. */
 export class RegisterUser {
   constructor(
     readonly email: string,
     readonly toolLimit?: number,
+    readonly membership?: Membership,
   ) {}
 }
 
@@ -23,6 +36,8 @@ export interface RegisteredUser {
   email: string;
   token: string;
   webhook_secret: string;
+  organisation_id: number;
+  role: Role;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -33,12 +48,13 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
     private readonly users: UsersProjection,
+    private readonly founding: OrganisationFounding,
     private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
-  async execute({ email, toolLimit }: RegisterUser): Promise<RegisteredUser> {
-    const normalized = email.trim().toLowerCase();
+  async execute({ email, toolLimit, membership }: RegisterUser): Promise<RegisteredUser> {
+    const normalized = typeof email === 'string' ? email.trim().toLowerCase() : '';
     if (!EMAIL.test(normalized)) throw DomainError.validation('email', 'The email field must be a valid email address.');
     if (toolLimit !== undefined && (!Number.isInteger(toolLimit) || toolLimit < 0)) {
       throw DomainError.validation('tool_limit', 'The tool limit field must be an integer of at least 0.');
@@ -48,6 +64,15 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
       throw DomainError.validation('email', 'The email has already been taken.');
     }
     const id = await this.events.nextId('user');
+    const organisationId = membership?.organisationId ?? id;
+    if (membership) {
+      await this.founding.ensure(organisationId);
+      const { by, role } = membership;
+      await this.runner.run(organisationStream(organisationId), organisationDecider, { type: 'AddMember', by, userId: id, email: normalized, role });
+    } else {
+      const found = { type: 'FoundOrganisation' as const, organisationId, ownerUserId: id, email: normalized };
+      await this.runner.run(organisationStream(organisationId), organisationDecider, found, { retries: 0, newStream: true });
+    }
     const token = newAccessToken();
     const webhookSecret = newWebhookSecret();
     const { position } = await this.runner.run(
@@ -56,6 +81,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
       {
         type: 'RegisterUser',
         userId: id,
+        organisationId,
         email: normalized,
         toolLimit: toolLimit ?? this.config.toolPlanLimit,
         webhookSecret,
@@ -64,6 +90,6 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
       { retries: 0, newStream: true },
     );
     await this.projections.settle(position);
-    return { id, email: normalized, token, webhook_secret: webhookSecret };
+    return { id, email: normalized, token, webhook_secret: webhookSecret, organisation_id: organisationId, role: membership?.role ?? 'owner' };
   }
 }

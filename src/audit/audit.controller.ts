@@ -1,0 +1,50 @@
+import { Get, Query, Req } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import type { FastifyRequest } from 'fastify';
+import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { Permit } from '../infrastructure/auth/permissions';
+import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { pagedList } from '../infrastructure/http/paged-list';
+import { PageQuery } from '../shared/http/page-query';
+import { Between, Int, Iso8601, MaxLen, OneOf, Optional, Rules, Str } from '../shared/validation/rules';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { AuditEntry, AuditProjection } from './audit.projection';
+
+export class AuditQuery extends PageQuery(50) {
+  @Optional() @Rules(OneOf(['user', 'api_key', 'system'])) actor_type?: 'user' | 'api_key' | 'system';
+  @Optional() @Type(() => Number) @Rules(Int(), Between(1, Number.MAX_SAFE_INTEGER)) actor_id?: number;
+  @Optional() @Rules(Str(), MaxLen(100)) type?: string;
+  @Optional() @Rules(Iso8601()) date_from?: string;
+  @Optional() @Rules(Iso8601()) date_to?: string;
+}
+
+/** A plain date is a whole UTC day: from its first instant, or to its last. */
+const instant = (value: string | undefined, end: boolean) =>
+  value === undefined ? undefined : value.length === 10 ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : new Date(value).toISOString();
+
+const view = ({ position, type, stream, actor, occurred_at, data }: AuditEntry) => ({ position, type, stream, actor, occurred_at, data });
+
+/** Contract §19: who did what in the caller's organisation, newest first; admins and owners only. */
+@UserApi()
+export class AuditController {
+  constructor(
+    private readonly audit: AuditProjection,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get('audit')
+  @Permit('read', 'admin')
+  list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: AuditQuery, @Req() req: FastifyRequest) {
+    const from = instant(query.date_from, false);
+    const to = instant(query.date_to, true);
+    const filter = {
+      organisation_id: user.organisationId,
+      type: query.type,
+      'actor.type': query.actor_type,
+      'actor.id': query.actor_id,
+      occurred_at: from || to ? { gte: from, lte: to } : undefined,
+    };
+    return pagedList(this.audit.entries, filter, [['position', 'desc']], query, req, this.config.publicUrl, view);
+  }
+}
