@@ -55,13 +55,13 @@ async function until(check, what, timeoutMs = 20_000) {
 async function apiTour(baseUrl, token, secret) {
   const exchanges = [];
   const target = await startTarget();
-  const send = async (method, route, { params = {}, query = '', body, upload, auth = 'token', record = true } = {}) => {
+  const send = async (method, route, { params = {}, query = '', body, upload, auth = 'token', bearer = token, record = true } = {}) => {
     const path = route.replace(/:(\w+)/g, (_, name) => String(params[name])) + query;
     const raw = upload ? upload.text : body === undefined ? undefined : JSON.stringify(body);
     const headers = { accept: 'application/json' };
     if (upload) headers['content-type'] = upload.contentType;
     else if (raw !== undefined || auth === 'token') headers['content-type'] = 'application/json';
-    if (auth === 'token') headers.authorization = `Bearer ${token}`;
+    if (auth === 'token') headers.authorization = `Bearer ${bearer}`;
     if (auth === 'signed') headers['x-signature'] = sign(raw ?? '', secret);
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body: raw });
     const text = await response.text();
@@ -262,6 +262,23 @@ async function apiTour(baseUrl, token, secret) {
     await send('GET', '/api/user/dnc', { query: '?per_page=10' });
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
+
+    // Contract §19: a teammate, an API key within its scopes, and who did what.
+    const mate = (await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } })).answer.data;
+    await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } });
+    await send('POST', '/api/user/members', { bearer: mate.token, body: { email: 'another@example.com', role: 'viewer' } });
+    await send('PUT', '/api/user/members/:id', { params: { id: mate.id }, body: { role: 'editor' } });
+    await send('GET', '/api/user/members');
+    const expiresAt = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    const key = (await send('POST', '/api/user/api-keys', { body: { name: 'CRM sync', scopes: ['read', 'leads:write'], expires_at: expiresAt } })).answer.data;
+    await send('POST', '/api/user/api-keys', { body: { name: 'everything', scopes: ['all'] } });
+    await send('GET', '/api/user/campaigns', { bearer: key.token, query: '?per_page=1' });
+    await send('DELETE', '/api/user/tools/:id', { bearer: key.token, params: { id: tool.id } });
+    await send('GET', '/api/user/api-keys');
+    await send('GET', '/api/user/audit', { query: '?per_page=3' });
+    await send('GET', '/api/user/audit', { query: '?actor_type=user&type=MemberRoleChanged' });
+    await send('DELETE', '/api/user/api-keys/:id', { params: { id: key.id } });
+    await send('DELETE', '/api/user/members/:id', { params: { id: mate.id } });
 
     await send('DELETE', '/api/user/tools/:id', { params: { id: tool.id } });
     void receiver;

@@ -27,12 +27,19 @@ describe('service and CLI as separate processes on one data directory', () => {
   it('creates a user whose token passes the running service, issues and revokes tokens', async () => {
     const created = await cli(env, 'users:create', '--email', 'Owner@Example.com', '--tool-limit', '4');
     expect(created.code).toBe(0);
-    expect(created.json).toEqual({ id: 1, email: 'owner@example.com', token: expect.any(String), webhook_secret: expect.any(String) });
+    expect(created.json).toEqual({
+      id: 1,
+      email: 'owner@example.com',
+      token: expect.any(String),
+      webhook_secret: expect.any(String),
+      organisation_id: 1,
+      role: 'owner',
+    });
 
     const service = await startService(env);
     try {
       const me = (token: string) => fetch(`${service.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });
-      expect(await (await me(created.json.token)).json()).toEqual({ id: 1, email: 'owner@example.com', tool_limit: 4 });
+      expect(await (await me(created.json.token)).json()).toEqual({ id: 1, email: 'owner@example.com', tool_limit: 4, organisation_id: 1, role: 'owner' });
 
       // Written by another process while the service runs: the token works on the next request.
       const issued = await cli(env, 'tokens:create', '--user', '1');
@@ -48,6 +55,14 @@ describe('service and CLI as separate processes on one data directory', () => {
       const second = await cli(env, 'users:create', '--email', 'second@example.com');
       expect(second.json.id).toBe(2);
       expect((await me(second.json.token)).status).toBe(200);
+
+      // Contract §19: the operator adds a member to an organisation; it shares the organisation's plan.
+      const member = await cli(env, 'members:add', '--organisation', '1', '--email', 'Mate@Example.com', '--role', 'editor');
+      expect(member.code).toBe(0);
+      expect(member.json).toMatchObject({ id: 3, email: 'mate@example.com', organisation_id: 1, role: 'editor', token: expect.any(String) });
+      expect(await (await me(member.json.token)).json()).toEqual({ id: 3, email: 'mate@example.com', tool_limit: 4, organisation_id: 1, role: 'editor' });
+      expect(await cli(env, 'members:add', '--organisation', '1', '--email', 'x@example.com', '--role', 'boss')).toMatchObject({ code: 64 });
+      expect(await cli(env, 'members:add', '--organisation', '99', '--email', 'y@example.com', '--role', 'viewer')).toMatchObject({ code: 1 });
     } finally {
       await service.stop();
     }

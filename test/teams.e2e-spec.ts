@@ -1,4 +1,6 @@
+import { hashToken } from '../src/infrastructure/auth/access-token-verifier';
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
+import { ProjectionRunner } from '../src/infrastructure/projections/projection-runner';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { TestApp, startTestApp } from './support/test-app';
 
@@ -135,5 +137,50 @@ describe('teams', () => {
     await Promise.all(hammers);
     expect(lateSuccesses).toEqual([]);
     expect((await t.request('GET', '/api/user/me', { token: editor.token })).status).toBe(401);
+  });
+});
+
+/** Contract §19: a store from before organisations is upgraded without an event lost or rewritten. */
+describe('a store from before organisations', () => {
+  it('gives each user its own organisation, founded on its first change, and keeps every old event as it was', async () => {
+    const first = await startTestApp();
+    const store = first.app.get<EventStore>(EVENT_STORE);
+    const id = await store.nextId('user');
+    const token = 'legacy-token-from-an-older-build';
+    // What an older build wrote: no organisation, no actor.
+    await store.append(
+      `user-${id}`,
+      [
+        { type: 'UserRegistered', data: { user_id: id, email: 'old@example.com', tool_limit: 10, webhook_secret: 'old-secret' } },
+        { type: 'AccessTokenIssued', data: { user_id: id, token_hash: hashToken(token) } },
+      ],
+      'no_stream',
+    );
+    await first.app.get(ProjectionRunner).catchUp();
+    const assistant = (await first.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const oldEvents = await store.readStream(`user-${id}`);
+    await first.stop();
+
+    const t = await startTestApp({}, { dataDir: first.dataDir });
+    try {
+      expect((await t.request('GET', '/api/user/me', { token })).body).toMatchObject({ id, organisation_id: id, role: 'owner' });
+      const member = await t.request('POST', '/api/user/members', { token, body: { email: 'new@example.com', role: 'viewer' } });
+      expect(member.status).toBe(201);
+      expect((await t.request('GET', `/api/user/assistants/${assistant}`, { token: member.body.data.token })).status).toBe(200);
+      const events = t.app.get<EventStore>(EVENT_STORE);
+      expect(await events.readStream(`user-${id}`)).toEqual(oldEvents);
+      const founded = (await events.readStream(`organisation-${id}`))[0];
+      expect([founded.type, founded.data]).toEqual([
+        'OrganisationFounded',
+        { organisation_id: id, owner_user_id: id, email: 'old@example.com', upgraded: true },
+      ]);
+      const audit = (await t.request('GET', '/api/user/audit?type=UserRegistered', { token })).body.data;
+      expect(audit.map((e: { actor: object }) => e.actor)).toEqual([
+        { type: 'user', id },
+        { type: 'system', id: null },
+      ]);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -27,6 +27,8 @@ const options: IOptions = {
     // Without a `type`: they bound integers too (the library's own say `number`).
     min: (meta: ValidationMetadata) => ({ minimum: meta.constraints[0] }),
     max: (meta: ValidationMetadata) => ({ maximum: meta.constraints[0] }),
+    // The library's own is a oneOf of a date and a date-time, which a date-time matches twice.
+    isIso8601: () => ({ type: 'string', format: 'date-time', description: 'ISO 8601: a date, or a date and time' }),
   } as IOptions['additionalConverters'],
 };
 

@@ -10,6 +10,9 @@ import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from '../tools/tool.dt
 import { WebhookDeliveryListQuery } from '../webhooks/webhook-delivery.dto';
 import { AddToDoNotCallDto, DoNotCallListQuery } from '../do-not-call/do-not-call.dto';
 import { SettingsDto } from '../users/settings.controller';
+import { AddMemberDto, ChangeMemberDto } from '../users/members.controller';
+import { CreateApiKeyDto } from '../users/api-keys.controller';
+import { AuditQuery } from '../audit/audit.controller';
 import { LeadImportListQuery, LeadImportQuery } from '../lead-imports/lead-import.dto';
 
 /** Who may call a route: a user's bearer token, the telephony provider's signature, a voice runtime's secret or signature, METRICS_TOKEN when set, or anyone. */
@@ -45,7 +48,19 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /health/ready': { tag: 'Operations', summary: 'The same as GET /health', caller: 'anyone' },
   'GET /metrics': { tag: 'Operations', summary: 'Prometheus text (contract §16); behind METRICS_TOKEN when it is set', caller: 'scraper' },
 
-  'GET /api/user/me': user('Account', "The token's user"),
+  'GET /api/user/me': user('Account', "The token's member: its organisation, role and, for an API key, the key's scopes"),
+  'GET /api/user/members': user('Teams', 'The members of the organisation and their roles'),
+  'POST /api/user/members': user('Teams', 'Adds a member (a new user of the organisation); its token is shown once', { body: AddMemberDto }),
+  'PUT /api/user/members/:id': user('Teams', "Changes a member's role; only an owner makes or unmakes an owner, and one owner always stays", {
+    body: ChangeMemberDto,
+  }),
+  'DELETE /api/user/members/:id': user('Teams', 'Removes a member: its tokens and its API keys stop working from the next request on'),
+  'GET /api/user/api-keys': user('Teams', "The organisation's API keys, without their tokens, with when each was last used (to the minute)"),
+  'POST /api/user/api-keys': user('Teams', 'Creates an API key acting as its creator within its scopes; its token is shown once, only its hash is kept', {
+    body: CreateApiKeyDto,
+  }),
+  'DELETE /api/user/api-keys/:id': user('Teams', 'Revokes an API key from the next request on'),
+  'GET /api/user/audit': user('Teams', 'Every event of the organisation with its actor, newest first', { query: AuditQuery }),
   'GET /api/user/settings': user('Account', "The user's quiet hours (contract §13), their own or the operator's default; null: none"),
   'PUT /api/user/settings': user('Account', 'Narrows the quiet hours within 08:00-21:00 (only the operator lifts them)', { body: SettingsDto }),
   'GET /api/user/voices': user('Catalog', 'The voices an assistant may speak with'),

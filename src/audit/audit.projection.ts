@@ -45,6 +45,13 @@ function organisationNamed(event: RecordedEvent): number | undefined {
   return typeof data?.user_id === 'number' ? data.user_id : undefined;
 }
 
+/** Token and key hashes stay out of the audit: they name a credential, and nobody reading the trail needs them. */
+function withoutSecrets(data: unknown): unknown {
+  if (!data || typeof data !== 'object' || !('token_hash' in data)) return data;
+  const { token_hash: _hash, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
 /** Contract §19: every event of the service's features, by organisation, with its actor. */
 @Projection()
 @Injectable()
@@ -85,7 +92,8 @@ export class AuditProjection implements ReadModelProjection {
     if (organisation_id !== undefined && keepsOwner) await this.owners.upsert(event.stream, { stream: event.stream, organisation_id }, event.position);
     organisation_id ??= (await this.owners.get(event.stream))?.organisation_id;
     if (organisation_id === undefined) return;
-    const { position, type, stream, occurredAt: occurred_at, data } = event;
+    const { position, type, stream, occurredAt: occurred_at } = event;
+    const data = withoutSecrets(event.data);
     await this.entries.upsert(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at, data }, position);
   }
 }
