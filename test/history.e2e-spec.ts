@@ -125,6 +125,7 @@ describe('campaign history and replay', () => {
       type: 'CampaignCreated',
       stream: `campaign-${campaign}`,
       occurred_at: T0.toISOString(),
+      actor: { type: 'user', id: expect.any(Number) },
       data: expect.objectContaining({ campaign_id: campaign }),
     });
 
