@@ -55,7 +55,7 @@ async function makeCampaigns(dataDir, users, campaignsPerUser) {
   try {
     for (let u = 0; u < users; u++) {
       const user = await bus.execute(new RegisterUser(`user${u}@example.com`));
-      const authenticated = { id: user.id, email: user.email, toolLimit: 10, webhookSecret: user.webhook_secret };
+      const authenticated = { id: user.id, organisationId: user.id, role: 'owner', email: user.email, toolLimit: 10, webhookSecret: user.webhook_secret };
       const assistantId = await bus.execute(new CreateAssistant(authenticated, { fields: assistantBody(`A${u}`), errors: {} }));
       for (let c = 0; c < campaignsPerUser; c++) {
         const settings = {

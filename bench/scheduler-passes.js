@@ -40,7 +40,8 @@ async function main(args) {
     const [scheduler, commands, projections, events, leads] = [DialScheduler, CommandBus, ProjectionRunner, EVENT_STORE, LeadsProjection].map((t) =>
       app.get(t),
     );
-    const user = { id: Number(userId) };
+    // The bench's user founded its organisation, which has its id.
+    const user = { id: Number(userId), organisationId: Number(userId) };
     const campaign = Number(campaignId);
     const settled = async () => projections.settle(await events.headPosition());
     await commands.execute(new ChangeCampaignStatus(user, campaign, 'start'));

@@ -89,6 +89,26 @@ describe('three service processes on one data directory', () => {
       expect(created.code).toBe(0);
       for (let i = 0; i < 3; i++) expect((await call('GET', '/api/user/me', undefined, created.json.token)).status).toBe(200);
 
+      // Contract §19: a key revoked and a member removed through one instance are refused by every other at the next request.
+      const at = (i: number, method: string, path: string, bearer: string, body?: object) =>
+        fetch(`${services[i].url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: body && JSON.stringify(body),
+        });
+      const key = ((await (await at(0, 'POST', '/api/user/api-keys', token, { name: 'shared', scopes: ['read'] })).json()) as any).data;
+      const mate = ((await (await at(1, 'POST', '/api/user/members', token, { email: 'mate@example.com', role: 'viewer' })).json()) as any).data;
+      for (let i = 0; i < 3; i++) {
+        expect((await at(i, 'GET', '/api/user/me', key.token)).status).toBe(200);
+        expect((await at(i, 'GET', '/api/user/me', mate.token)).status).toBe(200);
+      }
+      expect((await at(2, 'DELETE', `/api/user/api-keys/${key.id}`, token)).status).toBe(200);
+      expect((await at(2, 'DELETE', `/api/user/members/${mate.id}`, token)).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect((await at(i, 'GET', '/api/user/me', key.token)).status).toBe(401);
+        expect((await at(i, 'GET', '/api/user/me', mate.token)).status).toBe(401);
+      }
+
       const done = await eventually(
         async () => {
           const c = await json('GET', `/api/user/campaigns/${campaign}`);

@@ -13,6 +13,10 @@ export interface GivenEvent {
   type: string;
   data: object;
   occurredAt?: string;
+  /** `s` and the event's place in the list unless given. */
+  stream?: string;
+  revision?: number;
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -46,6 +50,7 @@ export function projectionSpec<P extends ReadModelProjection, T extends object>(
   };
 }
 
-function recorded({ type, data, occurredAt = AT }: GivenEvent, position: number): RecordedEvent {
-  return { id: `e${position}`, stream: 's', revision: position - 1, position, type, schemaVersion: 1, data, metadata: {}, occurredAt };
+function recorded(event: GivenEvent, position: number): RecordedEvent {
+  const { type, data, occurredAt = AT, stream = 's', revision = position - 1, metadata = {} } = event;
+  return { id: `e${position}`, stream, revision, position, type, schemaVersion: 1, data, metadata, occurredAt };
 }

@@ -1,0 +1,60 @@
+import { AT, GivenEvent, projectionSpec } from '../testing/projection-spec';
+import { AuditProjection } from './audit.projection';
+
+const spec = projectionSpec(
+  (store) => new AuditProjection(store),
+  (p) => p.entries,
+  'position',
+);
+const SYSTEM = { type: 'system', id: null };
+const entry = (position: number, organisation_id: number, event: GivenEvent, actor: object = SYSTEM, data: object = event.data) => ({
+  position,
+  organisation_id,
+  type: event.type,
+  stream: event.stream,
+  actor,
+  occurred_at: AT,
+  data,
+});
+
+describe('audit projection (contract §19)', () => {
+  it('files each event under the organisation it names, with the actor in its metadata; events without one read as system', () => {
+    const byUser = { type: 'user', id: 9 };
+    const created = {
+      type: 'CampaignCreated',
+      stream: 'campaign-4',
+      revision: 0,
+      data: { campaign_id: 4, user_id: 7, settings: {} },
+      metadata: { actor: byUser },
+    };
+    const founded = { type: 'OrganisationFounded', stream: 'organisation-8', revision: 0, data: { organisation_id: 8, owner_user_id: 8, email: 'a@b.c' } };
+    return spec.given(created, founded).then([entry(1, 7, created, byUser), entry(2, 8, founded)]);
+  });
+
+  it("files a user's later events, an assistant's publication and an import's progress under the organisation of their stream's first event", () => {
+    const registered = {
+      type: 'UserRegistered',
+      stream: 'user-3',
+      revision: 0,
+      data: { user_id: 3, email: 'm@b.c', tool_limit: 1, webhook_secret: 's', organisation_id: 1 },
+    };
+    const token = { type: 'AccessTokenIssued', stream: 'user-3', revision: 1, data: { user_id: 3, token_hash: 'secret-hash' } };
+    const legacy = { type: 'UserRegistered', stream: 'user-5', revision: 0, data: { user_id: 5, email: 'o@b.c', tool_limit: 1, webhook_secret: 's' } };
+    const assistant = { type: 'AssistantCreated', stream: 'assistant-2', revision: 0, data: { assistant_id: 2, user_id: 5, uuid: 'u', settings: {} } };
+    const published = {
+      type: 'AssistantPublishStarted',
+      stream: 'assistant-2',
+      revision: 1,
+      data: { assistant_id: 2, runtime: 'retell', settings_version: 1, at: AT },
+    };
+    const stray = { type: 'LeadImportUploaded', stream: 'lead_import-77', revision: 3, data: { import_id: 77, bytes: 1 } };
+    return spec.given(registered, token, legacy, assistant, published, stray).then([
+      entry(1, 1, registered),
+      // A token's hash stays out of the audit.
+      entry(2, 1, token, SYSTEM, { user_id: 3 }),
+      entry(3, 5, legacy),
+      entry(4, 5, assistant),
+      entry(5, 5, published),
+    ]);
+  });
+});

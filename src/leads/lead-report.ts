@@ -1,0 +1,41 @@
+import { Collection, DocumentStore } from '../infrastructure/read-store/document-store.port';
+import { Counts, applied, difference, isEmpty } from '../shared/counts';
+import type { LeadDocument } from './leads.projection';
+
+/** Contract §20: what a campaign's live leads add up to. */
+export interface LeadReportDocument {
+  campaign_id: number;
+  counts: Counts;
+}
+
+/** What one lead adds to its campaign: itself, its status, and the attempt that completed it. */
+export function leadCounts(lead: LeadDocument): Counts {
+  if (lead.deleted) return {};
+  const counts: Counts = { total: 1, [`s:${lead.status}`]: 1 };
+  if (lead.status === 'completed') counts[`a:${lead.attempts}`] = 1;
+  return counts;
+}
+
+/** The leads projection's counters, moved by the difference each write of a lead makes (as the calls' are). */
+export class LeadReportCounters {
+  readonly campaigns: Collection<LeadReportDocument>;
+
+  constructor(store: DocumentStore) {
+    this.campaigns = store.collection<LeadReportDocument>('lead_report');
+  }
+
+  async move(before: LeadDocument | null, after: LeadDocument, position: number): Promise<void> {
+    if (before && before.campaign_id !== after.campaign_id) {
+      await this.add(before.campaign_id, difference(leadCounts(before), {}), position);
+      await this.add(after.campaign_id, leadCounts(after), position);
+      return;
+    }
+    await this.add(after.campaign_id, difference(before ? leadCounts(before) : {}, leadCounts(after)), position);
+  }
+
+  private async add(campaignId: number, change: Counts, position: number): Promise<void> {
+    if (isEmpty(change)) return;
+    const current = (await this.campaigns.get(campaignId)) ?? { campaign_id: campaignId, counts: {} };
+    await this.campaigns.upsert(campaignId, { campaign_id: campaignId, counts: applied(current.counts, change) }, position);
+  }
+}
