@@ -6,6 +6,7 @@ const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-
 const { correlationIdOf } = require('../dist/infrastructure/event-sourcing/correlation');
 
 const TERMINAL = ['completed', 'completed', 'ended_by_customer', 'no-answer', 'busy', 'failed'];
+const TOPICS = ['billing', 'booking', 'cancel', 'other'];
 
 const { toE164 } = require('../dist/shared/phone');
 const exchanges = new Map();
@@ -126,7 +127,10 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
       variables: {},
       record: true,
       max_duration_seconds: 600,
+      // Contract §20: the post-call fields the campaign report counts.
+      outcome_fields: ['booked', 'topic'],
     };
+    const reached = status === 'completed' || status === 'ended_by_customer';
     store.append(
       `call-${id}`,
       [
@@ -141,8 +145,12 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
             lead_id: null,
             from: 'initiated',
             status,
-            reached: status === 'completed' || status === 'ended_by_customer',
-            details: { answered_by: 'human', duration: 30 },
+            reached,
+            details: {
+              answered_by: 'human',
+              duration: 30,
+              ...(reached ? { total_cost: 0.05, variables: { booked: i % 3 === 0, topic: TOPICS[i % TOPICS.length] } } : {}),
+            },
           },
         },
       ],

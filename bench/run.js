@@ -17,6 +17,7 @@ const { dncImport } = require('./dnc-import');
 const { slowProviderDialing } = require('./slow-provider');
 const { relayLatency } = require('./relay');
 const { floorsOf } = require('./floors');
+const { reportAndExport } = require('./report-export');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 3)));
@@ -197,6 +198,7 @@ async function httpAndReads() {
       ),
     );
     results.figures.push(base, ...figures);
+    results.figures.push(...(await reportAndExport({ service, token: user.token, headers, campaignId: writes, calls: callCount, load, log })));
     await service.stop();
     service = null;
 

@@ -55,22 +55,26 @@ async function until(check, what, timeoutMs = 20_000) {
 async function apiTour(baseUrl, token, secret) {
   const exchanges = [];
   const target = await startTarget();
-  const send = async (method, route, { params = {}, query = '', body, upload, auth = 'token', bearer = token, record = true } = {}) => {
+  const send = async (
+    method,
+    route,
+    { params = {}, query = '', body, upload, auth = 'token', bearer = token, accept = 'application/json', record = true } = {},
+  ) => {
     const path = route.replace(/:(\w+)/g, (_, name) => String(params[name])) + query;
     const raw = upload ? upload.text : body === undefined ? undefined : JSON.stringify(body);
-    const headers = { accept: 'application/json' };
+    const headers = { accept };
     if (upload) headers['content-type'] = upload.contentType;
     else if (raw !== undefined || auth === 'token') headers['content-type'] = 'application/json';
     if (auth === 'token') headers.authorization = `Bearer ${bearer}`;
     if (auth === 'signed') headers['x-signature'] = sign(raw ?? '', secret);
     const response = await fetch(`${baseUrl}${path}`, { method, headers, body: raw });
     const text = await response.text();
-    const isJson = (response.headers.get('content-type') ?? '').includes('json');
+    const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
     const exchange = {
       method,
       route,
       path,
-      body: upload ? { [upload.contentType]: upload.text } : body,
+      body: upload ? { [upload.contentType]: upload.text } : accept !== 'application/json' ? { accept } : body,
       status: response.status,
       answer: isJson ? JSON.parse(text) : text,
     };
@@ -218,6 +222,14 @@ async function apiTour(baseUrl, token, secret) {
     }, 'a call with its webhook answered');
     exchanges.push(answered);
     await send('GET', '/api/user/calls/:id', { params: { id: answered.answer.data.find((c) => c.webhook_response !== null).id } });
+    // Contract §20: how the campaign went, and its calls and leads as files.
+    const today = new Date().toISOString().slice(0, 10);
+    await send('GET', '/api/user/campaigns/:id/report', { params: { id: campaign.id } });
+    await send('GET', '/api/user/campaigns/:id/report', { params: { id: campaign.id }, query: `?date_from=${today}&date_to=${today}` });
+    for (const accept of ['text/csv', 'application/x-ndjson']) {
+      await send('GET', '/api/user/calls/export', { query: `?campaign_id=${campaign.id}`, accept });
+      await send('GET', '/api/user/leads/export', { query: `?campaign_id=${campaign.id}`, accept });
+    }
     const delivered = deliveries.answer.data.find((d) => d.status === 'delivered');
     await send('GET', '/api/user/webhook-deliveries/:id', { params: { id: delivered.id } });
     await send('POST', '/api/user/webhook-deliveries/:id/redeliver', { params: { id: delivered.id } });

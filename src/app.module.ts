@@ -19,6 +19,7 @@ import { LeadImportsModule } from './lead-imports/lead-imports.module';
 import { DoNotCallModule } from './do-not-call/do-not-call.module';
 import { DialingModule } from './dialing/dialing.module';
 import { HistoryModule } from './history/history.module';
+import { ReportsModule } from './reports/reports.module';
 import { LeadsModule } from './leads/leads.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
@@ -62,6 +63,7 @@ export class AppModule implements OnApplicationBootstrap {
         DialingModule,
         WebhooksModule,
         HistoryModule,
+        ReportsModule,
         DoNotCallModule,
         LeadImportsModule,
         DashboardModule,

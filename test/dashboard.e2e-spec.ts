@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, Page, chromium } from 'playwright-core';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
@@ -130,6 +130,31 @@ describeInBrowser('dashboard', () => {
     const answered = await t.request('GET', `/api/user/campaigns/${campaignId}`, { token });
     expect(answered.body.status).toBe('stopped');
     await shot('4-stopped');
+  });
+
+  it("shows the campaign's report, downloads an export, and imports a CSV dropped on the page with its refused rows", async () => {
+    const report = (await t.request('GET', `/api/user/campaigns/${campaignId}/report`, { token })).body;
+    await page.locator('[data-figure="Calls"]', { hasText: new RegExp(`^${report.calls.total}$`) }).waitFor();
+    expect(await page.locator('[data-figure="Answer rate"]').textContent()).toBe(`${(report.calls.answer_rate * 100).toFixed(1)} %`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="calls text/csv"]').click()]);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toMatch(/^id,campaign_id,lead_id,/);
+    expect(lines).toHaveLength(report.calls.total + 1);
+    // Dropped as a file from the desktop would be: one new lead, one already in the campaign, one bad number.
+    const csv = 'phone_number,name\n+12015559001,Ann\n+12015557100,Dup\nnot-a-number,Bob\n';
+    await page.locator('[data-dropzone]').evaluate((zone, text) => {
+      const g = globalThis as any;
+      const data = new g.DataTransfer();
+      data.items.add(new g.File([text], 'leads.csv', { type: 'text/csv' }));
+      zone.dispatchEvent(new g.DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, csv);
+    await page.locator('[data-import-progress]', { hasText: /^completed: 3 rows read, 1 accepted, 1 duplicates, 1 refused$/ }).waitFor();
+    expect((await page.locator('[data-import-errors] li').allTextContents()).some((text) => text.startsWith('Row 3: '))).toBe(true);
+    const leads = (await t.request('GET', `/api/user/leads?campaign_id=${campaignId}&phone_number=%2B12015559001`, { token })).body;
+    expect(leads).toHaveLength(1);
+    await shot('4-report-and-import');
   });
 
   it('fits a narrow screen, sends a reader back to sign in when the token stops working, and shows an empty list as such', async () => {

@@ -58,6 +58,10 @@ function responses(key: string, doc: RouteDoc) {
   const shown = EXAMPLES[key] ?? doc.shown ?? {};
   const out: Record<string, unknown> = {};
   for (const [status, exchanges] of Object.entries(shown)) {
+    if (doc.produces && status === '200') {
+      out[status] = { description: 'Answered', content: producedContent(doc.produces, exchanges) };
+      continue;
+    }
     const isError = Number(status) >= 400;
     const text = key === 'GET /metrics';
     const schema = isError
@@ -80,6 +84,16 @@ function responses(key: string, doc: RouteDoc) {
     };
   }
   return out;
+}
+
+/** Each content type an export answers, with the walk's answer of that type as its example. */
+function producedContent(types: string[], exchanges: Exchange[]) {
+  return Object.fromEntries(
+    types.map((type) => {
+      const example = exchanges.find((e) => (e.request as { accept?: string } | undefined)?.accept === type)?.answer ?? exchanges[0].answer;
+      return [type, { schema: { type: 'string' }, example }];
+    }),
+  );
 }
 
 function parameters(key: string, doc: RouteDoc) {

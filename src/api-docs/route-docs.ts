@@ -1,10 +1,11 @@
 import { AssistantPageQuery } from '../assistants/assistants.controller';
 import { CreateAssistantDto, UpdateAssistantDto } from '../assistants/assistant.dto';
-import { CallEventDto, CallListQuery, InboundCallDto } from '../calls/call.dto';
+import { CallEventDto, CallFilterQuery, CallListQuery, InboundCallDto } from '../calls/call.dto';
 import { CampaignPageQuery } from '../campaigns/campaigns.controller';
 import { CreateCampaignDto, UpdateCampaignDto, UpdateCampaignStatusDto } from '../campaigns/campaign.dto';
 import { HistoryQuery } from '../history/history.controller';
-import { CreateLeadDto, LeadListQuery, UpdateLeadDto } from '../leads/lead.dto';
+import { CreateLeadDto, LeadFilterQuery, LeadListQuery, UpdateLeadDto } from '../leads/lead.dto';
+import { ReportQuery } from '../reports/reports.controller';
 import { AddPhoneNumberDto } from '../phone-numbers/phone-numbers.controller';
 import { CreateToolDto, ToolArgumentsDto, UpdateToolDto } from '../tools/tool.dto';
 import { WebhookDeliveryListQuery } from '../webhooks/webhook-delivery.dto';
@@ -34,6 +35,8 @@ export interface RouteDoc {
   openPaths?: string[];
   /** A body of another type than JSON, by content type (an import's file). */
   upload?: string[];
+  /** A 200 of another type than JSON, by content type (an export): its example is the walk's answer of that type. */
+  produces?: string[];
   /** Answers by status, for a route the API walk does not reach. */
   shown?: Record<string, ShownExchange[]>;
 }
@@ -60,6 +63,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     body: CreateApiKeyDto,
   }),
   'DELETE /api/user/api-keys/:id': user('Teams', 'Revokes an API key from the next request on'),
+  'GET /api/user/campaigns/:id/report': user(
+    'Reports',
+    "How a campaign went: leads by status, calls by status, reached, answer and machine rates, minutes, cost, the attempt that completed each lead, calls per hour and the post-call fields' top values; from counters, never a scan. Optional date_from and date_to (whole UTC days of the calls' created_at)",
+    { query: ReportQuery, openPaths: ['completed_at_attempt', 'outcomes'] },
+  ),
+  'GET /api/user/calls/export': user(
+    'Reports',
+    "The calls of the list's filters, newest first, streamed from one moment: CSV (RFC 4180, formula-like cells prefixed with ') or, with Accept: application/x-ndjson, NDJSON; a var_<name> column per variable seen",
+    { query: CallFilterQuery, produces: ['text/csv', 'application/x-ndjson'] },
+  ),
+  'GET /api/user/leads/export': user('Reports', 'The live leads of campaign_id and status, newest first, streamed like the calls export', {
+    query: LeadFilterQuery,
+    produces: ['text/csv', 'application/x-ndjson'],
+  }),
   'GET /api/user/audit': user('Teams', 'Every event of the organisation with its actor, newest first', { query: AuditQuery }),
   'GET /api/user/settings': user('Account', "The user's quiet hours (contract §13), their own or the operator's default; null: none"),
   'PUT /api/user/settings': user('Account', 'Narrows the quiet hours within 08:00-21:00 (only the operator lifts them)', { body: SettingsDto }),

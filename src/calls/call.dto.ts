@@ -28,7 +28,8 @@ export class InboundCallDto {
   @Rules(Required(), Str(), Phone()) to!: string;
 }
 
-export class CallListQuery extends PageQuery(15) {
+/** The filters of the calls list (contract §7), which its export takes too (§20). */
+export class CallFilterQuery {
   @Optional() @Rules(OneOf(CALL_STATUSES)) status?: CallStatus;
   @Optional() @Rules(OneOf(CALL_TYPES)) type?: CallType;
   @Optional() @Rules(Str()) phone_number?: string;
@@ -37,3 +38,5 @@ export class CallListQuery extends PageQuery(15) {
   @Optional() @Rules(DateYmd()) date_from?: string;
   @Optional() @Rules(DateYmd()) date_to?: string;
 }
+
+export class CallListQuery extends PageQuery(15, 100, CallFilterQuery) {}

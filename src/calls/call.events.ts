@@ -58,6 +58,8 @@ export interface CallSpec {
   provider?: CallProvider | null;
   /** The runtime's own id of an inbound call it announced. */
   provider_call_id?: string | null;
+  /** Contract §20: the assistant's post-call fields of type string or bool, whose values the campaign report counts; absent in older calls. */
+  outcome_fields?: string[];
 }
 
 export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & CallSpec>;

@@ -9,11 +9,10 @@ import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';
 import { JsonText } from '../shared/http/json-text';
 import { listPath } from '../shared/http/page-query';
-import { toE164 } from '../shared/phone';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { CallListQuery } from './call.dto';
 import { CallsProjection, callView } from './calls.projection';
-import { CallsQueries } from './calls.queries';
+import { CallsQueries, callListFilter } from './calls.queries';
 
 @UserApi()
 export class CallsController {
@@ -32,19 +31,7 @@ export class CallsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const createdAt =
-      query.date_from || query.date_to
-        ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` }
-        : undefined;
-    const filter = {
-      user_id: user.organisationId,
-      status: query.status,
-      type: query.type,
-      client_phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
-      assistant_id: query.assistant_id,
-      campaign_id: query.campaign_id,
-      created_at: createdAt,
-    };
+    const filter = callListFilter(user.organisationId, query);
     const [views, total] = await Promise.all([
       this.read.calls.findViews(filter, { sort: [['id', 'desc']], skip: (query.page - 1) * query.per_page, limit: query.per_page }),
       this.read.calls.count(filter),

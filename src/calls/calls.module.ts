@@ -1,3 +1,4 @@
+import { CallsExportController } from './calls-export.controller';
 import { Module } from '@nestjs/common';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signature.guard';
@@ -17,7 +18,7 @@ import { TelephonyController } from './telephony.controller';
 
 @Module({
   imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
-  controllers: [CallsController, TelephonyController],
+  controllers: [CallsExportController, CallsController, TelephonyController],
   providers: [
     CallUpcasters,
     CallsProjection,

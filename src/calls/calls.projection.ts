@@ -7,6 +7,7 @@ import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';
 import { AnsweredBy, CallEvent, CallProvider, CallSpec, CallStatus, NotDialedReason } from './call.events';
 import { WebhookAnswered } from './webhook-answers';
+import { CallReportCounters } from './call-report';
 
 /** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
 export const STUCK_CALL_GRACE_SECONDS = 120;
@@ -51,7 +52,7 @@ export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call
 @Injectable()
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
-  readonly collections = ['calls'];
+  readonly collections = ['calls', 'call_report'];
   readonly eventTypes: readonly (CallEvent | WebhookAnswered)['type'][] = [
     'CallInitiated',
     'CallOutcomeRecorded',
@@ -63,11 +64,13 @@ export class CallsProjection implements ReadModelProjection {
     'CallRecordingSaved',
     'WebhookAttemptFinished',
   ];
-  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`, `analysis_due_at`. */
-  readonly version = 4;
+  /** 2: `resend_from`; 3: deadlines from the latest dial send, `dialed_at`; 4: `provider`, `provider_call_id`, `failure_reason`, `analysis_due_at`; 5: the report's counters. */
+  readonly version = 5;
   readonly calls: Collection<CallDocument>;
+  readonly report: CallReportCounters;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.report = new CallReportCounters(store);
     // A page of one filter reads `(filter, id)` in order; a filter paired with `status` reads
     // `(filter, status, id)`: the page and its total come from the index alone.
     this.calls = store.collection<CallDocument>('calls', {
@@ -113,6 +116,7 @@ export class CallsProjection implements ReadModelProjection {
         variables: spec.variables,
         record: spec.record,
         max_duration_seconds: spec.max_duration_seconds,
+        outcome_fields: spec.outcome_fields,
         provider: spec.provider ?? null,
         provider_call_id: spec.provider_call_id ?? null,
         failure_reason: null,
@@ -134,6 +138,7 @@ export class CallsProjection implements ReadModelProjection {
         updated_at: at,
       };
       await this.calls.upsert(doc.id, doc, recorded.position);
+      await this.report.move(null, doc, recorded.position);
       return;
     }
     if (recorded.type === 'WebhookAttemptFinished') return this.recordWebhookResponse(recorded, recorded as unknown as WebhookAnswered);
@@ -164,6 +169,7 @@ export class CallsProjection implements ReadModelProjection {
         transcript: transcript ?? current.transcript,
       };
       await this.calls.upsert(current.id, next, recorded.position);
+      await this.report.move(current, next, recorded.position);
       return;
     }
     if (event.type === 'CallRecordingSaved') {
@@ -188,6 +194,7 @@ export class CallsProjection implements ReadModelProjection {
       updated_at: at,
     };
     await this.calls.upsert(current.id, next, recorded.position);
+    await this.report.move(current, next, recorded.position);
   }
 
   /** contract §10: the last answer of the post-call webhook, stored on the call. */

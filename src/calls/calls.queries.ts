@@ -1,5 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { Filter } from '../infrastructure/read-store/document-store.port';
+import { toE164 } from '../shared/phone';
+import { CallReportBucket } from './call-report';
+import { CallFilterQuery } from './call.dto';
 import { CallDocument, CallsProjection } from './calls.projection';
+
+/** The calls list's filter (contract §7) of an organisation's calls; dates are whole UTC days, both ends included. */
+export function callListFilter(organisationId: number, query: CallFilterQuery): Filter {
+  const createdAt =
+    query.date_from || query.date_to ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` } : undefined;
+  return {
+    user_id: organisationId,
+    status: query.status,
+    type: query.type,
+    client_phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
+    assistant_id: query.assistant_id,
+    campaign_id: query.campaign_id,
+    created_at: createdAt,
+  };
+}
 
 /** What other features read of calls. */
 @Injectable()
@@ -13,6 +32,12 @@ export class CallsQueries {
   async owned(userId: number, id: number): Promise<CallDocument | null> {
     const doc = await this.projection.calls.get(id);
     return doc && doc.user_id === userId ? doc : null;
+  }
+
+  /** Contract §20: a campaign's counters by hour of its calls' creation, within `[fromHour, toHour]` (`YYYY-MM-DDTHH:00:00Z`). */
+  reportHours(campaignId: number, fromHour?: string, toHour?: string): Promise<CallReportBucket[]> {
+    const hour = fromHour || toHour ? { gte: fromHour, lte: toHour } : undefined;
+    return this.projection.report.buckets.find({ campaign_id: campaignId, hour }, { sort: [['hour', 'asc']] });
   }
 
   /** A campaign's most recent calls, newest first. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { outcomeFields } from '../assistants/assistant.settings';
 import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CallSpec } from '../calls/call.events';
 import { InitiateCall } from '../calls/commands/initiate-call';
@@ -58,6 +59,7 @@ export class PlaceCallsReactor implements Reactor {
       record: assistant.settings.record_call,
       max_duration_seconds: assistant.settings.max_call_duration,
       provider: this.dialer.provider,
+      outcome_fields: outcomeFields(assistant.settings),
     };
     const { created } = await this.commands.execute(new InitiateCall(data.call_id, spec));
     if (created) this.dials.add(data.call_id, spec);

@@ -40,8 +40,11 @@ export class UpdateLeadDto {
 }
 
 /** contract §6: `page` and `per_page` (1 to 1000, default 1000) with the list filters. */
-export class LeadListQuery extends PageQuery(1000, 1000) {
+/** The filters of the leads list, which its export takes too (contract §20). */
+export class LeadFilterQuery {
   @Optional() @Type(() => Number) @Rules(Int()) campaign_id?: number;
   @Optional() @Rules(OneOf(LEAD_STATUSES)) status?: LeadStatus;
   @Optional() @Rules(Str()) phone_number?: string;
 }
+
+export class LeadListQuery extends PageQuery(1000, 1000, LeadFilterQuery) {}

@@ -12,11 +12,11 @@ import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { JsonText } from '../shared/http/json-text';
 import { listPath } from '../shared/http/page-query';
-import { toE164 } from '../shared/phone';
 import { AppValidationPipe, CheckedBody, CheckedBodyPipe } from '../shared/validation/validation.pipe';
 import { CreateLead } from './commands/create-lead';
 import { DeleteLead } from './commands/delete-lead';
 import { UpdateLead } from './commands/update-lead';
+import { leadListFilter } from './leads.queries';
 import { CreateLeadDto, LeadListQuery, UPDATABLE_LEAD_FIELDS, UpdateLeadDto } from './lead.dto';
 import { LeadDocument, LeadsProjection, campaignOfLead, leadView } from './leads.projection';
 
@@ -60,13 +60,7 @@ export class LeadsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const filter = {
-      user_id: user.organisationId,
-      deleted: false,
-      campaign_id: query.campaign_id,
-      status: query.status,
-      phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
-    };
+    const filter = leadListFilter(user.organisationId, query);
     const page = { sort: [['id', 'asc']] as SortOrder, skip: (query.page - 1) * query.per_page, limit: query.per_page };
     const total = await this.read.leads.count(filter);
     reply.header('X-Total-Count', String(total));

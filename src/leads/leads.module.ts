@@ -1,3 +1,4 @@
+import { LeadsExportController } from './leads-export.controller';
 import { Global, Module } from '@nestjs/common';
 import { CAMPAIGN_LEADS } from '../campaigns/campaign-leads';
 import { CampaignsModule } from '../campaigns/campaigns.module';
@@ -20,7 +21,7 @@ import { LeadStates } from './lead-states';
 @Global()
 @Module({
   imports: [CampaignsModule],
-  controllers: [LeadsController],
+  controllers: [LeadsExportController, LeadsController],
   providers: [
     LeadsProjection,
     LeadsQueries,

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { LeadReportCounters } from './lead-report';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { sqlDateTime } from '../shared/formats';
@@ -53,13 +54,15 @@ const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): Lead
 @Injectable()
 export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
-  readonly collections = ['leads'];
+  readonly collections = ['leads', 'lead_report'];
   readonly eventTypes = LEAD_EVENT_TYPES;
-  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view; 4: the fields of contract §13. */
-  readonly version = 4;
+  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view; 4: the fields of contract §13; 5: the report's counters. */
+  readonly version = 5;
   readonly leads: Collection<LeadDocument>;
+  readonly report: LeadReportCounters;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
+    this.report = new LeadReportCounters(store);
     this.leads = store.collection<LeadDocument>('leads', {
       indexes: [
         { fields: ['user_id', 'deleted', 'id'] },
@@ -79,13 +82,17 @@ export class LeadsProjection implements ReadModelProjection {
   async apply(recorded: RecordedEvent): Promise<void> {
     const event = recorded as unknown as LeadEvent;
     if (event.type === 'LeadCreated') {
-      await this.leads.upsert(event.data.lead_id, createdLead(event.data, recorded.occurredAt), recorded.position);
+      const created = createdLead(event.data, recorded.occurredAt);
+      await this.leads.upsert(event.data.lead_id, created, recorded.position);
+      await this.report.move(null, created, recorded.position);
       return;
     }
     const current = await this.leads.get(event.data.lead_id);
     if (!current) return;
     const at = sqlDateTime(recorded.occurredAt);
-    await this.leads.upsert(current.id, withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt))), recorded.position);
+    const next = withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt)));
+    await this.leads.upsert(current.id, next, recorded.position);
+    await this.report.move(current, next, recorded.position);
   }
 }
 

@@ -1,7 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { CampaignLeads } from '../campaigns/campaign-leads';
+import { Filter } from '../infrastructure/read-store/document-store.port';
+import { Counts } from '../shared/counts';
+import { toE164 } from '../shared/phone';
+import { LeadFilterQuery } from './lead.dto';
 import { LEAD_STATUSES } from './lead.events';
 import { LeadDocument, LeadsProjection } from './leads.projection';
+
+/** The leads list's filter of an organisation's live leads. */
+export function leadListFilter(organisationId: number, query: LeadFilterQuery): Filter {
+  return {
+    user_id: organisationId,
+    deleted: false,
+    campaign_id: query.campaign_id,
+    status: query.status,
+    phone_number: query.phone_number === undefined ? undefined : (toE164(query.phone_number) ?? query.phone_number),
+  };
+}
 
 /** What other features read of leads; campaigns' questions among them. */
 @Injectable()
@@ -45,6 +60,11 @@ export class LeadsQueries implements CampaignLeads {
   async byStatus(campaignId: number): Promise<Record<string, number>> {
     const counts = await Promise.all(LEAD_STATUSES.map((status) => this.projection.leads.count({ campaign_id: campaignId, deleted: false, status })));
     return Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]]));
+  }
+
+  /** Contract §20: what the campaign's live leads add up to (see lead-report.ts). */
+  async reportCounts(campaignId: number): Promise<Counts> {
+    return (await this.projection.report.campaigns.get(campaignId))?.counts ?? {};
   }
 
   inFlight(campaignId: number): Promise<number> {

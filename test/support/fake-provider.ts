@@ -44,6 +44,8 @@ export class FakeProvider {
   maxOpenRequestsAt = 0;
   /** The numbers whose dial requests are open now. */
   readonly openTo = new Set<string>();
+  /** More the last status of a call reports (its variables, cost…), by the dial it ends. */
+  lastDetails: (dial: Dial) => object = () => ({});
 
   constructor(
     private readonly secret: string,
@@ -111,7 +113,7 @@ export class FakeProvider {
       await new Promise((r) => setTimeout(r, this.stepDelayMs));
       const isLast = ends && step === steps[steps.length - 1];
       if (isLast) this.close(dial);
-      const raw = JSON.stringify(step);
+      const raw = JSON.stringify(isLast ? { ...step, ...this.lastDetails(dial) } : step);
       await fetch(dial.request.callback_url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-signature': sign(raw, this.secret) },

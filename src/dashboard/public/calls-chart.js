@@ -2,7 +2,7 @@ import { h } from './api.js';
 
 const HOUR = 3600;
 
-/** Calls per hour, from the calls given (their `created_at`, UTC), drawn with uPlot (served locally). */
+/** Calls per hour, from the campaign report's `by_hour` (UTC hours), drawn with uPlot (served locally). */
 export function callsChart() {
   const plot = h('div', { className: 'chart', role: 'img', 'aria-label': 'Calls per hour: none yet' });
   const summary = h('p', { className: 'meta' });
@@ -12,21 +12,15 @@ export function callsChart() {
   const fit = () => chart?.setSize({ width: Math.max(280, plot.clientWidth), height: 200 });
   window.addEventListener('resize', fit);
 
-  function update(calls) {
-    const counts = new Map();
-    for (const call of calls) {
-      const at = Date.parse(`${call.created_at.replace(' ', 'T')}Z`) / 1000;
-      const hour = Math.floor(at / HOUR) * HOUR;
-      counts.set(hour, (counts.get(hour) ?? 0) + 1);
-    }
+  function update(byHour) {
+    const counts = new Map(byHour.filter((x) => x.calls > 0).map((x) => [Date.parse(x.hour) / 1000, x.calls]));
+    const total = byHour.reduce((sum, x) => sum + x.calls, 0);
     const hours = [...counts.keys()].sort((a, b) => a - b);
     const key = hours.map((x) => `${x}:${counts.get(x)}`).join(',');
     if (key === shown) return;
     shown = key;
     const peak = Math.max(0, ...counts.values());
-    const label = calls.length
-      ? `${calls.length} calls over ${hours.length} hour${hours.length === 1 ? '' : 's'}, at most ${peak} in one hour`
-      : 'No calls yet';
+    const label = total ? `${total} calls over ${hours.length} hour${hours.length === 1 ? '' : 's'}, at most ${peak} in one hour` : 'No calls yet';
     plot.setAttribute('aria-label', `Calls per hour: ${label}`);
     summary.textContent = label;
     chart?.destroy();

@@ -1,16 +1,18 @@
 import { api, h, when } from './api.js';
 import { campaignCard } from './campaign-card.js';
 import { callsChart } from './calls-chart.js';
+import { leadDrop } from './lead-drop.js';
 import { pagedTable } from './paged-table.js';
+import { reportSection } from './report-section.js';
 
 const PER_PAGE = 20;
-const CHART_PAGES = 5;
 const CALL_STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
 
 const transcript = (text) => (text ? h('details', {}, h('summary', {}, 'transcript'), h('pre', {}, text)) : '—');
 
-/** One campaign: its card, calls per hour, its leads and calls with paging and filters, and its history. */
+/** One campaign: its card, report, calls per hour, its leads and calls with paging and filters, a lead import, and its history. */
 export function campaignPage(main, id, { every }) {
+  const report = reportSection(id);
   const chart = callsChart();
   const leads = pagedTable({
     caption: 'Leads',
@@ -57,8 +59,9 @@ export function campaignPage(main, id, { every }) {
     },
   });
   const history = historyList(id);
+  const drop = leadDrop(id, () => void load());
   const head = h('div', {});
-  main.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← All campaigns')), head, chart.root, leads.root, calls.root, history.root);
+  main.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← All campaigns')), head, report.root, chart.root, leads.root, drop.root, calls.root, history.root);
   let card = null;
 
   async function load() {
@@ -69,17 +72,12 @@ export function campaignPage(main, id, { every }) {
       head.replaceChildren(h('h1', {}, campaign.name), card.root);
       document.title = `${campaign.name} · Voice campaigns`;
     }
-    await Promise.all([leads.refresh(), calls.refresh(), recentCalls().then(chart.update)]);
-  }
-
-  async function recentCalls() {
-    const all = [];
-    for (let page = 1; page <= CHART_PAGES; page++) {
-      const { data } = await api('GET', `/calls?campaign_id=${id}&per_page=100&page=${page}`);
-      all.push(...data.data);
-      if (page >= data.last_page) break;
-    }
-    return all;
+    const shown = async () => {
+      const { data } = await api('GET', `/campaigns/${id}/report`);
+      report.update(data);
+      chart.update(data.by_hour);
+    };
+    await Promise.all([leads.refresh(), calls.refresh(), shown()]);
   }
 
   const stop = every(load);

@@ -211,6 +211,38 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
       });
     });
 
+    describe('snapshots', () => {
+      it('reads a filter newest id first, a page at a time, as it stood when taken, whatever is written meanwhile', async () => {
+        const c = await seeded();
+        const snapshot = await c.snapshot({ active: true });
+        try {
+          await c.upsert(6, { ...people[0], id: 6, name: 'fay' }, 6);
+          await c.upsert(4, { ...people[3], name: 'changed' }, 7);
+          await c.delete(1, 8);
+          const pages: string[][] = [];
+          for await (const page of snapshot.pages(2)) pages.push(page.map((p) => p.name));
+          expect(pages).toEqual([['dee', 'cid'], ['ann']]);
+        } finally {
+          await snapshot.close();
+        }
+        expect((await c.find({ active: true }, { sort: [['id', 'desc']] })).map((p) => p.name)).toEqual(['fay', 'changed', 'cid']);
+      });
+
+      it("lists the keys of an object field over the filter's documents", async () => {
+        const c = store.collection<{ id: number; kind: string; variables: Record<string, unknown> }>(coll, { indexes: [{ fields: ['kind', 'id'] }] });
+        await c.upsert(1, { id: 1, kind: 'a', variables: { name: 'Ann', plan: 'gold' } }, 1);
+        await c.upsert(2, { id: 2, kind: 'a', variables: { 'odd key': 1, name: 'Bo' } }, 2);
+        await c.upsert(3, { id: 3, kind: 'b', variables: { secret: true } }, 3);
+        await c.upsert(4, { id: 4, kind: 'a', variables: {} }, 4);
+        const snapshot = await c.snapshot({ kind: 'a' });
+        try {
+          expect(await snapshot.keysOf('variables')).toEqual(['name', 'odd key', 'plan']);
+        } finally {
+          await snapshot.close();
+        }
+      });
+    });
+
     batchCases({ store: () => store, collection: () => coll, open, seeded });
   });
 }

@@ -43,6 +43,16 @@ export function noView(collection: string): Error {
   return new Error(`Collection ${collection} has no view`);
 }
 
+/** Contract §20: the documents of a filter as one moment of the store saw them, read a page at a time. */
+export interface Snapshot<T> {
+  /** The distinct keys of the object each document holds at `field` (`variables`), in order. */
+  keysOf(field: string): Promise<string[]>;
+  /** The documents, newest id first, `pageSize` at a time; writes made after the snapshot was taken are not seen. */
+  pages(pageSize?: number): AsyncIterable<T[]>;
+  /** Lets the moment go; call it however the reading ended. */
+  close(): Promise<void>;
+}
+
 export interface Collection<T extends object> {
   get(id: DocId): Promise<T | null>;
   /** The stored documents of these ids, by their keys; ids with none are left out. */
@@ -55,6 +65,8 @@ export interface Collection<T extends object> {
    */
   findViews(filter?: Filter, options?: FindOptions): Promise<string[]>;
   count(filter?: Filter): Promise<number>;
+  /** What `find(filter)` answers, held at one moment for a long read (an export): see Snapshot. */
+  snapshot(filter?: Filter): Promise<Snapshot<T>>;
   /** What `count` answers for each value of a field holding numbers or text; documents without it are left out. */
   countBy(field: string, filter?: Filter): Promise<Map<string | number, number>>;
   /** Stores the document unless the stored one, or its deletion, came from the same or a later position. */

@@ -1,5 +1,7 @@
 import { Connection } from 'mongoose';
-import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './document-store.port';
+import type { ClientSession } from 'mongodb';
+import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from './document-store.port';
+import { MongoSnapshot } from './mongo-snapshot';
 import { assertFieldName, isRange } from './filter-fields';
 
 export type MongoCollection = ReturnType<Connection['collection']>;
@@ -44,6 +46,8 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
     private readonly native: () => MongoCollection,
     private readonly name: string,
     private readonly view?: DocumentView<T>,
+    /** A session of snapshot reads, for `snapshot`. */
+    private readonly snapshotSession?: () => ClientSession,
   ) {}
 
   async get(id: DocId): Promise<T | null> {
@@ -79,6 +83,11 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
 
   async count(filter?: Filter): Promise<number> {
     return this.native().countDocuments(toMongoFilter(filter));
+  }
+
+  async snapshot(filter?: Filter): Promise<Snapshot<T>> {
+    if (!this.snapshotSession) throw new Error(`Collection ${this.name} takes no snapshots`);
+    return new MongoSnapshot<T>(this.native(), this.snapshotSession(), toMongoFilter(filter), (doc) => strip<T>(doc)!);
   }
 
   async countBy(field: string, filter?: Filter): Promise<Map<string | number, number>> {

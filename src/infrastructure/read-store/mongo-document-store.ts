@@ -30,7 +30,12 @@ export class MongoDocumentStore implements DocumentStore {
   collection<T extends object>(name: string, { indexes = [], view }: CollectionOptions<T> = {}): Collection<T> {
     this.declared.set(name, indexes);
     this.indexesMade.push(...this.makeIndexes(live(name), indexes));
-    return new MongoDocCollection<T>(() => this.connection.collection(this.refilling.get(name) ?? live(name)), name, view);
+    return new MongoDocCollection<T>(
+      () => this.connection.collection(this.refilling.get(name) ?? live(name)),
+      name,
+      view,
+      () => this.connection.getClient().startSession({ snapshot: true }),
+    );
   }
 
   /** Rejects, naming each index MongoDB refused (a clash with an index made by hand, say), so the start stops there. */

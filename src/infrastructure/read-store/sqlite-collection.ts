@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
-import { Collection, DocId, DocumentView, Filter, FindOptions, noView } from './document-store.port';
+import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from './document-store.port';
 import { RunningCounts } from './running-counts';
 import { Held, SqliteBatch, Writes, absent } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';
 import { SqlitePageAnchors } from './sqlite-page-anchors';
+import { SqliteSnapshot } from './sqlite-snapshot';
 import { Bind, columnValue, fieldColumn, path, where } from './sqlite-sql';
 
 /** What a collection asks of its store. */
@@ -96,6 +97,10 @@ export class SqliteCollection<T extends object> implements Collection<T> {
       .get(...params) as number;
     this.counts.learn(filter, performance.now() - started);
     return n;
+  }
+
+  async snapshot(filter: Filter = {}): Promise<Snapshot<T>> {
+    return new SqliteSnapshot<T>(this.host.db().name, this.table, where(filter, this.expression), this.expression('id'));
   }
 
   async countBy(field: string, filter: Filter = {}): Promise<Map<string | number, number>> {

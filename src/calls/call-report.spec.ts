@@ -1,0 +1,63 @@
+import { callSpec } from '../testing/call.fixture';
+import { AT, projectionSpec } from '../testing/projection-spec';
+import { OUTCOME_VALUES_PER_HOUR } from './call-report';
+import { CallsProjection } from './calls.projection';
+
+const report = projectionSpec(
+  (store) => new CallsProjection(store),
+  (p) => p.report.buckets,
+);
+const spec = (call_id: number, campaign_id: number | null = 3) => ({
+  type: 'CallInitiated',
+  data: { call_id, ...callSpec({ user_id: 1, assistant_id: 2, campaign_id, outcome_fields: ['booked', 'topic'], variables: { name: 'Ann' } }) },
+});
+const ended = (call_id: number, status: string, details: object, from = 'initiated') => ({
+  type: 'CallOutcomeRecorded',
+  data: { call_id, user_id: 1, campaign_id: 3, lead_id: null, from, status, reached: status === 'completed', details },
+});
+const HOUR = `${AT.slice(0, 13)}:00:00Z`;
+const bucket = (counts: object) => ({ id: `3:${HOUR}`, user_id: 1, campaign_id: 3, hour: HOUR, counts });
+
+describe("the campaign report's counters (contract §20)", () => {
+  it('counts each call once in its hour, moving it from status to status as it goes', () =>
+    report
+      .given(
+        spec(1),
+        spec(2),
+        ended(1, 'ringing', {}),
+        ended(1, 'completed', { answered_by: 'human', duration: 40, total_cost: 0.07, variables: { booked: true, topic: 'billing', name: 'Bo' } }, 'ringing'),
+        ended(2, 'completed', { answered_by: 'machine', duration: 5 }),
+        spec(9, null),
+      )
+      .then([
+        bucket({
+          calls: 2,
+          's:completed': 2,
+          ended: 2,
+          reached: 1,
+          machine: 1,
+          duration: 45,
+          cost: 0.07,
+          'o:booked\u001ftrue': 1,
+          'o:topic\u001fbilling': 1,
+        }),
+      ]));
+
+  it('moves an outcome when an analysis changes it, and counts only string and boolean values of the fields named', () =>
+    report
+      .given(spec(1), ended(1, 'completed', { answered_by: 'human', variables: { booked: false, topic: 42 } }), {
+        type: 'CallAnalyzed',
+        data: { call_id: 1, user_id: 1, campaign_id: 3, lead_id: null, variables: { booked: true, topic: 'x'.repeat(101) } },
+      })
+      .then([bucket({ calls: 1, 's:completed': 1, ended: 1, reached: 1, 'o:booked\u001ftrue': 1 })]));
+
+  it(`counts at most ${OUTCOME_VALUES_PER_HOUR} values of a field in an hour`, () => {
+    const calls = Array.from({ length: OUTCOME_VALUES_PER_HOUR + 2 }, (_, i) => [
+      spec(i + 1),
+      ended(i + 1, 'completed', { answered_by: 'human', variables: { topic: `topic ${i}` } }),
+    ]).flat();
+    const counts: Record<string, number> = { calls: 52, 's:completed': 52, ended: 52, reached: 52 };
+    for (let i = 0; i < OUTCOME_VALUES_PER_HOUR; i++) counts[`o:topic\u001ftopic ${i}`] = 1;
+    return report.given(...calls).then([bucket(counts)]);
+  });
+});

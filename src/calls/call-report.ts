@@ -1,0 +1,78 @@
+import { Collection, DocumentStore } from '../infrastructure/read-store/document-store.port';
+import { Counts, applied, difference, isEmpty } from '../shared/counts';
+import { isReached, isTerminal } from './call-status';
+import type { CallDocument } from './calls.projection';
+
+/** Contract §20: what one campaign's calls created in one UTC hour add up to. */
+export interface CallReportBucket {
+  id: string;
+  user_id: number;
+  campaign_id: number;
+  /** `YYYY-MM-DDTHH:00:00Z` */
+  hour: string;
+  counts: Counts;
+}
+
+/** At most this many values of one post-call field are counted per hour (free text has no top values). */
+export const OUTCOME_VALUES_PER_HOUR = 50;
+/** Longer strings are not counted as outcome values. */
+const OUTCOME_MAX_LENGTH = 100;
+
+export const OUTCOME = 'o:';
+const outcomeKey = (field: string, value: string) => `${OUTCOME}${field}\u001f${value}`;
+export const outcomeOf = (key: string) => {
+  const [field, value] = key.slice(OUTCOME.length).split('\u001f');
+  return { field, value };
+};
+
+/** The hour a call is reported in: that of its `created_at` (`YYYY-MM-DD HH:MM:SS`, UTC). */
+export const hourOf = (createdAt: string) => `${createdAt.slice(0, 10)}T${createdAt.slice(11, 13)}:00:00Z`;
+
+/** What one call adds to its campaign's hour. */
+export function callCounts(call: CallDocument): Counts {
+  const counts: Counts = { calls: 1, [`s:${call.status}`]: 1 };
+  if (!isTerminal(call.status)) return counts;
+  counts.ended = 1;
+  if (isReached(call.status, call.answered_by)) counts.reached = 1;
+  if (call.answered_by === 'machine') counts.machine = 1;
+  if (call.duration) counts.duration = call.duration;
+  if (call.total_cost) counts.cost = call.total_cost;
+  for (const field of call.outcome_fields ?? []) {
+    const value = call.variables?.[field];
+    if (typeof value === 'boolean' || (typeof value === 'string' && value.length > 0 && value.length <= OUTCOME_MAX_LENGTH))
+      counts[outcomeKey(field, String(value))] = 1;
+  }
+  return counts;
+}
+
+/** A new value of a field is counted while the hour has fewer than the cap. */
+function admit(key: string, counts: Counts): boolean {
+  if (!key.startsWith(OUTCOME)) return true;
+  const field = key.slice(0, key.indexOf('\u001f') + 1);
+  let values = 0;
+  for (const other of Object.keys(counts)) if (other.startsWith(field)) values++;
+  return values < OUTCOME_VALUES_PER_HOUR;
+}
+
+/**
+ * The calls projection's counters of contract §20's report: each write of a campaign's call
+ * moves its hour's counts by the difference it makes, at the event's position (so an event
+ * applied again changes nothing). A report adds hours up, never reading a call.
+ */
+export class CallReportCounters {
+  readonly buckets: Collection<CallReportBucket>;
+
+  constructor(store: DocumentStore) {
+    this.buckets = store.collection<CallReportBucket>('call_report', { indexes: [{ fields: ['campaign_id', 'hour'] }] });
+  }
+
+  async move(before: CallDocument | null, after: CallDocument, position: number): Promise<void> {
+    if (after.campaign_id === null) return;
+    const change = difference(before ? callCounts(before) : {}, callCounts(after));
+    if (isEmpty(change)) return;
+    const hour = hourOf(after.created_at);
+    const id = `${after.campaign_id}:${hour}`;
+    const bucket = (await this.buckets.get(id)) ?? { id, user_id: after.user_id, campaign_id: after.campaign_id, hour, counts: {} };
+    await this.buckets.upsert(id, { ...bucket, counts: applied(bucket.counts, change, admit) }, position);
+  }
+}

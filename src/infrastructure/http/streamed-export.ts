@@ -1,0 +1,61 @@
+import { stringify } from 'csv-stringify/sync';
+import type { FastifyReply } from 'fastify';
+import { once } from 'node:events';
+
+export type ExportFormat = 'csv' | 'ndjson';
+
+/** CSV unless the client asks for NDJSON (contract §20). */
+export const exportFormat = (accept: string | string[] | undefined): ExportFormat =>
+  [accept].flat().some((value) => value?.includes('application/x-ndjson')) ? 'ndjson' : 'csv';
+
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is prefixed with `'`;
+ * a plain number (an E.164 number, a negative amount) is left as it is.
+ */
+export function neutralised(value: unknown): unknown {
+  return typeof value === 'string' && /^[=+\-@]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+}
+
+const cell = (value: unknown): unknown => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
+
+/**
+ * Streams rows to the client as they are read: a page is written, then the next is read only
+ * once the socket has taken it (a slow client slows the read, memory stays one page). A client
+ * that goes away ends the reading. Answers once everything was written or the client left.
+ */
+export async function sendExport(reply: FastifyReply, format: ExportFormat, name: string, columns: string[], pages: AsyncIterable<unknown[][]>): Promise<void> {
+  reply.hijack();
+  const out = reply.raw;
+  out.writeHead(200, {
+    'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}.${format === 'csv' ? 'csv' : 'ndjson'}"`,
+    'cache-control': 'no-store',
+  });
+  let gone = false;
+  out.once('close', () => (gone = true));
+  const write = async (text: string) => {
+    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  };
+  const text =
+    format === 'csv'
+      ? (rows: unknown[][]) =>
+          stringify(
+            rows.map((row) => row.map((value) => neutralised(cell(value)))),
+            { record_delimiter: 'windows' },
+          )
+      : (rows: unknown[][]) => rows.map((row) => `${JSON.stringify(Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])))}\n`).join('');
+  try {
+    if (format === 'csv') await write(stringify([columns], { record_delimiter: 'windows' }));
+    for await (const rows of pages) {
+      if (gone) break;
+      await write(text(rows));
+    }
+  } catch {
+    // Headers are gone already: all that is left to say is to cut the answer short.
+    out.destroy();
+    return;
+  }
+  if (!gone) out.end();
+}

@@ -1,0 +1,41 @@
+import { Get, Query } from '@nestjs/common';
+import { CallsQueries } from '../calls/calls.queries';
+import { CampaignsQueries } from '../campaigns/campaigns.queries';
+import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
+import { Permit } from '../infrastructure/auth/permissions';
+import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { LeadsQueries } from '../leads/leads.queries';
+import { Clock } from '../shared/clock';
+import { DomainError } from '../shared/domain-error';
+import { IdParam } from '../shared/http/id-param';
+import { DateYmd, Optional, Rules } from '../shared/validation/rules';
+import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { campaignReport } from './campaign-report';
+
+export class ReportQuery {
+  @Optional() @Rules(DateYmd()) date_from?: string;
+  @Optional() @Rules(DateYmd()) date_to?: string;
+}
+
+/** Contract §20: how a campaign went, from the counters its calls and leads keep. */
+@UserApi()
+export class ReportsController {
+  constructor(
+    private readonly campaigns: CampaignsQueries,
+    private readonly calls: CallsQueries,
+    private readonly leads: LeadsQueries,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Dates are whole UTC days of the calls' `created_at`, both ends included, as in the calls list. */
+  @Permit('read')
+  @Get('campaigns/:id/report')
+  async report(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Query(new AppValidationPipe()) query: ReportQuery) {
+    if (!(await this.campaigns.owned(user.organisationId, id))) throw DomainError.notFound('Campaign');
+    const [hours, leads] = await Promise.all([
+      this.calls.reportHours(id, query.date_from && `${query.date_from}T00:00:00Z`, query.date_to && `${query.date_to}T23:00:00Z`),
+      this.leads.reportCounts(id),
+    ]);
+    return campaignReport(id, hours, leads, this.clock.now());
+  }
+}
