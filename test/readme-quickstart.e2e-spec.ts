@@ -45,6 +45,14 @@ describe("the README's quickstart", () => {
       expect(lines.filter((line) => 'occurred_at' in line).map((e) => e.type)).toEqual(
         expect.arrayContaining(['CampaignCreated', 'CampaignStarted', 'LeadCallStarted']),
       );
+      // Contract §20: the report, and the calls exported as NDJSON with their variables.
+      const report = lines.find((line) => 'leads' in line);
+      expect(report).toMatchObject({ leads: { total: 2 }, rate: expect.any(Number) });
+      // Later than the list, so it may hold a call more.
+      expect(report.calls).toBeGreaterThanOrEqual(calls.length);
+      const exported = lines.filter((line) => 'var_customer_name' in line);
+      expect(exported.map((c) => c.id)).toEqual(expect.arrayContaining(calls.map((c) => c.id)));
+      expect(exported.map((c) => c.var_customer_name)).toContain('Ann');
     } finally {
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,20 @@
 import { Collection, DocumentStore } from '../infrastructure/read-store/document-store.port';
 import { Counts, applied, difference, isEmpty } from '../shared/counts';
 import { isReached, isTerminal } from './call-status';
-import type { CallDocument } from './calls.projection';
+import { AnsweredBy, CallStatus } from './call.events';
+
+/** What the counters read of a call document. */
+export interface CountedCall {
+  user_id: number;
+  campaign_id: number | null;
+  created_at: string;
+  status: CallStatus;
+  answered_by: AnsweredBy;
+  duration: number;
+  total_cost: number;
+  variables: Record<string, unknown>;
+  outcome_fields?: string[];
+}
 
 /** Contract §20: what one campaign's calls created in one UTC hour add up to. */
 export interface CallReportBucket {
@@ -29,7 +42,7 @@ export const outcomeOf = (key: string) => {
 export const hourOf = (createdAt: string) => `${createdAt.slice(0, 10)}T${createdAt.slice(11, 13)}:00:00Z`;
 
 /** What one call adds to its campaign's hour. */
-export function callCounts(call: CallDocument): Counts {
+export function callCounts(call: CountedCall): Counts {
   const counts: Counts = { calls: 1, [`s:${call.status}`]: 1 };
   if (!isTerminal(call.status)) return counts;
   counts.ended = 1;
@@ -66,7 +79,7 @@ export class CallReportCounters {
     this.buckets = store.collection<CallReportBucket>('call_report', { indexes: [{ fields: ['campaign_id', 'hour'] }] });
   }
 
-  async move(before: CallDocument | null, after: CallDocument, position: number): Promise<void> {
+  async move(before: CountedCall | null, after: CountedCall, position: number): Promise<void> {
     if (after.campaign_id === null) return;
     const change = difference(before ? callCounts(before) : {}, callCounts(after));
     if (isEmpty(change)) return;

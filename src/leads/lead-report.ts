@@ -1,6 +1,14 @@
 import { Collection, DocumentStore } from '../infrastructure/read-store/document-store.port';
 import { Counts, applied, difference, isEmpty } from '../shared/counts';
-import type { LeadDocument } from './leads.projection';
+import { LeadStatus } from './lead.events';
+
+/** What the counters read of a lead document. */
+export interface CountedLead {
+  campaign_id: number;
+  status: LeadStatus;
+  attempts: number;
+  deleted: boolean;
+}
 
 /** Contract §20: what a campaign's live leads add up to. */
 export interface LeadReportDocument {
@@ -9,7 +17,7 @@ export interface LeadReportDocument {
 }
 
 /** What one lead adds to its campaign: itself, its status, and the attempt that completed it. */
-export function leadCounts(lead: LeadDocument): Counts {
+export function leadCounts(lead: CountedLead): Counts {
   if (lead.deleted) return {};
   const counts: Counts = { total: 1, [`s:${lead.status}`]: 1 };
   if (lead.status === 'completed') counts[`a:${lead.attempts}`] = 1;
@@ -24,7 +32,7 @@ export class LeadReportCounters {
     this.campaigns = store.collection<LeadReportDocument>('lead_report');
   }
 
-  async move(before: LeadDocument | null, after: LeadDocument, position: number): Promise<void> {
+  async move(before: CountedLead | null, after: CountedLead, position: number): Promise<void> {
     if (before && before.campaign_id !== after.campaign_id) {
       await this.add(before.campaign_id, difference(leadCounts(before), {}), position);
       await this.add(after.campaign_id, leadCounts(after), position);

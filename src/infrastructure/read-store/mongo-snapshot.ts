@@ -1,7 +1,9 @@
 import type { ClientSession } from 'mongodb';
+import type { Connection } from 'mongoose';
 import { Snapshot } from './document-store.port';
 import { assertFieldName } from './filter-fields';
-import type { MongoCollection } from './mongo-collection';
+
+type MongoCollection = ReturnType<Connection['collection']>;
 
 /**
  * One moment of a MongoDB collection: every read runs in a session with snapshot reads (which
