@@ -3,8 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
 import { Permit } from '../infrastructure/auth/permissions';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { exportFormat, sendExport } from '../infrastructure/http/streamed-export';
-import { Snapshot } from '../infrastructure/read-store/document-store.port';
+import { exportSnapshot } from '../infrastructure/http/streamed-export';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { isTerminal } from './call-status';
 import { CallFilterQuery } from './call.dto';
@@ -27,8 +26,8 @@ const COLUMNS = [
   'ended_at',
 ] as const;
 
-/** One call's row: its columns, then its value of each variable seen (empty where it has none). */
-function row(call: CallDocument, variables: string[]): unknown[] {
+/** One call's row, before its variables. */
+function row(call: CallDocument): unknown[] {
   return [
     call.id,
     call.campaign_id,
@@ -43,12 +42,7 @@ function row(call: CallDocument, variables: string[]): unknown[] {
     call.record ? call.recording_url : null,
     call.created_at,
     isTerminal(call.status) ? call.updated_at : null,
-    ...variables.map((name) => call.variables?.[name] ?? null),
   ];
-}
-
-async function* rows(snapshot: Snapshot<CallDocument>, variables: string[]): AsyncIterable<unknown[][]> {
-  for await (const page of snapshot.pages()) yield page.map((call) => row(call, variables));
 }
 
 /** Contract §20: the calls of the list's filters, newest first, as CSV or NDJSON, streamed from one moment of the read store. */
@@ -64,12 +58,6 @@ export class CallsExportController {
     @Headers('accept') accept: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const snapshot = await this.read.calls.snapshot(callListFilter(user.organisationId, query));
-    try {
-      const variables = await snapshot.keysOf('variables');
-      await sendExport(reply, exportFormat(accept), 'calls', [...COLUMNS, ...variables.map((name) => `var_${name}`)], rows(snapshot, variables));
-    } finally {
-      await snapshot.close();
-    }
+    await exportSnapshot(reply, accept, 'calls', COLUMNS, await this.read.calls.snapshot(callListFilter(user.organisationId, query)), row);
   }
 }

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
 import { once } from 'node:events';
+import type { Snapshot } from '../read-store/document-store.port';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
@@ -58,4 +59,28 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, name
     return;
   }
   if (!gone) out.end();
+}
+
+/**
+ * Contract §20: the documents of a snapshot, each as `rowOf` makes its columns, then one `var_<name>`
+ * column per key of any document's `variables` (known before the first row); the snapshot is let go
+ * however the answer ended.
+ */
+export async function exportSnapshot<T extends { variables?: Record<string, unknown> }>(
+  reply: FastifyReply,
+  accept: string | string[] | undefined,
+  name: string,
+  columns: readonly string[],
+  snapshot: Snapshot<T>,
+  rowOf: (doc: T) => unknown[],
+): Promise<void> {
+  try {
+    const variables = await snapshot.keysOf('variables');
+    const rows = async function* () {
+      for await (const page of snapshot.pages()) yield page.map((doc) => [...rowOf(doc), ...variables.map((key) => doc.variables?.[key] ?? null)]);
+    };
+    await sendExport(reply, exportFormat(accept), name, [...columns, ...variables.map((key) => `var_${key}`)], rows());
+  } finally {
+    await snapshot.close();
+  }
 }
