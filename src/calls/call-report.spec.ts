@@ -1,11 +1,11 @@
 import { callSpec } from '../testing/call.fixture';
 import { AT, projectionSpec } from '../testing/projection-spec';
-import { OUTCOME_VALUES_PER_HOUR } from './call-report';
+import { OUTCOME_VALUES_PER_DAY } from './call-report';
 import { CallsProjection } from './calls.projection';
 
 const report = projectionSpec(
   (store) => new CallsProjection(store),
-  (p) => p.report.buckets,
+  (p) => p.report.days,
 );
 const spec = (call_id: number, campaign_id: number | null = 3) => ({
   type: 'CallInitiated',
@@ -15,11 +15,19 @@ const ended = (call_id: number, status: string, details: object, from = 'initiat
   type: 'CallOutcomeRecorded',
   data: { call_id, user_id: 1, campaign_id: 3, lead_id: null, from, status, reached: status === 'completed', details },
 });
-const HOUR = `${AT.slice(0, 13)}:00:00Z`;
-const bucket = (counts: object) => ({ id: `3:${HOUR}`, user_id: 1, campaign_id: 3, hour: HOUR, counts });
+const DAY = AT.slice(0, 10);
+const HOUR = AT.slice(11, 13);
+const bucket = (counts: Record<string, number>) => ({
+  id: `3:${DAY}`,
+  user_id: 1,
+  campaign_id: 3,
+  day: DAY,
+  counts,
+  hours: { [HOUR]: { calls: counts.calls, ...(counts.reached ? { reached: counts.reached } : {}) } },
+});
 
 describe("the campaign report's counters (contract §20)", () => {
-  it('counts each call once in its hour, moving it from status to status as it goes', () =>
+  it('counts each call once in its day and hour, moving it from status to status as it goes', () =>
     report
       .given(
         spec(1),
@@ -51,13 +59,13 @@ describe("the campaign report's counters (contract §20)", () => {
       })
       .then([bucket({ calls: 1, 's:completed': 1, ended: 1, reached: 1, 'o:booked\u001ftrue': 1 })]));
 
-  it(`counts at most ${OUTCOME_VALUES_PER_HOUR} values of a field in an hour`, () => {
-    const calls = Array.from({ length: OUTCOME_VALUES_PER_HOUR + 2 }, (_, i) => [
+  it(`counts at most ${OUTCOME_VALUES_PER_DAY} values of a field in a day`, () => {
+    const calls = Array.from({ length: OUTCOME_VALUES_PER_DAY + 2 }, (_, i) => [
       spec(i + 1),
       ended(i + 1, 'completed', { answered_by: 'human', variables: { topic: `topic ${i}` } }),
     ]).flat();
     const counts: Record<string, number> = { calls: 52, 's:completed': 52, ended: 52, reached: 52 };
-    for (let i = 0; i < OUTCOME_VALUES_PER_HOUR; i++) counts[`o:topic\u001ftopic ${i}`] = 1;
+    for (let i = 0; i < OUTCOME_VALUES_PER_DAY; i++) counts[`o:topic\u001ftopic ${i}`] = 1;
     return report.given(...calls).then([bucket(counts)]);
   });
 });

@@ -16,18 +16,23 @@ export interface CountedCall {
   outcome_fields?: string[];
 }
 
-/** Contract §20: what one campaign's calls created in one UTC hour add up to. */
-export interface CallReportBucket {
+/**
+ * Contract §20: what one campaign's calls created in one UTC day add up to, and their calls and
+ * reached by hour of that day (`hours['09']`). A report's dates are whole days: it reads one
+ * document a day of its range.
+ */
+export interface CallReportDay {
   id: string;
   user_id: number;
   campaign_id: number;
-  /** `YYYY-MM-DDTHH:00:00Z` */
-  hour: string;
+  /** `YYYY-MM-DD` */
+  day: string;
   counts: Counts;
+  hours: Record<string, { calls?: number; reached?: number }>;
 }
 
-/** At most this many values of one post-call field are counted per hour (free text has no top values). */
-export const OUTCOME_VALUES_PER_HOUR = 50;
+/** At most this many values of one post-call field are counted per day (free text has no top values). */
+export const OUTCOME_VALUES_PER_DAY = 50;
 /** Longer strings are not counted as outcome values. */
 const OUTCOME_MAX_LENGTH = 100;
 
@@ -37,9 +42,6 @@ export const outcomeOf = (key: string) => {
   const [field, value] = key.slice(OUTCOME.length).split('\u001f');
   return { field, value };
 };
-
-/** The hour a call is reported in: that of its `created_at` (`YYYY-MM-DD HH:MM:SS`, UTC). */
-export const hourOf = (createdAt: string) => `${createdAt.slice(0, 10)}T${createdAt.slice(11, 13)}:00:00Z`;
 
 /** What one call adds to its campaign's hour. */
 export function callCounts(call: CountedCall): Counts {
@@ -58,34 +60,38 @@ export function callCounts(call: CountedCall): Counts {
   return counts;
 }
 
-/** A new value of a field is counted while the hour has fewer than the cap. */
+/** A new value of a field is counted while the day has fewer than the cap. */
 function admit(key: string, counts: Counts): boolean {
   if (!key.startsWith(OUTCOME)) return true;
   const field = key.slice(0, key.indexOf('\u001f') + 1);
   let values = 0;
   for (const other of Object.keys(counts)) if (other.startsWith(field)) values++;
-  return values < OUTCOME_VALUES_PER_HOUR;
+  return values < OUTCOME_VALUES_PER_DAY;
 }
 
 /**
  * The calls projection's counters of contract §20's report: each write of a campaign's call
- * moves its hour's counts by the difference it makes, at the event's position (so an event
- * applied again changes nothing). A report adds hours up, never reading a call.
+ * moves its day's counts (and its hour's calls and reached) by the difference it makes, at the
+ * event's position (so an event applied again changes nothing). A report adds days up, never
+ * reading a call. A call's day and hour are those of its `created_at` (`YYYY-MM-DD HH:MM:SS`, UTC).
  */
 export class CallReportCounters {
-  readonly buckets: Collection<CallReportBucket>;
+  readonly days: Collection<CallReportDay>;
 
   constructor(store: DocumentStore) {
-    this.buckets = store.collection<CallReportBucket>('call_report', { indexes: [{ fields: ['campaign_id', 'hour'] }] });
+    this.days = store.collection<CallReportDay>('call_report', { indexes: [{ fields: ['campaign_id', 'day'] }] });
   }
 
   async move(before: CountedCall | null, after: CountedCall, position: number): Promise<void> {
     if (after.campaign_id === null) return;
     const change = difference(before ? callCounts(before) : {}, callCounts(after));
     if (isEmpty(change)) return;
-    const hour = hourOf(after.created_at);
-    const id = `${after.campaign_id}:${hour}`;
-    const bucket = (await this.buckets.get(id)) ?? { id, user_id: after.user_id, campaign_id: after.campaign_id, hour, counts: {} };
-    await this.buckets.upsert(id, { ...bucket, counts: applied(bucket.counts, change, admit) }, position);
+    const day = after.created_at.slice(0, 10);
+    const id = `${after.campaign_id}:${day}`;
+    const stored = (await this.days.get(id)) ?? { id, user_id: after.user_id, campaign_id: after.campaign_id, day, counts: {}, hours: {} };
+    const hour = after.created_at.slice(11, 13);
+    const hours = { ...stored.hours };
+    if (change.calls || change.reached) hours[hour] = applied(hours[hour] ?? {}, { calls: change.calls ?? 0, reached: change.reached ?? 0 });
+    await this.days.upsert(id, { ...stored, counts: applied(stored.counts, change, admit), hours }, position);
   }
 }

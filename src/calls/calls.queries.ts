@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Filter } from '../infrastructure/read-store/document-store.port';
 import { toE164 } from '../shared/phone';
-import { CallReportBucket } from './call-report';
+import { CallReportDay } from './call-report';
 import { CallFilterQuery } from './call.dto';
 import { CallDocument, CallsProjection } from './calls.projection';
 
@@ -34,10 +34,10 @@ export class CallsQueries {
     return doc && doc.user_id === userId ? doc : null;
   }
 
-  /** Contract §20: a campaign's counters by hour of its calls' creation, within `[fromHour, toHour]` (`YYYY-MM-DDTHH:00:00Z`). */
-  reportHours(campaignId: number, fromHour?: string, toHour?: string): Promise<CallReportBucket[]> {
-    const hour = fromHour || toHour ? { gte: fromHour, lte: toHour } : undefined;
-    return this.projection.report.buckets.find({ campaign_id: campaignId, hour }, { sort: [['hour', 'asc']] });
+  /** Contract §20: a campaign's counters by day of its calls' creation, within `[fromDay, toDay]` (`YYYY-MM-DD`), oldest first. */
+  reportDays(campaignId: number, fromDay?: string, toDay?: string): Promise<CallReportDay[]> {
+    const day = fromDay || toDay ? { gte: fromDay, lte: toDay } : undefined;
+    return this.projection.report.days.find({ campaign_id: campaignId, day }, { sort: [['day', 'asc']] });
   }
 
   /** A campaign's most recent calls, newest first. */

@@ -1,26 +1,26 @@
 import { campaignReport } from './campaign-report';
 
 const NOW = new Date('2025-03-01T12:00:00Z');
-const hour = (h: string, counts: Record<string, number>) => ({ id: `1:${h}`, user_id: 1, campaign_id: 1, hour: h, counts });
+const day = (d: string, counts: Record<string, number>, hours: Record<string, { calls?: number; reached?: number }>) => ({
+  id: `1:${d}`,
+  user_id: 1,
+  campaign_id: 1,
+  day: d,
+  counts,
+  hours,
+});
 
 describe('campaign report (contract §20)', () => {
-  it('adds the hours up into rates rounded to four decimals, each post-call field’s values most frequent first', () => {
+  it('adds the days up into rates rounded to four decimals, each post-call field’s values most frequent first', () => {
     const report = campaignReport(
       1,
       [
-        hour('2025-03-01T10:00:00Z', {
-          calls: 3,
-          's:completed': 2,
-          's:busy': 1,
-          ended: 3,
-          reached: 1,
-          machine: 1,
-          duration: 70,
-          cost: 0.1,
-          'o:topic\u001fa': 1,
-        }),
-        hour('2025-03-01T09:00:00Z', { calls: 1, 's:in-progress': 1 }),
-        hour('2025-03-01T11:00:00Z', { calls: 1, 's:completed': 1, ended: 1, reached: 1, duration: 30, cost: 0.05, 'o:topic\u001fb': 1, 'o:topic\u001fa': 1 }),
+        day('2025-02-28', { calls: 1, 's:in-progress': 1 }, { '23': { calls: 1 } }),
+        day(
+          '2025-03-01',
+          { calls: 4, 's:completed': 3, 's:busy': 1, ended: 4, reached: 2, machine: 1, duration: 100, cost: 0.15, 'o:topic\u001fa': 2, 'o:topic\u001fb': 1 },
+          { '11': { calls: 1, reached: 1 }, '10': { calls: 3, reached: 1 } },
+        ),
       ],
       { total: 4, 's:completed': 2, 's:created': 2, 'a:1': 1, 'a:3': 1 },
       NOW,
@@ -40,7 +40,7 @@ describe('campaign report (contract §20)', () => {
       },
       completed_at_attempt: { '1': 1, '3': 1 },
       by_hour: [
-        { hour: '2025-03-01T09:00:00Z', calls: 1, reached: 0 },
+        { hour: '2025-02-28T23:00:00Z', calls: 1, reached: 0 },
         { hour: '2025-03-01T10:00:00Z', calls: 3, reached: 1 },
         { hour: '2025-03-01T11:00:00Z', calls: 1, reached: 1 },
       ],

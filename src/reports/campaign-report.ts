@@ -1,7 +1,7 @@
 import { CALL_STATUSES } from '../calls/call.events';
-import { CallReportBucket, OUTCOME, outcomeOf } from '../calls/call-report';
+import { CallReportDay, OUTCOME, outcomeOf } from '../calls/call-report';
 import { LEAD_STATUSES } from '../leads/lead.events';
-import { Counts, applied } from '../shared/counts';
+import { Counts } from '../shared/counts';
 
 /** Values shown per post-call field. */
 const TOP_VALUES = 20;
@@ -10,12 +10,12 @@ const round = (value: number, decimals: number) => Math.round(value * 10 ** deci
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : round(part / whole, 4));
 
 /**
- * Contract §20's report of one campaign, from the counters its calls' hours and its leads keep:
- * added up here, never counted from the calls or the events.
+ * Contract §20's report of one campaign, from the counters its calls' days (oldest first) and its
+ * leads keep: added up here, never counted from the calls or the events.
  */
-export function campaignReport(campaignId: number, hours: CallReportBucket[], leads: Counts, now: Date) {
-  let calls: Counts = {};
-  for (const hour of hours) calls = applied(calls, hour.counts);
+export function campaignReport(campaignId: number, days: CallReportDay[], leads: Counts, now: Date) {
+  const calls: Counts = {};
+  for (const day of days) for (const key in day.counts) calls[key] = (calls[key] ?? 0) + day.counts[key];
   const figure = (key: string) => calls[key] ?? 0;
   const ended = figure('ended');
   return {
@@ -40,9 +40,11 @@ export function campaignReport(campaignId: number, hours: CallReportBucket[], le
         .map(([key, n]) => [key.slice(2), n] as const)
         .sort(([a], [b]) => Number(a) - Number(b)),
     ),
-    by_hour: [...hours]
-      .sort((a, b) => a.hour.localeCompare(b.hour))
-      .map((hour) => ({ hour: hour.hour, calls: hour.counts.calls ?? 0, reached: hour.counts.reached ?? 0 })),
+    by_hour: days.flatMap((day) =>
+      Object.keys(day.hours)
+        .sort()
+        .map((hour) => ({ hour: `${day.day}T${hour}:00:00Z`, calls: day.hours[hour].calls ?? 0, reached: day.hours[hour].reached ?? 0 })),
+    ),
     outcomes: outcomes(calls),
     generated_at: now.toISOString(),
   };

@@ -32,10 +32,7 @@ export class ReportsController {
   @Get('campaigns/:id/report')
   async report(@CurrentUser() user: AuthenticatedUser, @IdParam('Campaign') id: number, @Query(new AppValidationPipe()) query: ReportQuery) {
     if (!(await this.campaigns.owned(user.organisationId, id))) throw DomainError.notFound('Campaign');
-    const [hours, leads] = await Promise.all([
-      this.calls.reportHours(id, query.date_from && `${query.date_from}T00:00:00Z`, query.date_to && `${query.date_to}T23:00:00Z`),
-      this.leads.reportCounts(id),
-    ]);
-    return campaignReport(id, hours, leads, this.clock.now());
+    const [days, leads] = await Promise.all([this.calls.reportDays(id, query.date_from, query.date_to), this.leads.reportCounts(id)]);
+    return campaignReport(id, days, leads, this.clock.now());
   }
 }
