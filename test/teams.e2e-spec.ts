@@ -84,6 +84,19 @@ describe('teams', () => {
     expect((await t.request('GET', '/api/user/me', { token: owner.token })).status).toBe(401);
   });
 
+  it('gives an email to one user however many registrations race for it, and a refused one holds nothing', async () => {
+    const { owner, admin, viewer } = await team();
+    const email = `racing-${owner.id}@example.com`;
+    expect((await t.request('POST', '/api/user/members', { token: viewer.token, body: { email, role: 'viewer' } })).status).toBe(403);
+    const answers = await Promise.all(
+      [owner, admin, owner, admin].map((m) => t.request('POST', '/api/user/members', { token: m.token, body: { email, role: 'viewer' } })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422]);
+    for (const refused of answers.filter((a) => a.status === 422)) expect(refused.body.errors).toEqual({ email: ['The email has already been taken.'] });
+    const members = (await t.request('GET', '/api/user/members', { token: owner.token })).body as Array<{ email: string }>;
+    expect(members.filter((m) => m.email === email)).toHaveLength(1);
+  });
+
   it('keeps at least one owner when two owners demote each other at once', async () => {
     const owner = await t.createUser();
     const second = (await t.request('POST', '/api/user/members', { token: owner.token, body: { email: `o2-${owner.id}@example.com`, role: 'owner' } })).body

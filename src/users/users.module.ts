@@ -8,6 +8,7 @@ import { MeController } from './me.controller';
 import { MembersController } from './members.controller';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeyUsage } from './api-key-usage';
+import { EmailHolders } from './email-holders';
 import { OrganisationCommands } from './commands/organisation-commands';
 import { OrganisationFounding } from './commands/organisation-founding';
 import { SetQuietHoursHandler } from './commands/set-quiet-hours';
@@ -28,6 +29,7 @@ import { UsersQueries } from './users.queries';
     SetQuietHoursHandler,
     UserDirectory,
     ApiKeyUsage,
+    EmailHolders,
     OrganisationFounding,
     OrganisationCommands,
     { provide: AccessTokenVerifier, useExisting: UserDirectory },

@@ -13,6 +13,7 @@ import { organisationStream } from '../organisation.events';
 import { userDecider } from '../user.decider';
 import { userStream } from '../user.events';
 import { UsersProjection } from '../users.projection';
+import { EmailHolders } from '../email-holders';
 import { OrganisationFounding } from './organisation-founding';
 
 /** Joining an organisation as a member; `by`: the member adding it, null for the operator. */
@@ -49,6 +50,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
     private readonly projections: ProjectionRunner,
     private readonly users: UsersProjection,
     private readonly founding: OrganisationFounding,
+    private readonly emails: EmailHolders,
     private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
@@ -63,14 +65,32 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
     if ((await this.users.users.count({ email: normalized })) > 0) {
       throw DomainError.validation('email', 'The email has already been taken.');
     }
+    if (membership) await this.mayAdd(membership, normalized);
     const id = await this.events.nextId('user');
+    // The read above refuses most; this append decides between racing registrations.
+    if (!(await this.emails.take(normalized, id))) throw DomainError.validation('email', 'The email has already been taken.');
+    const { position, token, webhookSecret, organisationId } = await this.emails.registering(normalized, id, () =>
+      this.register(id, normalized, toolLimit, membership),
+    );
+    await this.projections.settle(position);
+    return { id, email: normalized, token, webhook_secret: webhookSecret, organisation_id: organisationId, role: membership?.role ?? 'owner' };
+  }
+
+  /** A member the caller may not add is refused before anything is written (the append decides again). */
+  private async mayAdd({ organisationId, by, role }: Membership, email: string): Promise<void> {
+    await this.founding.ensure(organisationId);
+    const { state } = await this.runner.load(organisationStream(organisationId), organisationDecider);
+    organisationDecider.decide({ type: 'AddMember', by, userId: 0, email, role }, state, new Date());
+  }
+
+  /** The user's place in its organisation (a new one, or a member's), then the user and its first token. */
+  private async register(id: number, email: string, toolLimit: number | undefined, membership: Membership | undefined) {
     const organisationId = membership?.organisationId ?? id;
     if (membership) {
-      await this.founding.ensure(organisationId);
       const { by, role } = membership;
-      await this.runner.run(organisationStream(organisationId), organisationDecider, { type: 'AddMember', by, userId: id, email: normalized, role });
+      await this.runner.run(organisationStream(organisationId), organisationDecider, { type: 'AddMember', by, userId: id, email, role });
     } else {
-      const found = { type: 'FoundOrganisation' as const, organisationId, ownerUserId: id, email: normalized };
+      const found = { type: 'FoundOrganisation' as const, organisationId, ownerUserId: id, email };
       await this.runner.run(organisationStream(organisationId), organisationDecider, found, { retries: 0, newStream: true });
     }
     const token = newAccessToken();
@@ -82,14 +102,13 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
         type: 'RegisterUser',
         userId: id,
         organisationId,
-        email: normalized,
+        email,
         toolLimit: toolLimit ?? this.config.toolPlanLimit,
         webhookSecret,
         tokenHash: hashToken(token),
       },
       { retries: 0, newStream: true },
     );
-    await this.projections.settle(position);
-    return { id, email: normalized, token, webhook_secret: webhookSecret, organisation_id: organisationId, role: membership?.role ?? 'owner' };
+    return { position, token, webhookSecret, organisationId };
   }
 }
