@@ -70,6 +70,25 @@ describe('audit trail', () => {
     expect([bad.status, bad.body.message]).toEqual([422, 'Validation failed']);
   });
 
+  it('names the uploader of an import, and the system for the rows it makes in the background', async () => {
+    const imported = await fetch(`${t.url}/api/user/campaigns/${campaign}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'text/csv', accept: 'application/json' },
+      body: 'phone_number,name\n+12015550388,Ann\n+12015550389,Bo\n',
+    });
+    const id = ((await imported.json()) as { data: { id: number } }).data.id;
+    await eventually(async () => (await t.request('GET', `/api/user/lead-imports/${id}`, { token: owner.token })).body.status === 'completed');
+    const started: Entry[] = (await audit('?type=LeadImportStarted')).data;
+    expect(started.map((e) => e.actor)).toEqual([{ type: 'user', id: owner.id }]);
+    const rows: Entry[] = (await audit('?type=LeadCreated&per_page=100')).data.filter((e: Entry) =>
+      ['+12015550388', '+12015550389'].includes(e.data.phone_number),
+    );
+    expect(rows.map((e) => e.actor)).toEqual([
+      { type: 'system', id: null },
+      { type: 'system', id: null },
+    ]);
+  });
+
   it('shows another organisation nothing of this one', async () => {
     const stranger = await t.createUser();
     const theirs: Entry[] = (await audit('?per_page=100', stranger.token)).data;
