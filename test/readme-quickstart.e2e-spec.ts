@@ -26,6 +26,8 @@ describe("the README's quickstart", () => {
         env: { ...process.env, DATA_DIR: dataDir, API: `${service.url}/api/user` },
         encoding: 'utf8',
         timeout: 90_000,
+        // Not a socket on stdin: bash then takes itself for a remote shell and reads the system's bashrc.
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { Filter } from '../infrastructure/read-store/document-store.port';
 import { toE164 } from '../shared/phone';
 import { CallReportDay } from './call-report';
@@ -23,10 +24,24 @@ export function callListFilter(organisationId: number, query: CallFilterQuery): 
 /** What other features read of calls. */
 @Injectable()
 export class CallsQueries {
-  constructor(private readonly projection: CallsProjection) {}
+  constructor(
+    private readonly projection: CallsProjection,
+    private readonly runner: ProjectionRunner,
+  ) {}
 
   get(id: number): Promise<CallDocument | null> {
     return this.projection.calls.get(id);
+  }
+
+  /**
+   * Finds a call a runtime reports on, looked for once more after the read models caught up with
+   * the event store when missing: a runtime may speak of a call before its dial was projected.
+   */
+  async reported(find: (calls: CallsQueries) => Promise<CallDocument | null>): Promise<CallDocument | null> {
+    const call = await find(this);
+    if (call) return call;
+    await this.runner.catchUp();
+    return find(this);
   }
 
   async owned(userId: number, id: number): Promise<CallDocument | null> {

@@ -85,7 +85,7 @@ export class RetellEventsController {
   private async callOf(ref: RetellCall | undefined): Promise<CallDocument> {
     const retellId = typeof ref?.call_id === 'string' ? ref.call_id : null;
     const ours = Number(ref?.metadata?.call_id);
-    const call = Number.isSafeInteger(ours) && ours > 0 ? await this.calls.get(ours) : null;
+    const call = Number.isSafeInteger(ours) && ours > 0 ? await this.calls.reported((calls) => calls.get(ours)) : null;
     if (!call || call.provider !== 'retell' || !retellId || (call.provider_call_id !== null && call.provider_call_id !== retellId)) {
       throw new HttpException({ message: 'Call not found.' }, 404);
     }

@@ -97,14 +97,9 @@ export class TwilioCallbacksController {
     return params;
   }
 
-  /** The call Twilio means, by its `CallSid` (confirmed on the call as the dial's answer was read: looked for again once the read model caught up). */
+  /** The call Twilio means, by its `CallSid` (confirmed on the call as the dial's answer was read). */
   private async callOf(callSid: string | undefined): Promise<CallDocument> {
-    const find = async () => (callSid ? await this.calls.byProviderCallId(callSid) : null);
-    let call = await find();
-    if (!call && callSid) {
-      await this.projections.catchUp();
-      call = await find();
-    }
+    const call = callSid ? await this.calls.reported((calls) => calls.byProviderCallId(callSid)) : null;
     if (!call || call.provider !== 'twilio') throw new HttpException({ message: 'Call not found.' }, 404);
     return call;
   }

@@ -85,10 +85,10 @@ export class VapiEventsController {
    */
   private async callOf(ref: VapiCallRef | undefined): Promise<CallDocument | null> {
     const providerCallId = typeof ref?.id === 'string' ? ref.id : null;
-    const byVapiId = providerCallId ? await this.calls.byProviderCallId(providerCallId) : null;
-    if (byVapiId) return byVapiId.provider === 'vapi' ? byVapiId : null;
     const ours = Number(ref?.assistant?.metadata?.call_id ?? ref?.metadata?.call_id);
-    const call = Number.isSafeInteger(ours) && ours > 0 ? await this.calls.get(ours) : null;
+    const byOurs = (calls: CallsQueries) => (Number.isSafeInteger(ours) && ours > 0 ? calls.get(ours) : Promise.resolve(null));
+    const call = await this.calls.reported(async (calls) => (providerCallId && (await calls.byProviderCallId(providerCallId))) || byOurs(calls));
+    if (providerCallId && call?.provider_call_id === providerCallId) return call.provider === 'vapi' ? call : null;
     if (!call || call.provider !== 'vapi' || call.provider_call_id !== null || !providerCallId) return null;
     await this.commands.execute(new ConfirmDialSent(call.id, providerCallId));
     return call;
