@@ -83,7 +83,7 @@ describe.each([
       p.leads.find({ user_id: 1, deleted: false, phone_number: '+12125550100' }, { sort: [['id', 'asc']], limit: 10 }),
     );
     expect(result.map((l) => l.id)).toEqual([300, 301, 302]);
-    expect(plans).toEqual([
+    expect(plans.filter((plan) => plan.includes('rm_leads'))).toEqual([
       expect.stringContaining('INDEX rm_leads__user_id__deleted__phone_number__campaign_id__id (doc.user_id=? AND doc.deleted=? AND doc.phone_number=?)'),
     ]);
   });

@@ -6,6 +6,7 @@ import { Counts } from '../shared/counts';
 /** Values shown per post-call field. */
 const TOP_VALUES = 20;
 
+const HOURS = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : round(part / whole, 4));
 
@@ -40,14 +41,20 @@ export function campaignReport(campaignId: number, days: CallReportDay[], leads:
         .map(([key, n]) => [key.slice(2), n] as const)
         .sort(([a], [b]) => Number(a) - Number(b)),
     ),
-    by_hour: days.flatMap((day) =>
-      Object.keys(day.hours)
-        .sort()
-        .map((hour) => ({ hour: `${day.day}T${hour}:00:00Z`, calls: day.hours[hour].calls ?? 0, reached: day.hours[hour].reached ?? 0 })),
-    ),
+    by_hour: days.flatMap(byHour),
     outcomes: outcomes(calls),
     generated_at: now.toISOString(),
   };
+}
+
+/** The day's hours (`hours['09']`) that had calls, in order. */
+function byHour(day: CallReportDay): Array<{ hour: string; calls: number; reached: number }> {
+  const hours = [];
+  for (const hour of HOURS) {
+    const counts = day.hours[hour];
+    if (counts) hours.push({ hour: `${day.day}T${hour}:00:00Z`, calls: counts.calls ?? 0, reached: counts.reached ?? 0 });
+  }
+  return hours;
 }
 
 /** Each post-call field's most frequent values, most frequent first. */

@@ -79,12 +79,15 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
-    return this.column('doc', filter, options).map((doc) => JSON.parse(doc) as T);
+    const { cache } = this.host;
+    return this.rows('id, pos, doc', filter, options).map(
+      ([id, pos, doc]) => cache.stored(this.table, id as string, pos as number, () => JSON.parse(doc as string) as object) as T,
+    );
   }
 
   async findViews(filter?: Filter, options: FindOptions = {}): Promise<string[]> {
     if (!this.view) throw noView(this.name);
-    return this.column('view', filter, options);
+    return this.rows('view', filter, options).map(([view]) => view as string);
   }
 
   async count(filter: Filter = {}): Promise<number> {
@@ -182,22 +185,22 @@ export class SqliteCollection<T extends object> implements Collection<T> {
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
 
-  /** One column of the rows a filter matches, in order; a deep page of a list sorted on one field starts from an anchor. */
-  private column(name: 'doc' | 'view', filter: Filter = {}, options: FindOptions = {}): string[] {
+  /** Columns of the rows a filter matches, in order; a deep page of a list sorted on one field starts from an anchor. */
+  private rows(columns: string, filter: Filter = {}, options: FindOptions = {}): Bind[][] {
     const clause = where(filter, this.expression);
     const { sort = [], skip, limit } = options;
     if (skip && limit !== undefined && sort.length === 1) {
       const [[field, direction]] = sort;
-      return this.anchors.page({ column: name, where: clause, key: this.expression(field), descending: direction === 'desc' }, skip, limit);
+      return this.anchors.page({ columns, where: clause, key: this.expression(field), descending: direction === 'desc' }, skip, limit);
     }
     const order = sort.length ? `ORDER BY ${sort.map(([f, d]) => `${this.expression(f)} ${d === 'desc' ? 'DESC' : 'ASC'}`).join(', ')}` : '';
     // SQLite takes an OFFSET only after a LIMIT; -1 is none.
     const limited = limit !== undefined ? limitClause(limit) : skip ? 'LIMIT -1' : '';
-    const text = `SELECT ${name} FROM ${this.table} ${clause.sql} ${order} ${limited}${skip ? ' OFFSET ?' : ''}`;
+    const text = `SELECT ${columns} FROM ${this.table} ${clause.sql} ${order} ${limited}${skip ? ' OFFSET ?' : ''}`;
     const args = skip ? [...clause.params, skip] : clause.params;
     return prepared(this.host.db(), text)
-      .pluck()
-      .all(...args) as string[];
+      .raw()
+      .all(...args) as Bind[][];
   }
 
   private read(key: string, version?: number): Held {

@@ -21,15 +21,13 @@ function freezeDeep<T>(value: T): T {
 export class SqliteDocumentCache {
   private readonly rows = new LRUCache<string, Held>({ max: 4096 });
   private version = -1;
+  private versionThisTurn: number | null = null;
 
   constructor(private readonly db: () => Database.Database) {}
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
-  get(table: string, key: string, read: () => Held, version = dataVersion(this.db())): Held {
-    if (version !== this.version) {
-      this.rows.clear();
-      this.version = version;
-    }
+  get(table: string, key: string, read: () => Held, version = this.fileVersion()): Held {
+    this.checkVersion(version);
     const id = keyOf(table, key);
     let row = this.rows.get(id);
     if (!row) {
@@ -39,8 +37,42 @@ export class SqliteDocumentCache {
     return row;
   }
 
+  /**
+   * The document as stored at `pos`, parsed by `parse` unless kept: a list's rows are the same
+   * documents `get` reads, and a row's position names its content.
+   */
+  stored(table: string, key: string, pos: number, parse: () => object): object {
+    this.checkVersion(this.fileVersion());
+    const id = keyOf(table, key);
+    const kept = this.rows.get(id);
+    if (kept?.doc && kept.pos === pos) return kept.doc;
+    const doc = freezeDeep(parse());
+    this.rows.set(id, { doc, stored: doc, pos, dirty: false });
+    return doc;
+  }
+
   forget(table: string, key: string): void {
     this.rows.delete(keyOf(table, key));
+  }
+
+  /** Every document is forgotten once another connection has committed to the file (a rebuild's switch among them). */
+  private checkVersion(version: number): void {
+    if (version === this.version) return;
+    this.rows.clear();
+    this.version = version;
+  }
+
+  /**
+   * The file's commit counter, asked once per turn of the event loop (each asking costs SQLite's
+   * file locks): another process's commit shows from the next turn on, and this process's own
+   * writes are forgotten as they are made.
+   */
+  private fileVersion(): number {
+    if (this.versionThisTurn === null) {
+      this.versionThisTurn = dataVersion(this.db());
+      setImmediate(() => (this.versionThisTurn = null));
+    }
+    return this.versionThisTurn;
   }
 
   clear(): void {

@@ -9,15 +9,16 @@ import { Bind } from './sqlite-sql';
 const LISTS = 256;
 const ANCHORS = 32;
 
-/** A list: one column of the rows a WHERE clause matches, ordered by one key expression. */
+/** A list: columns of the rows a WHERE clause matches, ordered by one key expression. */
 export interface SortedList {
-  column: string;
+  columns: string;
   where: { sql: string; params: Bind[] };
   key: string;
   descending: boolean;
 }
 
-type Row = [column: string, key: Bind];
+/** The list's columns, then its key. */
+type Row = Bind[];
 type Anchor = [offset: number, key: Bind];
 
 /**
@@ -47,10 +48,10 @@ export class SqlitePageAnchors {
   }
 
   /** The rows `skip` to `skip + limit` of the list, as `LIMIT limit OFFSET skip` answers them. */
-  page(list: SortedList, skip: number, limit: number): string[] {
+  page(list: SortedList, skip: number, limit: number): Bind[][] {
     const db = this.connection();
     const version = this.checked(db);
-    const name = `${list.column}\u0000${list.where.sql}\u0000${JSON.stringify(list.where.params)}\u0000${list.key}\u0000${list.descending}`;
+    const name = `${list.columns}\u0000${list.where.sql}\u0000${JSON.stringify(list.where.params)}\u0000${list.key}\u0000${list.descending}`;
     const anchor = nearestAtOrBefore(this.lists.get(name), skip - 1);
     // The two rows before the page are read too: the second anchors the same page asked again.
     const start = Math.max(anchor?.[0] ?? 0, skip - 2);
@@ -60,7 +61,7 @@ export class SqlitePageAnchors {
     if (rows && this.checked(db) !== version) rows = undefined;
     rows ??= this.read(db, list, start, count)!;
     this.learn(name, rows, start, [skip - 1, skip + limit - 1]);
-    return rows.slice(skip - start).map(([column]) => column);
+    return rows.slice(skip - start).map((row) => row.slice(0, -1));
   }
 
   /**
@@ -69,10 +70,10 @@ export class SqlitePageAnchors {
    * made again without the anchor (undefined here).
    */
   private read(db: Database.Database, list: SortedList, start: number, limit: number, anchor?: Anchor): Row[] | undefined {
-    const { column, where, key, descending } = list;
+    const { columns, where, key, descending } = list;
     const seek = anchor ? `${key} ${descending ? '<=' : '>='} ?` : '';
     const condition = !seek ? where.sql : where.sql ? `${where.sql} AND ${seek}` : `WHERE ${seek}`;
-    const text = `SELECT ${column}, ${key} FROM ${this.table} ${condition} ORDER BY ${key} ${descending ? 'DESC' : 'ASC'} ${limitClause(limit)} OFFSET ?`;
+    const text = `SELECT ${columns}, ${key} FROM ${this.table} ${condition} ORDER BY ${key} ${descending ? 'DESC' : 'ASC'} ${limitClause(limit)} OFFSET ?`;
     const args = anchor ? [...where.params, anchor[1], start - anchor[0]] : [...where.params, start];
     const rows = prepared(db, text)
       .raw()
@@ -86,8 +87,8 @@ export class SqlitePageAnchors {
     for (const offset of offsets) {
       const i = offset - start;
       if (i < 1 || i >= rows.length || anchors?.has(offset)) continue;
-      const key = rows[i][1];
-      if (key === null || key === rows[i - 1][1]) continue;
+      const key = rows[i].at(-1)!;
+      if (key === null || key === rows[i - 1].at(-1)) continue;
       if (!anchors) this.lists.set(name, (anchors = new Map()));
       if (anchors.size >= ANCHORS) anchors.delete(anchors.keys().next().value!);
       anchors.set(offset, key);
