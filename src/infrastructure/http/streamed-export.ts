@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Snapshot } from '../read-store/document-store.port';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -22,9 +23,10 @@ export function neutralised(value: unknown): unknown {
 const cell = (value: unknown): unknown => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
 
 /**
- * Streams rows to the client as they are read: a page is written, then the next is read only
- * once the socket has taken it (a slow client slows the read, memory stays one page). A client
- * that goes away ends the reading. Answers once everything was written or the client left.
+ * Streams rows to the client as they are read: Node's `pipeline` asks for the next page only once
+ * the socket took the last (a slow client slows the read, memory stays a page or two), and stops
+ * reading when the client goes away or the read fails (the answer is then cut short: its headers
+ * are gone). Answers once everything was written or the answer ended.
  */
 export async function sendExport(reply: FastifyReply, format: ExportFormat, name: string, columns: string[], pages: AsyncIterable<unknown[][]>): Promise<void> {
   reply.hijack();
@@ -34,11 +36,6 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, name
     'content-disposition': `attachment; filename="${name}.${format === 'csv' ? 'csv' : 'ndjson'}"`,
     'cache-control': 'no-store',
   });
-  let gone = false;
-  out.once('close', () => (gone = true));
-  const write = async (text: string) => {
-    if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
-  };
   const text =
     format === 'csv'
       ? (rows: unknown[][]) =>
@@ -47,18 +44,12 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, name
             { record_delimiter: 'windows' },
           )
       : (rows: unknown[][]) => rows.map((row) => `${JSON.stringify(Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])))}\n`).join('');
-  try {
-    if (format === 'csv') await write(stringify([columns], { record_delimiter: 'windows' }));
-    for await (const rows of pages) {
-      if (gone) break;
-      await write(text(rows));
-    }
-  } catch {
-    // Headers are gone already: all that is left to say is to cut the answer short.
-    out.destroy();
-    return;
+  async function* chunks() {
+    if (format === 'csv') yield stringify([columns], { record_delimiter: 'windows' });
+    for await (const rows of pages) yield text(rows);
   }
-  if (!gone) out.end();
+  // A client that left or a failed read ends the pipeline, destroying the answer: nothing more to say.
+  await pipeline(Readable.from(chunks(), { objectMode: false }), out).catch(() => undefined);
 }
 
 /**
