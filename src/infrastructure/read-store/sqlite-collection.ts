@@ -3,7 +3,7 @@ import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
 import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from './document-store.port';
 import { RunningCounts } from './running-counts';
-import { Held, SqliteBatch, Writes, absent } from './sqlite-batch';
+import { Held, SqliteBatch, Writes, absent, dataVersion } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';
 import { SqlitePageAnchors } from './sqlite-page-anchors';
 import { SqliteSnapshot } from './sqlite-snapshot';
@@ -80,8 +80,9 @@ export class SqliteCollection<T extends object> implements Collection<T> {
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
     const { cache } = this.host;
+    const version = dataVersion(this.host.db());
     return this.rows('id, pos, doc', filter, options).map(
-      ([id, pos, doc]) => cache.stored(this.table, id as string, pos as number, () => JSON.parse(doc as string) as object) as T,
+      ([id, pos, doc]) => cache.stored(this.table, id as string, pos as number, () => JSON.parse(doc as string) as object, version) as T,
     );
   }
 

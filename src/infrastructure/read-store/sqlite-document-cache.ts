@@ -21,12 +21,11 @@ function freezeDeep<T>(value: T): T {
 export class SqliteDocumentCache {
   private readonly rows = new LRUCache<string, Held>({ max: 4096 });
   private version = -1;
-  private versionThisTurn: number | null = null;
 
   constructor(private readonly db: () => Database.Database) {}
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
-  get(table: string, key: string, read: () => Held, version = this.fileVersion()): Held {
+  get(table: string, key: string, read: () => Held, version = dataVersion(this.db())): Held {
     this.checkVersion(version);
     const id = keyOf(table, key);
     let row = this.rows.get(id);
@@ -39,10 +38,11 @@ export class SqliteDocumentCache {
 
   /**
    * The document as stored at `pos`, parsed by `parse` unless kept: a list's rows are the same
-   * documents `get` reads, and a row's position names its content.
+   * documents `get` reads, and a row's position names its content. `version`: the file's commit
+   * counter, read once for the whole list.
    */
-  stored(table: string, key: string, pos: number, parse: () => object): object {
-    this.checkVersion(this.fileVersion());
+  stored(table: string, key: string, pos: number, parse: () => object, version: number): object {
+    this.checkVersion(version);
     const id = keyOf(table, key);
     const kept = this.rows.get(id);
     if (kept?.doc && kept.pos === pos) return kept.doc;
@@ -60,19 +60,6 @@ export class SqliteDocumentCache {
     if (version === this.version) return;
     this.rows.clear();
     this.version = version;
-  }
-
-  /**
-   * The file's commit counter, asked once per turn of the event loop (each asking costs SQLite's
-   * file locks): another process's commit shows from the next turn on, and this process's own
-   * writes are forgotten as they are made.
-   */
-  private fileVersion(): number {
-    if (this.versionThisTurn === null) {
-      this.versionThisTurn = dataVersion(this.db());
-      setImmediate(() => (this.versionThisTurn = null));
-    }
-    return this.versionThisTurn;
   }
 
   clear(): void {
