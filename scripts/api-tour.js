@@ -11,17 +11,35 @@ const { createServer } = require('node:http');
 const sign = (raw, secret) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 /**
- * A loopback server standing for the user's webhook receiver and a tool's endpoint. Webhooks
- * are held unanswered until `releaseHooks`: the walk lists a delivery still pending (no status
- * code, no delivery time yet) before it lists one delivered, so the documents show both.
+ * A loopback server standing for the user's webhook receiver, a tool's endpoint and the telephony
+ * provider of `DIALER=http` (its `DIALER_URL` is `<url>/dial`): a dial is accepted, then its call
+ * rings, is answered and completes through the signed callbacks, as the simulated dialer would.
+ * Webhooks are held unanswered until `releaseHooks`: the walk lists a delivery still pending (no
+ * status code, no delivery time yet) before it lists one delivered, so the documents show both.
  */
-async function startTarget() {
+async function startTarget(secret) {
   const held = [];
   let holding = true;
+  const report = async (callbackUrl, body) => {
+    const raw = JSON.stringify(body);
+    await fetch(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': sign(raw, secret) }, body: raw });
+  };
+  const placeCall = async ({ callback_url: callbackUrl }) => {
+    await report(callbackUrl, { status: 'ringing' });
+    await report(callbackUrl, { status: 'in-progress', answered_by: 'human' });
+    await report(callbackUrl, { status: 'completed', duration: 31, transcript: 'AI: Hello!\nCustomer: Hi, thanks for calling.', total_cost: 0.01 });
+  };
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
     const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, slots: ['10:00', '14:30'] }));
-    req.on('end', () => (holding && req.url.startsWith('/hooks') ? held.push(answer) : answer()));
+    req.on('end', () => {
+      if (req.url === '/dial') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        return void setTimeout(() => placeCall(JSON.parse(Buffer.concat(chunks).toString())).catch(() => undefined), 20);
+      }
+      return holding && req.url.startsWith('/hooks') ? held.push(answer) : answer();
+    });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -48,13 +66,13 @@ async function until(check, what, timeoutMs = 20_000) {
 }
 
 /**
- * `baseUrl`: the service; `token`: a fresh user's; `secret`: its TELEPHONY_SECRET. The service
- * must dial with the simulated dialer at once (`SIMULATED_CALL_STEP_SECONDS=0`, odds `human:1`)
- * and allow loopback targets (`ALLOW_PRIVATE_TARGETS=true`).
+ * `baseUrl`: the service; `token`: a fresh user's; `secret`: its TELEPHONY_SECRET; `target`: a
+ * started `startTarget(secret)`, whose `/dial` is the service's `DIALER_URL` (`DIALER=http`, the
+ * mode the generic telephony routes exist in). The service must allow loopback targets
+ * (`ALLOW_PRIVATE_TARGETS=true`). The walk stops the target.
  */
-async function apiTour(baseUrl, token, secret) {
+async function apiTour(baseUrl, token, secret, target) {
   const exchanges = [];
-  const target = await startTarget();
   const send = async (
     method,
     route,
@@ -300,8 +318,8 @@ async function apiTour(baseUrl, token, secret) {
   }
 }
 
-module.exports = { apiTour };
+module.exports = { apiTour, startTarget };
 
 if (require.main === module) {
-  require('./write-api-examples').main(apiTour);
+  require('./write-api-examples').main(apiTour, startTarget);
 }

@@ -8,7 +8,8 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const SECRET = 'telephony-secret-for-examples';
 
-async function main(apiTour) {
+async function main(apiTour, startTarget) {
+  const target = await startTarget(SECRET);
   const dataDir = mkdtempSync(join(tmpdir(), 'api-examples-'));
   const port = 3000 + Math.floor(Math.random() * 20000);
   const env = {
@@ -19,11 +20,11 @@ async function main(apiTour) {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'error',
     TELEPHONY_SECRET: SECRET,
+    DIALER: 'http',
+    DIALER_URL: `${target.url}/dial`,
     ALLOW_PRIVATE_TARGETS: 'true',
-    SIMULATED_CALL_STEP_SECONDS: '0',
     // The walk dials at whatever hour it runs.
     DEFAULT_QUIET_HOURS: 'none',
-    SIMULATED_DIALER_ODDS: 'human:1',
     DIAL_INTERVAL_MS: '50',
     WEBHOOK_RETRY_DELAYS: '1',
   };
@@ -44,7 +45,7 @@ async function main(apiTour) {
       execFileSync(process.execPath, [join(root, 'dist/cli/main.js'), 'users:create', '--email', 'owner@example.com'], { env }).toString(),
     );
     const examples = {};
-    for (const exchange of await apiTour(url, user.token, SECRET)) {
+    for (const exchange of await apiTour(url, user.token, SECRET, target)) {
       const byStatus = (examples[`${exchange.method} ${exchange.route}`] ??= {});
       (byStatus[exchange.status] ??= []).push({ request: exchange.body, answer: exchange.answer });
     }

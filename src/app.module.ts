@@ -12,6 +12,7 @@ import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
 import { AssistantsModule } from './assistants/assistants.module';
 import { AuditModule } from './audit/audit.module';
 import { CallsModule } from './calls/calls.module';
+import { TelephonyModule } from './calls/telephony.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -60,7 +61,8 @@ export class AppModule implements OnApplicationBootstrap {
         CampaignsModule,
         LeadsModule,
         CallsModule,
-        DialingModule,
+        DialingModule.forRoot(options.config.dialer),
+        ...(options.config.dialer === 'http' ? [TelephonyModule] : []),
         WebhooksModule,
         HistoryModule,
         ReportsModule,

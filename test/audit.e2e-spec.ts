@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { eventually } from './support/fake-provider';
 import { TestApp, startTestApp } from './support/test-app';
@@ -36,7 +37,9 @@ describe('audit trail', () => {
     expect(one('OrganisationFounded')[0].actor).toEqual({ type: 'system', id: null });
     expect(one('ApiKeyCreated')[0].actor).toEqual({ type: 'user', id: owner.id });
     expect(one('ApiKeyCreated')[0].data).toMatchObject({ name: 'builder', scopes: ['assistants:write'] });
-    expect(JSON.stringify(entries)).not.toContain('token_hash');
+    // Credentials are shown as [secret] (contract §19).
+    expect(one('ApiKeyCreated')[0].data.token_hash).toBe('[secret]');
+    expect(JSON.stringify(entries)).not.toContain(createHash('sha256').update(key.token).digest('hex'));
     expect(one('AssistantCreated')[0].actor).toEqual({ type: 'api_key', id: key.id });
     expect(one('CampaignStarted')[0]).toMatchObject({ stream: `campaign-${campaign}`, actor: { type: 'user', id: owner.id } });
     // Dialing is background work.

@@ -5,6 +5,7 @@ import { sign } from '../src/shared/signature';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { openCall } from './support/calls';
 import { startTestApp, TestApp } from './support/test-app';
+import { httpRuntimeEnv } from './support/http-runtime';
 
 const SECRET = 'telephony-test-secret';
 
@@ -16,7 +17,7 @@ describe('calls API and telephony callbacks', () => {
   let assistantId: number;
 
   beforeAll(async () => {
-    t = await startTestApp({ TELEPHONY_SECRET: SECRET }, { clock });
+    t = await startTestApp(httpRuntimeEnv(SECRET), { clock });
     alice = await t.createUser();
     bob = await t.createUser();
     assistantId = (await t.request('POST', '/api/user/assistant', { token: alice.token, body: requiredAssistantSettings })).body.data.id;

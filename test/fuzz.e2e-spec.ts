@@ -4,6 +4,7 @@ import { sign as signBody } from '../src/shared/signature';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { bodyText, pathId, queryText } from './support/fuzz-bodies';
 import { TestApp, startTestApp } from './support/test-app';
+import { httpRuntimeEnv } from './support/http-runtime';
 
 const SECRET = 'fuzz-telephony-secret';
 /** Cases per route and run; with the routes below, thousands a run. */
@@ -80,7 +81,7 @@ describe('fuzzing every route (contract §3, §12)', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ TELEPHONY_SECRET: SECRET, LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, { background: false });
+    t = await startTestApp({ ...httpRuntimeEnv(SECRET), LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, { background: false });
     // Contract §19: the suite acts as an admin member of the organisation, not as the account that founded it.
     const owner = await t.createUser(undefined, 1000);
     const addMember = async (email: string, role: string) =>

@@ -8,6 +8,7 @@ import { RegisteredUser } from '../src/users/commands/register-user';
 import { openCall } from './support/calls';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
+import { httpRuntimeEnv } from './support/http-runtime';
 
 const SECRET = 'tools-telephony-secret';
 
@@ -26,7 +27,7 @@ describe('running mid-call tools', () => {
     receiver = await new Receiver((req) =>
       req.path.startsWith('/slow') ? { status: 200, body: { late: true }, delayMs: 1500 } : { status: 201, body: { ok: true, method: req.method } },
     ).start();
-    t = await startTestApp({ TELEPHONY_SECRET: SECRET });
+    t = await startTestApp(httpRuntimeEnv(SECRET));
     owner = await t.createUser(undefined, 50);
     stranger = await t.createUser();
   });

@@ -166,10 +166,11 @@ describe('mid call tools API', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         message: 'Tool updated successfully',
-        data: { ...body.data, timeout: 20, headers: [{ name: 'C', value: '3' }], updated_at: expect.stringMatching(ISO_MICROS) },
+        // Header values are secrets: shown as [secret] once set (contract §19).
+        data: { ...body.data, timeout: 20, headers: [{ name: 'C', value: '[secret]' }], updated_at: expect.stringMatching(ISO_MICROS) },
       });
       const cleared = await t.request('PUT', `/api/user/tools/${body.data.id}`, { token, body: { schema: [] } });
-      expect(cleared.body.data).toMatchObject({ schema: [], headers: [{ name: 'C', value: '3' }], timeout: 20 });
+      expect(cleared.body.data).toMatchObject({ schema: [], headers: [{ name: 'C', value: '[secret]' }], timeout: 20 });
     });
 
     it('answers Validation failed with the field errors', async () => {

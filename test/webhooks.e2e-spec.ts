@@ -9,6 +9,7 @@ import { eventually } from './support/fake-provider';
 import { openCall } from './support/calls';
 import { Receiver } from './support/receiver';
 import { startTestApp, TestApp } from './support/test-app';
+import { httpRuntimeEnv } from './support/http-runtime';
 
 const SECRET = 'webhook-telephony-secret';
 
@@ -17,7 +18,7 @@ describe('post-call webhooks', () => {
   let user: RegisteredUser;
   let receiver: Receiver;
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-webhooks-'));
-  const env = { TELEPHONY_SECRET: SECRET, WEBHOOK_RETRY_DELAYS: '0,0,0,0' };
+  const env = { ...httpRuntimeEnv(SECRET), WEBHOOK_RETRY_DELAYS: '0,0,0,0' };
 
   beforeAll(async () => {
     receiver = await new Receiver((req, count) => {

@@ -10,6 +10,7 @@ import { PageQuery } from '../shared/http/page-query';
 import { Between, Int, Iso8601, MaxLen, OneOf, Optional, Rules, Str } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { AuditEntry, AuditProjection } from './audit.projection';
+import { withSecretsHidden } from '../shared/secrets';
 
 export class AuditQuery extends PageQuery(50) {
   @Optional() @Rules(OneOf(['user', 'api_key', 'system'])) actor_type?: 'user' | 'api_key' | 'system';
@@ -23,7 +24,14 @@ export class AuditQuery extends PageQuery(50) {
 const instant = (value: string | undefined, end: boolean) =>
   value === undefined ? undefined : value.length === 10 ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : new Date(value).toISOString();
 
-const view = ({ position, type, stream, actor, occurred_at, data }: AuditEntry) => ({ position, type, stream, actor, occurred_at, data });
+const view = ({ position, type, stream, actor, occurred_at, data }: AuditEntry) => ({
+  position,
+  type,
+  stream,
+  actor,
+  occurred_at,
+  data: withSecretsHidden(data),
+});
 
 /** Contract §19: who did what in the caller's organisation, newest first; admins and owners only. */
 @UserApi()

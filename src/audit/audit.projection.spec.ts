@@ -49,10 +49,10 @@ describe('audit projection (contract §19)', () => {
     };
     const stray = { type: 'LeadImportUploaded', stream: 'lead_import-77', revision: 3, data: { import_id: 77, bytes: 1 } };
     return spec.given(registered, token, legacy, assistant, published, stray).then([
-      entry(1, 1, registered),
-      // A token's hash stays out of the audit.
-      entry(2, 1, token, SYSTEM, { user_id: 3 }),
-      entry(3, 5, legacy),
+      // Secrets are not copied into the trail (contract §19).
+      entry(1, 1, registered, undefined, { ...registered.data, webhook_secret: '[secret]' }),
+      entry(2, 1, token, SYSTEM, { user_id: 3, token_hash: '[secret]' }),
+      entry(3, 5, legacy, undefined, { ...legacy.data, webhook_secret: '[secret]' }),
       entry(4, 5, assistant),
       entry(5, 5, published),
     ]);

@@ -14,6 +14,7 @@ import { TOOL_EVENT_TYPES } from '../tools/tool.events';
 import { ORGANISATION_EVENT_TYPES } from '../users/organisation.events';
 import { USER_EVENT_TYPES } from '../users/user.events';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook.events';
+import { withSecretsHidden } from '../shared/secrets';
 
 export interface AuditEntry {
   position: number;
@@ -43,13 +44,6 @@ function organisationNamed(event: RecordedEvent): number | undefined {
   // A user stream's `user_id` is the person, not the organisation (except in its first event, from before §19).
   if (event.stream.startsWith('user-') && event.revision > 0) return undefined;
   return typeof data?.user_id === 'number' ? data.user_id : undefined;
-}
-
-/** Token and key hashes stay out of the audit: they name a credential, and nobody reading the trail needs them. */
-function withoutSecrets(data: unknown): unknown {
-  if (!data || typeof data !== 'object' || !('token_hash' in data)) return data;
-  const { token_hash: _hash, ...rest } = data as Record<string, unknown>;
-  return rest;
 }
 
 /** Contract §19: every event of the service's features, by organisation, with its actor. */
@@ -93,7 +87,8 @@ export class AuditProjection implements ReadModelProjection {
     organisation_id ??= (await this.owners.get(event.stream))?.organisation_id;
     if (organisation_id === undefined) return;
     const { position, type, stream, occurredAt: occurred_at } = event;
-    const data = withoutSecrets(event.data);
+    // Secrets are not copied into the trail; entries written before are masked when shown.
+    const data = withSecretsHidden(event.data);
     await this.entries.upsert(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at, data }, position);
   }
 }

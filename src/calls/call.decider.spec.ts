@@ -4,7 +4,7 @@ import { CallCommand, callDecider, INVALID_TRANSITION } from './call.decider';
 import { callSpec } from '../testing/call.fixture';
 import { deciderSpec } from '../testing/decider-spec';
 import { DomainError } from '../shared/domain-error';
-import { CALL_STATUSES, CallEvent, CallSpec, CallStatus } from './call.events';
+import { CALL_STATUSES, CallEvent, CallProvider, CallSpec, CallStatus } from './call.events';
 
 const spec: CallSpec = callSpec({ user_id: 2, assistant_id: 3, campaign_id: 4, campaign_name: 'Spring', lead_id: 5 });
 const initiated: CallEvent = { type: 'CallInitiated', data: { call_id: 1, ...spec } };
@@ -74,6 +74,20 @@ describe('call state machine', () => {
       data: { ...moved('initiated', 'in-progress').data, details: { answered_by: 'machine' } },
     } as CallEvent;
     expect(decide([initiated, machine], record('completed'))()[0].data).toMatchObject({ status: 'completed', reached: false });
+  });
+
+  it("takes a runtime's report only on a call that runtime placed (contract §18.4)", () => {
+    const placedBy = (provider: CallProvider): CallEvent[] => [{ type: 'CallInitiated', data: { call_id: 1, ...spec, provider } }];
+    const from = (reportedBy: CallProvider): CallCommand => ({ type: 'RecordCallOutcome', id: 1, status: 'completed', details: {}, reportedBy });
+    expect(decide(placedBy('vapi'), from('http'))).toThrow('Call not found');
+    expect(decide(placedBy('simulated'), from('http'))).toThrow('Call not found');
+    expect(decide(placedBy('http'), from('http'))()).toHaveLength(1);
+    // Calls of before providers were recorded: the generic runtime's.
+    expect(decide([initiated], from('http'))()).toHaveLength(1);
+    const tool = { tool_id: 1, tool_name: 't', arguments: {}, status_code: 200, duration_ms: 1, error: null };
+    expect(decide(placedBy('vapi'), { type: 'RecordToolInvocation', id: 1, invocation: tool, reportedBy: 'http' })).toThrow('Call not found');
+    // The service's own reports (sweeps, refusals) name no runtime.
+    expect(decide(placedBy('vapi'), record('failed'))()).toHaveLength(1);
   });
 
   it('answers a call that does not exist as not found', () => {

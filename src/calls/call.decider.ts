@@ -1,7 +1,7 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { canMove, isReached, isTerminal } from './call-status';
-import { CallAnalysis, CallDetails, CallEvent, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';
+import { CallAnalysis, CallDetails, CallEvent, CallProvider, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';
 
 export const INVALID_TRANSITION = 'Invalid call status transition.';
 
@@ -17,8 +17,15 @@ export type CallCommand =
       notDialed?: NotDialedReason;
       retryAt?: string;
       analysisFollows?: boolean;
+      /** The runtime reporting it: a call another runtime placed is not its to report on. */
+      reportedBy?: CallProvider;
     }
-  | { type: 'RecordToolInvocation'; id: number; invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'> }
+  | {
+      type: 'RecordToolInvocation';
+      id: number;
+      invocation: Omit<CallToolInvoked['data'], 'call_id' | 'user_id' | 'campaign_id' | 'lead_id'>;
+      reportedBy?: CallProvider;
+    }
   /** The dialer accepted the call's dial request (under the runtime's own id, when it has one). */
   | { type: 'ConfirmDialSent'; id: number; providerCallId?: string | null }
   /**
@@ -70,6 +77,8 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       return [{ type: 'CallInitiated', data: { call_id: command.id, ...command.spec } }];
     }
     if (!state.exists) throw DomainError.notFound('Call');
+    // A runtime knows only the calls it placed (calls from before providers were recorded: the generic runtime's).
+    if ('reportedBy' in command && command.reportedBy && command.reportedBy !== (state.spec.provider ?? 'http')) throw DomainError.notFound('Call');
     const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordCallAnalysis') {
       const { variables, evaluation, transcript } = command.analysis;

@@ -1,7 +1,6 @@
 import { CallsExportController } from './calls-export.controller';
 import { Module } from '@nestjs/common';
 import { AssistantsModule } from '../assistants/assistants.module';
-import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signature.guard';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { CallUpcasters } from './call.upcasters';
 import { CallsController } from './calls.controller';
@@ -14,11 +13,10 @@ import { InvokeCallToolHandler } from './commands/invoke-call-tool';
 import { ReceiveInboundCallHandler } from './commands/receive-inbound-call';
 import { GiveUpCallAnalysisHandler, RecordCallAnalysisHandler, RecordCallOutcomeHandler } from './commands/record-call-outcome';
 import { RecordAssistantHangUpHandler, RecordCallRecordingHandler } from './commands/call-conversation';
-import { TelephonyController } from './telephony.controller';
 
 @Module({
   imports: [AssistantsModule, PhoneNumbersModule, ToolsModule],
-  controllers: [CallsExportController, CallsController, TelephonyController],
+  controllers: [CallsExportController, CallsController],
   providers: [
     CallUpcasters,
     CallsProjection,
@@ -33,7 +31,6 @@ import { TelephonyController } from './telephony.controller';
     RecordAssistantHangUpHandler,
     RecordCallRecordingHandler,
     ReceiveInboundCallHandler,
-    TelephonySignatureGuard,
   ],
   exports: [CallsQueries],
 })

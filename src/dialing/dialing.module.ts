@@ -1,9 +1,9 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AssistantsModule } from '../assistants/assistants.module';
 import { CallsModule } from '../calls/calls.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
-import { AppConfig } from '../infrastructure/config/app-config';
+import { AppConfig, DialerKind } from '../infrastructure/config/app-config';
 import { LeadsModule } from '../leads/leads.module';
 import { PhoneNumbersModule } from '../phone-numbers/phone-numbers.module';
 import { DoNotCallModule } from '../do-not-call/do-not-call.module';
@@ -39,8 +39,14 @@ function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
   return new SimulatedDialer(config, commands);
 }
 
+/** The routes a runtime takes in: only the configured runtime's exist (contract §18.4). */
+const RUNTIME_CONTROLLERS: Partial<Record<DialerKind, Type[]>> = {
+  vapi: [VapiEventsController],
+  retell: [RetellEventsController],
+  twilio: [TwilioCallbacksController],
+};
+
 @Module({
-  controllers: [VapiEventsController, RetellEventsController, TwilioCallbacksController],
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
   providers: [
     {
@@ -64,4 +70,8 @@ function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
   ],
   exports: [DialScheduler, StuckCallSweeper],
 })
-export class DialingModule {}
+export class DialingModule {
+  static forRoot(dialer: DialerKind): DynamicModule {
+    return { module: DialingModule, controllers: RUNTIME_CONTROLLERS[dialer] ?? [] };
+  }
+}

@@ -4,6 +4,7 @@ import { campaignCorrelation } from '../infrastructure/event-sourcing/correlatio
 import { Upcasters } from '../infrastructure/event-sourcing/upcasters';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { CampaignStateAt, campaignStateAt } from './campaign-state-at';
+import { withSecretsHidden } from '../shared/secrets';
 
 const PAGE = 1000;
 
@@ -65,5 +66,5 @@ const entry = (e: RecordedEvent): TrailEntry => ({
   stream: e.stream,
   occurred_at: e.occurredAt,
   actor: actorOf(e.metadata),
-  data: e.data,
+  data: withSecretsHidden(e.data),
 });

@@ -7,13 +7,10 @@ export function sign(rawBody: string, key: string): string {
 
 /** Compares in constant time, so the answer's timing tells nothing about the expected signature. */
 export function hasValidSignature(rawBody: string, key: string, header: string | undefined): boolean {
-  if (typeof header !== 'string') return false;
-  const expected = Buffer.from(sign(rawBody, key));
-  const given = Buffer.from(header.trim());
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return typeof header === 'string' && isSameSecret(header.trim(), sign(rawBody, key));
 }
 
-/** Whether a shared secret sent as it is (Vapi's `X-Vapi-Secret`) is the expected one, compared in constant time whatever their lengths. */
+/** Whether a shared secret sent as it is (Vapi's `X-Vapi-Secret`, a bearer token) is the expected one, compared in constant time whatever their lengths. */
 export function isSameSecret(given: string | undefined, expected: string): boolean {
   if (typeof given !== 'string' || expected === '') return false;
   const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -24,6 +24,26 @@ describe('tool decider', () => {
     expect(given([created]).when({ type: 'UpdateTool', toolId: 1, userId: 8, changes: {}, endpointPublic: true })).toThrow('Tool not found');
   });
 
+  it('keeps a header value written back as [secret], as answers show it; a new value replaces it', () => {
+    const withKey: ToolEvent = {
+      ...created,
+      data: { ...created.data, tool: { ...created.data.tool, headers: [{ name: 'Authorization', value: 'Bearer t' }] } },
+    } as ToolEvent;
+    const headers = [
+      { name: 'Authorization', value: '[secret]' },
+      { name: 'X-New', value: 'n' },
+    ];
+    const events = given([withKey]).when({ type: 'UpdateTool', toolId: 1, userId: 7, changes: { headers }, endpointPublic: true })();
+    expect(fold(toolDecider, [withKey, ...events])).toMatchObject({
+      tool: {
+        headers: [
+          { name: 'Authorization', value: 'Bearer t' },
+          { name: 'X-New', value: 'n' },
+        ],
+      },
+    });
+  });
+
   it('deletes once; a deleted tool is not found afterwards', () => {
     const deleted = given([created]).when({ type: 'DeleteTool', toolId: 1, userId: 7 })();
     expect(deleted).toEqual([{ type: 'ToolDeleted', data: { tool_id: 1, user_id: 7 } }]);

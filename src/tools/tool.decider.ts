@@ -3,6 +3,7 @@ import { DomainError } from '../shared/domain-error';
 import { NOT_PUBLIC } from '../infrastructure/outbound/public-targets';
 import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';
 import { ToolEvent, ToolSpec } from './tool.events';
+import { keptSecretHeaders } from '../shared/secrets';
 
 export type ToolCommand =
   /** `endpointPublic`: whether the handler found the endpoint's host public (contract §12). */
@@ -29,10 +30,14 @@ export const toolDecider: Decider<ToolCommand, ToolState, ToolEvent> = {
         const tool: ToolSpec = { timeout: DEFAULT_TOOL_TIMEOUT, headers: [], schema: [], ...command.tool };
         return [{ type: 'ToolCreated', data: { tool_id: command.toolId, user_id: command.userId, tool } }];
       }
-      case 'UpdateTool':
+      case 'UpdateTool': {
         if (!owned(state, command.userId)) throw DomainError.notFound('Tool');
         if (command.changes.endpoint !== undefined && !command.endpointPublic) throw endpointNotPublic();
-        return [{ type: 'ToolUpdated', data: { tool_id: command.toolId, user_id: command.userId, changes: command.changes } }];
+        const changes = command.changes.headers
+          ? { ...command.changes, headers: keptSecretHeaders(command.changes.headers, state.tool.headers) }
+          : command.changes;
+        return [{ type: 'ToolUpdated', data: { tool_id: command.toolId, user_id: command.userId, changes } }];
+      }
       case 'DeleteTool':
         if (!owned(state, command.userId)) throw DomainError.notFound('Tool');
         return [{ type: 'ToolDeleted', data: { tool_id: command.toolId, user_id: command.userId } }];

@@ -4,6 +4,7 @@ import { Projection, ReadModelProjection } from '../infrastructure/projections/p
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { isoMicros } from '../shared/formats';
 import { ToolEvent, ToolSpec, TOOL_EVENT_TYPES } from './tool.events';
+import { hiddenHeaders } from '../shared/secrets';
 
 export interface ToolRecord extends ToolSpec {
   id: number;
@@ -45,7 +46,7 @@ export class ToolsProjection implements ReadModelProjection {
   }
 }
 
-/** What the API shows of a tool (interface.md §2.1). */
+/** What the API shows of a tool (interface.md §2.1); header values only as `[secret]` (contract §19). */
 export function toolView({ user_id: _owner, ...tool }: ToolRecord) {
   return {
     id: tool.id,
@@ -54,7 +55,7 @@ export function toolView({ user_id: _owner, ...tool }: ToolRecord) {
     endpoint: tool.endpoint,
     method: tool.method,
     timeout: tool.timeout,
-    headers: tool.headers,
+    headers: hiddenHeaders(tool.headers),
     schema: tool.schema,
     created_at: tool.created_at,
     updated_at: tool.updated_at,

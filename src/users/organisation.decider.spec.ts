@@ -1,5 +1,6 @@
 import { deciderSpec } from '../testing/decider-spec';
-import { LAST_OWNER, organisationDecider } from './organisation.decider';
+import { SCOPES, Scope } from '../infrastructure/auth/permissions';
+import { EXPIRY_BEYOND_KEY, LAST_OWNER, organisationDecider } from './organisation.decider';
 import { OrganisationEvent } from './organisation.events';
 
 const { given } = deciderSpec(organisationDecider);
@@ -92,5 +93,46 @@ describe('organisation decider (contract §19)', () => {
     given([...team, created, revoked])
       .when({ type: 'RevokeApiKey', by: 1, keyId: 9 })
       .thenThrows('API key not found');
+  });
+
+  describe('no credential mints a broader one', () => {
+    const viaKey = (scopes: Scope[], expiresAt: string | null) => ({ scopes, expiresAt });
+    const made = (scopes: Scope[], expires_at: string | null): OrganisationEvent => ({
+      type: 'ApiKeyCreated',
+      data: { organisation_id: ORG, key_id: 9, name: 'crm', scopes, prefix: 'ak_12345678', token_hash: 'h', created_by: 2, expires_at },
+    });
+
+    it.each(SCOPES.map((scope) => [scope]))('a key holding only %s makes keys with that scope alone', (scope) => {
+      given(team)
+        .when({ type: 'CreateApiKey', by: 2, ...key, scopes: [scope], viaKey: viaKey([scope], null) })
+        .then([made([scope], null)]);
+      const beyond = SCOPES.find((other) => other !== scope)!;
+      given(team)
+        .when({ type: 'CreateApiKey', by: 2, ...key, scopes: [scope, beyond], viaKey: viaKey([scope], null) })
+        .thenThrows(UNAUTHORIZED);
+      given(team)
+        .when({ type: 'CreateApiKey', by: 2, ...key, scopes: [...SCOPES], viaKey: viaKey([scope], null) })
+        .thenThrows(UNAUTHORIZED);
+    });
+
+    it('gives a key made by a key an expiry no later than its own: left out, its own', () => {
+      const soon = '2030-01-01T00:00:00.000Z';
+      given(team)
+        .when({ type: 'CreateApiKey', by: 2, ...key, expiresAt: null, viaKey: viaKey(['read'], soon) })
+        .then([made(['read'], soon)]);
+      given(team)
+        .when({ type: 'CreateApiKey', by: 2, ...key, expiresAt: '2029-06-01T00:00:00.000Z', viaKey: viaKey(['read'], soon) })
+        .then([made(['read'], '2029-06-01T00:00:00.000Z')]);
+      expect(
+        given(team)
+          .when({ type: 'CreateApiKey', by: 2, ...key, expiresAt: '2030-01-01T00:00:01.000Z', viaKey: viaKey(['read'], soon) })
+          .refusal(),
+      ).toEqual({ message: 'Validation failed', errors: { expires_at: [EXPIRY_BEYOND_KEY(soon)] } });
+    });
+
+    it('refuses a member added with a key, whatever its scopes: a member token has neither scopes nor expiry', () => {
+      given(team).when({ type: 'AddMember', by: 2, userId: 5, email: 'u5@x.io', role: 'viewer', viaKey: true }).thenThrows(UNAUTHORIZED);
+      given(team).when({ type: 'AddMember', by: 1, userId: 5, email: 'u5@x.io', role: 'viewer', viaKey: true }).thenThrows(UNAUTHORIZED);
+    });
   });
 });

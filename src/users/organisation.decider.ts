@@ -11,7 +11,7 @@ export const LAST_OWNER = 'An organisation must keep at least one owner.';
  */
 export type OrganisationCommand =
   | { type: 'FoundOrganisation'; organisationId: number; ownerUserId: number; email: string; upgraded?: boolean }
-  | { type: 'AddMember'; by: number | null; userId: number; email: string; role: Role }
+  | { type: 'AddMember'; by: number | null; userId: number; email: string; role: Role; viaKey?: boolean }
   | { type: 'ChangeMemberRole'; by: number | null; userId: number; role: Role }
   | { type: 'RemoveMember'; by: number | null; userId: number }
   | {
@@ -23,6 +23,8 @@ export type OrganisationCommand =
       prefix: string;
       tokenHash: string;
       expiresAt: string | null;
+      /** The API key the request came with: the new key stays within its scopes and expiry. */
+      viaKey?: { scopes: readonly Scope[]; expiresAt: string | null };
     }
   | { type: 'RevokeApiKey'; by: number; keyId: number };
 
@@ -48,6 +50,22 @@ function memberOf(state: OrganisationState, userId: number): Role {
   return role;
 }
 
+export const EXPIRY_BEYOND_KEY = (expiresAt: string) => `The expires at field must be a date no later than ${expiresAt}, when this API key expires.`;
+
+/**
+ * No credential mints a broader one: a key made with a key gets scopes within its own (403 naming
+ * the first beyond) and an expiry no later than its own; left out, the expiry is the key's own.
+ */
+function withinKey({ scopes, expiresAt, viaKey }: Extract<OrganisationCommand, { type: 'CreateApiKey' }>): string | null {
+  if (!viaKey) return expiresAt;
+  const beyond = scopes.find((scope) => !viaKey.scopes.includes(scope));
+  if (beyond) throw forbidden(beyond);
+  if (viaKey.expiresAt === null) return expiresAt;
+  if (expiresAt === null) return viaKey.expiresAt;
+  if (Date.parse(expiresAt) > Date.parse(viaKey.expiresAt)) throw DomainError.validation('expires_at', EXPIRY_BEYOND_KEY(viaKey.expiresAt));
+  return expiresAt;
+}
+
 export const organisationDecider: Decider<OrganisationCommand, OrganisationState, OrganisationEvent> = {
   initialState: { id: null, members: new Map(), keys: new Map() },
 
@@ -61,6 +79,8 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationState
     const organisation_id = state.id;
     switch (command.type) {
       case 'AddMember':
+        // A member's token has neither scopes nor expiry: a key adding one would mint a broader credential.
+        if (command.viaKey) throw forbidden();
         mayManage(state, command.by, command.role === 'owner');
         return [{ type: 'MemberAdded', data: { organisation_id, user_id: command.userId, email: command.email, role: command.role } }];
       case 'ChangeMemberRole': {
@@ -76,8 +96,9 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationState
         if (role === 'owner' && owners(state) === 1) throw DomainError.validation('id', LAST_OWNER, LAST_OWNER);
         return [{ type: 'MemberRemoved', data: { organisation_id, user_id: command.userId } }];
       }
-      case 'CreateApiKey':
+      case 'CreateApiKey': {
         mayManage(state, command.by, false);
+        const expiresAt = withinKey(command);
         return [
           {
             type: 'ApiKeyCreated',
@@ -89,10 +110,11 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationState
               prefix: command.prefix,
               token_hash: command.tokenHash,
               created_by: command.by,
-              expires_at: command.expiresAt,
+              expires_at: expiresAt,
             },
           },
         ];
+      }
       case 'RevokeApiKey':
         if (!state.keys.has(command.keyId)) throw DomainError.notFound('API key');
         mayManage(state, command.by, false);

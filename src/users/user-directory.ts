@@ -30,7 +30,7 @@ export class UserDirectory extends AccessTokenVerifier {
   private async keyHolder(tokenHash: string): Promise<AuthenticatedUser | null> {
     const [key] = await this.projection.apiKeys.find({ token_hash: tokenHash }, { limit: 1 });
     if (!key || this.expired(key)) return null;
-    const creator = await this.member(key.created_by, { id: key.id, scopes: key.scopes });
+    const creator = await this.member(key.created_by, { id: key.id, scopes: key.scopes, expiresAt: key.expires_at });
     if (!creator || creator.organisationId !== key.organisation_id) return null;
     this.usage.used(key.id);
     return creator;

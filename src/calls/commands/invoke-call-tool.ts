@@ -5,7 +5,7 @@ import { DomainError } from '../../shared/domain-error';
 import { ToolRunResult, ToolRunner } from '../../tools/tool-runner';
 import { ToolsQueries } from '../../tools/tools.queries';
 import { callDecider } from '../call.decider';
-import { callStream } from '../call.events';
+import { CallProvider, callStream } from '../call.events';
 import { CallsQueries } from '../calls.queries';
 
 export class InvokeCallTool {
@@ -13,6 +13,8 @@ export class InvokeCallTool {
     readonly callId: number,
     readonly toolName: string,
     readonly args: unknown,
+    /** The runtime asking: a call another runtime placed is not found. */
+    readonly reportedBy?: CallProvider,
   ) {}
 }
 
@@ -27,9 +29,9 @@ export class InvokeCallToolHandler implements ICommandHandler<InvokeCallTool, To
     private readonly toolRunner: ToolRunner,
   ) {}
 
-  async execute({ callId, toolName, args }: InvokeCallTool): Promise<ToolRunResult> {
+  async execute({ callId, toolName, args, reportedBy }: InvokeCallTool): Promise<ToolRunResult> {
     const call = await this.calls.get(callId);
-    if (!call) throw DomainError.notFound('Call');
+    if (!call || (reportedBy && reportedBy !== (call.provider ?? 'http'))) throw DomainError.notFound('Call');
     const assistant = await this.assistants.get(call.assistant_id);
     const toolIds = assistant?.settings.tool_ids ?? [];
     const tool = await this.tools.named(call.user_id, toolName, toolIds);
@@ -43,7 +45,7 @@ export class InvokeCallToolHandler implements ICommandHandler<InvokeCallTool, To
       duration_ms: result.duration_ms,
       error: result.error ?? null,
     };
-    await this.runner.run(callStream(callId), callDecider, { type: 'RecordToolInvocation', id: callId, invocation });
+    await this.runner.run(callStream(callId), callDecider, { type: 'RecordToolInvocation', id: callId, invocation, reportedBy });
     return result;
   }
 }

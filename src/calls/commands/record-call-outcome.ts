@@ -3,7 +3,7 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { Metrics } from '../../infrastructure/metrics/metrics';
 import { isTerminal } from '../call-status';
 import { callDecider } from '../call.decider';
-import { CallAnalysis, CallDetails, CallStatus, NotDialedReason, callStream } from '../call.events';
+import { CallAnalysis, CallDetails, CallProvider, CallStatus, NotDialedReason, callStream } from '../call.events';
 
 export interface RecordCallOutcomeOptions {
   /** Why the service itself recorded it (a refused dial, a stuck call). */
@@ -14,6 +14,8 @@ export interface RecordCallOutcomeOptions {
   retryAt?: string;
   /** The runtime analyses the call after this end: the call's webhook waits for it. */
   analysisFollows?: boolean;
+  /** The runtime reporting it (contract §18.4: a call's outcome is taken only from the runtime that placed it). */
+  reportedBy?: CallProvider;
 }
 
 export class RecordCallOutcome {
@@ -47,6 +49,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
       notDialed: options.notDialed,
       retryAt: options.retryAt,
       analysisFollows: options.analysisFollows,
+      reportedBy: options.reportedBy,
     };
     const { position, events } = await this.runner.run(callStream(callId), callDecider, command);
     if (events.length && isTerminal(status)) this.metrics.callFinished(status);

@@ -15,11 +15,10 @@ export interface AuthenticatedUser {
   toolLimit: number;
   webhookSecret: string;
   /** Set when the request came with an API key: it acts as its creator, within these scopes. */
-  apiKey?: { id: number; scopes: readonly Scope[] };
+  apiKey?: { id: number; scopes: readonly Scope[]; expiresAt: string | null };
 }
 
-export const actorOfUser = (user: AuthenticatedUser): Actor =>
-  user.apiKey ? { type: 'api_key', id: user.apiKey.id } : { type: 'user', id: user.organisationId };
+export const actorOfUser = (user: AuthenticatedUser): Actor => (user.apiKey ? { type: 'api_key', id: user.apiKey.id } : { type: 'user', id: user.id });
 
 /** Port the bearer guard asks; the users feature answers it from its read models. */
 export abstract class AccessTokenVerifier {

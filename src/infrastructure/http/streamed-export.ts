@@ -13,12 +13,26 @@ export const exportFormat = (accept: string | string[] | undefined): ExportForma
 const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
 /**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is prefixed with `'`;
- * a plain number (an E.164 number, a negative amount) is left as it is.
+ * A cell a spreadsheet would run as a formula is prefixed with `'`: OWASP's list of leading
+ * characters (`=`, `+`, `-`, `@`, tab, carriage return); a plain number (an E.164 number, a
+ * negative amount) is left as it is.
  */
 export function neutralised(value: unknown): unknown {
-  return typeof value === 'string' && /^[=+\-@]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  return typeof value === 'string' && /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 }
+
+/**
+ * RFC 4180 with CRLF rows. csv-stringify quotes a cell holding the whole record delimiter, not a
+ * lone `\r` or `\n`, which readers take as a row's end: any line break is quoted. Booleans are
+ * `true`/`false` (its default writes `1` and an empty cell, so `false` would read as missing).
+ */
+const CSV_OPTIONS = {
+  record_delimiter: 'windows',
+  quoted_match: /[\r\n]/,
+  cast: { boolean: (value: boolean) => (value ? 'true' : 'false') },
+} as const;
+
+export const csvText = (rows: unknown[][]): string => stringify(rows, CSV_OPTIONS);
 
 const cell = (value: unknown): unknown => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
 
@@ -38,14 +52,10 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, name
   });
   const text =
     format === 'csv'
-      ? (rows: unknown[][]) =>
-          stringify(
-            rows.map((row) => row.map((value) => neutralised(cell(value)))),
-            { record_delimiter: 'windows' },
-          )
+      ? (rows: unknown[][]) => csvText(rows.map((row) => row.map((value) => neutralised(cell(value)))))
       : (rows: unknown[][]) => rows.map((row) => `${JSON.stringify(Object.fromEntries(columns.map((column, i) => [column, row[i] ?? null])))}\n`).join('');
   async function* chunks() {
-    if (format === 'csv') yield stringify([columns], { record_delimiter: 'windows' });
+    if (format === 'csv') yield csvText([columns]);
     for await (const rows of pages) yield text(rows);
   }
   // A client that left or a failed read ends the pipeline, destroying the answer: nothing more to say.

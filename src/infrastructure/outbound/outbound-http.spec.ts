@@ -18,6 +18,7 @@ describe('outbound http', () => {
         if (req.url === '/big') return void res.end('x'.repeat(100 * 1024));
         if (req.url === '/to-other-loopback') return void res.writeHead(302, { location: `http://127.0.0.2:${port}/echo` }).end();
         if (req.url === '/to-echo') return void res.writeHead(307, { location: '/echo' }).end();
+        if (req.url === '/to-other-origin') return void res.writeHead(307, { location: `http://localhost:${port}/echo` }).end();
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, method: req.method }));
       });
     });
@@ -64,6 +65,17 @@ describe('outbound http', () => {
       status: 200,
       body: '{"ok":true,"method":"PUT"}',
     });
+  });
+
+  it('sends the headers on a redirect within the origin, never to another origin', async () => {
+    const headers = { authorization: 'Bearer crm-token', 'x-api-key': 'k2' };
+    await send(open, `http://127.0.0.1:${port}/to-echo`, { headers });
+    expect(seen.at(-1)).toMatchObject({ url: '/echo', headers: expect.objectContaining({ authorization: 'Bearer crm-token', 'x-api-key': 'k2' }) });
+    await send(open, `http://127.0.0.1:${port}/to-other-origin`, { method: 'POST', headers, body: '{}' });
+    expect(seen.at(-2)).toMatchObject({ url: '/to-other-origin', headers: expect.objectContaining({ authorization: 'Bearer crm-token' }) });
+    expect(seen.at(-1)!.url).toBe('/echo');
+    expect(seen.at(-1)!.headers).not.toHaveProperty('authorization');
+    expect(seen.at(-1)!.headers).not.toHaveProperty('x-api-key');
   });
 
   it('gives up after the timeout', async () => {

@@ -40,7 +40,7 @@ class RefusedTarget extends Error {}
  * HTTP to addresses users configured (webhooks, mid-call tools). Only http and https;
  * unless ALLOW_PRIVATE_TARGETS is set, every address a connection would use is checked,
  * after DNS resolution, so a name pointing at 127.0.0.1 is refused like the literal, and
- * every redirect hop is checked again.
+ * every redirect hop is checked again; a hop to another origin goes without the request's headers.
  */
 @Injectable()
 export class OutboundHttp implements OnModuleDestroy {
@@ -72,15 +72,18 @@ export class OutboundHttp implements OnModuleDestroy {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const signal = AbortSignal.timeout(request.timeoutMs);
-    let { url, method, body } = request;
+    let { url, method, body, headers } = request;
     try {
       for (let hop = 0; ; hop++) {
         this.checkUrl(url);
-        const response = await fetch(url, { method, headers: request.headers, body, dispatcher: this.agent, redirect: 'manual', signal });
+        const response = await fetch(url, { method, headers, body, dispatcher: this.agent, redirect: 'manual', signal });
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
           await response.body?.cancel();
-          url = new URL(location, url).toString();
+          const next = new URL(location, url);
+          // The configured headers (a tool's bearer token) are the first origin's: never sent to another.
+          if (next.origin !== new URL(url).origin) headers = undefined;
+          url = next.toString();
           if (response.status !== 307 && response.status !== 308) [method, body] = ['GET', undefined];
           continue;
         }

@@ -16,7 +16,7 @@ import {
   ValidateIf,
   ValidationOptions,
 } from 'class-validator';
-import { IANAZone } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { toE164 } from '../phone';
 
 /**
@@ -59,7 +59,24 @@ export const Pattern = (pattern: RegExp) => Matches(pattern, m('The :attribute f
 export const Arr = () => IsArray(m('The :attribute field must be an array.'));
 
 /** An ISO 8601 instant or date that exists (strict: no 30 February). */
-export const Iso8601 = () => IsISO8601({ strict: true, strictSeparator: true }, m('The :attribute field must be a valid ISO 8601 date.'));
+/** ISO 8601's extended calendar form (a date, or a date and time with an optional offset): what `Date.parse` reads alike everywhere. */
+const CALENDAR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
+
+/**
+ * An ISO 8601 instant the service reads as written: the basic (`20300101`), week and ordinal
+ * forms pass validator.js's check but JavaScript's parser reads them as nothing (a 500 then) or as
+ * another day, and it rolls 30 February into March: all refused here.
+ */
+export const Iso8601 = () => [
+  IsISO8601({ strict: true, strictSeparator: true }, m('The :attribute field must be a valid ISO 8601 date.')),
+  ValidateBy({
+    name: 'readableInstant',
+    validator: {
+      validate: (value) => typeof value !== 'string' || (CALENDAR_INSTANT.test(value) && DateTime.fromISO(value).isValid),
+      defaultMessage: () => 'The :attribute field must be a valid ISO 8601 date.',
+    },
+  }),
+];
 
 /** A calendar date written `YYYY-MM-DD` that exists. */
 export const DateYmd = () => [

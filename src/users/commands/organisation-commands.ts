@@ -29,7 +29,9 @@ export class OrganisationCommands {
   ) {}
 
   addMember(caller: AuthenticatedUser, email: string, role: Role): Promise<RegisteredUser> {
-    return this.commands.execute(new RegisterUser(email, undefined, { organisationId: caller.organisationId, role, by: caller.id }));
+    return this.commands.execute(
+      new RegisterUser(email, undefined, { organisationId: caller.organisationId, role, by: caller.id, viaKey: caller.apiKey !== undefined }),
+    );
   }
 
   changeRole(caller: AuthenticatedUser, userId: number, role: Role): Promise<void> {
@@ -43,7 +45,8 @@ export class OrganisationCommands {
   async createApiKey(caller: AuthenticatedUser, name: string, scopes: Scope[], expiresAt: string | null) {
     const keyId = await this.events.nextId('api_key');
     const { token, prefix } = newApiKey();
-    await this.run(caller, { type: 'CreateApiKey', keyId, name, scopes, prefix, tokenHash: hashToken(token), expiresAt });
+    const viaKey = caller.apiKey && { scopes: caller.apiKey.scopes, expiresAt: caller.apiKey.expiresAt };
+    await this.run(caller, { type: 'CreateApiKey', keyId, name, scopes, prefix, tokenHash: hashToken(token), expiresAt, viaKey });
     return { keyId, token };
   }
 

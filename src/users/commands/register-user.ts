@@ -21,6 +21,8 @@ export interface Membership {
   organisationId: number;
   role: Role;
   by: number | null;
+  /** The member is being added with an API key (which may not add members). */
+  viaKey?: boolean;
 }
 
 /** A user of a new organisation of its own (its owner), or, with `membership`, a member of one. */
@@ -77,18 +79,18 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
   }
 
   /** A member the caller may not add is refused before anything is written (the append decides again). */
-  private async mayAdd({ organisationId, by, role }: Membership, email: string): Promise<void> {
+  private async mayAdd({ organisationId, by, role, viaKey }: Membership, email: string): Promise<void> {
     await this.founding.ensure(organisationId);
     const { state } = await this.runner.load(organisationStream(organisationId), organisationDecider);
-    organisationDecider.decide({ type: 'AddMember', by, userId: 0, email, role }, state, new Date());
+    organisationDecider.decide({ type: 'AddMember', by, userId: 0, email, role, viaKey }, state, new Date());
   }
 
   /** The user's place in its organisation (a new one, or a member's), then the user and its first token. */
   private async register(id: number, email: string, toolLimit: number | undefined, membership: Membership | undefined) {
     const organisationId = membership?.organisationId ?? id;
     if (membership) {
-      const { by, role } = membership;
-      await this.runner.run(organisationStream(organisationId), organisationDecider, { type: 'AddMember', by, userId: id, email, role });
+      const { by, role, viaKey } = membership;
+      await this.runner.run(organisationStream(organisationId), organisationDecider, { type: 'AddMember', by, userId: id, email, role, viaKey });
     } else {
       const found = { type: 'FoundOrganisation' as const, organisationId, ownerUserId: id, email };
       await this.runner.run(organisationStream(organisationId), organisationDecider, found, { retries: 0, newStream: true });

@@ -6,6 +6,9 @@ import { RecordAssistantHangUp } from '../../../../calls/commands/call-conversat
 import { ConfirmDialSent } from '../../../../calls/commands/call-dial';
 import { RecordCallAnalysis } from '../../../../calls/commands/record-call-outcome';
 import { CallsQueries } from '../../../../calls/calls.queries';
+import { isTerminal } from '../../../../calls/call-status';
+import { randomInt } from 'node:crypto';
+import { Reservations } from '../../../../infrastructure/reservations/reservations';
 import { ProjectionRunner } from '../../../../infrastructure/projections/projection-runner';
 import { AssistantRecord } from '../../assistant-record';
 import { RuntimeReports } from '../../runtime-reports';
@@ -32,6 +35,7 @@ export class TwilioRelay implements RelayPorts, OnModuleDestroy {
     private readonly reports: RuntimeReports,
     private readonly projections: ProjectionRunner,
     private readonly model: ModelClient,
+    private readonly reservations: Reservations,
   ) {}
 
   open(socket: RelaySocket): void {
@@ -45,9 +49,17 @@ export class TwilioRelay implements RelayPorts, OnModuleDestroy {
     await Promise.all([...this.sessions].map((session) => session.close()));
   }
 
+  /**
+   * A live Twilio call under its own CallSid, once (contract §18.4): a second socket for the same
+   * call, on this instance or another, is refused by the append to the call's relay stream, and a
+   * call that ended is never bound again.
+   */
   async bind(callId: number, callSid: string) {
     const call = await this.calls.get(callId);
     if (!call || call.provider !== 'twilio' || (call.provider_call_id !== null && call.provider_call_id !== callSid)) return null;
+    if (isTerminal(call.status)) return null;
+    const session = randomInt(1, 2 ** 48);
+    if (!(await this.reservations.reserve(`call_relay-${callId}`, session, 1, async () => 'live'))) return null;
     if (call.provider_call_id === null) await this.commands.execute(new ConfirmDialSent(call.id, callSid));
     const doc = await this.assistants.get(call.assistant_id);
     if (!doc) return null;
