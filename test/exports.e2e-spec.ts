@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 import { request as httpRequest } from 'node:http';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { TestApp, startTestApp } from './support/test-app';
@@ -90,6 +91,36 @@ describe('exports', () => {
       attempts: '0',
     });
     expect(rows[0]).toMatchObject({ var_other: 'x', var_formula: '' });
+  });
+
+  it('leaves no formula and no extra row for two independent CSV readers, and writes booleans as true/false', async () => {
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const own = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Injection', assistant_id: assistant } })).body.data.id;
+    const variables = {
+      tab: '\t=1+1',
+      carriage: '\r=1+1',
+      lone_cr: 'note\r=1+1',
+      lone_lf: 'note\n@SUM(1)',
+      crlf: 'a\r\n-1+1',
+      yes: true,
+      no: false,
+    };
+    const created = await t.request('POST', '/api/user/lead', { token, body: { campaign_id: own, phone_number: '+12015554100', variables } });
+    expect(created.status).toBe(200);
+    const text = await (await get(`/api/user/leads/export?campaign_id=${own}`)).text();
+    const byCsvParse: string[][] = parse(text);
+    const byPapa = Papa.parse<string[]>(text.replace(/\r\n$/, ''), { newline: '\r\n' }).data;
+    for (const [reader, rows] of [
+      ['csv-parse', byCsvParse],
+      ['papaparse', byPapa],
+    ] as const) {
+      expect({ reader, rows: rows.length }).toEqual({ reader, rows: 2 });
+      const row = Object.fromEntries(rows[0].map((column, i) => [column, rows[1][i]]));
+      const formulas = Object.values(row).filter((cell) => /^[=+\-@\t\r]/.test(cell) && !/^[+-]?\d+(\.\d+)?$/.test(cell));
+      expect({ reader, formulas }).toEqual({ reader, formulas: [] });
+      expect({ reader, yes: row.var_yes, no: row.var_no, lone_cr: row.var_lone_cr }).toEqual({ reader, yes: 'true', no: 'false', lone_cr: variables.lone_cr });
+      expect({ reader, tab: row.var_tab, carriage: row.var_carriage }).toEqual({ reader, tab: `'${variables.tab}`, carriage: `'${variables.carriage}` });
+    }
   });
 
   it('answers NDJSON with the same columns when asked, values as they are', async () => {

@@ -266,4 +266,34 @@ describe('DIALER=twilio', () => {
       provider: 'twilio',
     });
   });
+
+  it('binds a live call to one relay socket only, and never a call that ended (contract §18.4)', async () => {
+    const relay = `${t.url.replace('http', 'ws')}/api/telephony/twilio/relay`;
+    /** Opens a relay socket and sends setup: `bound` when the service keeps it open, `closed` when it closes it. */
+    const setUp = (callSid: string, callId: number) =>
+      new Promise<{ outcome: 'bound' | 'closed'; ws: WebSocket }>((resolve, reject) => {
+        const ws = twilio.connect(relay);
+        ws.once('error', reject);
+        ws.once('open', () => {
+          ws.send(JSON.stringify({ type: 'setup', callSid, customParameters: { call_id: String(callId) } }));
+          const timer = setTimeout(() => resolve({ outcome: 'bound', ws }), 1000);
+          ws.once('close', () => {
+            clearTimeout(timer);
+            resolve({ outcome: 'closed', ws });
+          });
+        });
+      });
+    const sid = 'CA0000000000000000000000000000bind';
+    const answered = await twilio.post(`${t.url}/api/telephony/twilio/inbound`, { CallSid: sid, From: '+12015550997', To: FROM, Direction: 'inbound' });
+    const callId = Number(/<Parameter name="call_id" value="(\d+)"\/>/.exec(answered.text)![1]);
+    const [first, second] = await Promise.all([setUp(sid, callId), setUp(sid, callId)]);
+    expect([first.outcome, second.outcome].sort()).toEqual(['bound', 'closed']);
+    expect((await setUp(sid, callId)).outcome).toBe('closed');
+    [first, second].forEach(({ ws }) => ws.close());
+
+    const number = '+12015550852';
+    scripts[number] = { answer: 'human', says: [] };
+    const [ended] = await settled(await campaignWith([number]), 1);
+    expect((await setUp(ended.provider_call_id, ended.id)).outcome).toBe('closed');
+  });
 });

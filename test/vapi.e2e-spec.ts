@@ -269,6 +269,16 @@ describe('DIALER=vapi', () => {
       provider: 'vapi',
       provider_call_id: 'inbound-vapi-1',
     });
+    // Replayed (a retry, or an attacker repeating it), at once and racing: the first call's answer, no second call.
+    const callsBefore = (await t.request('GET', '/api/user/calls?per_page=100', { token })).body.total;
+    const replayed = { type: 'assistant-request', call: { id: 'inbound-vapi-1', customer: { number: '+12015550951' }, phoneNumber: { number: FROM } } };
+    const replays = await Promise.all([1, 2, 3].map(() => vapi.send(eventsUrl(), SECRET, replayed)));
+    for (const replay of replays) expect(replay.body.assistant.metadata.call_id).toBe(callId);
+    expect((await t.request('GET', '/api/user/calls?per_page=100', { token })).body.total).toBe(callsBefore);
+    const racing = { type: 'assistant-request', call: { id: 'inbound-vapi-2', customer: { number: '+12015550953' }, phoneNumber: { number: FROM } } };
+    const raced = await Promise.all([1, 2, 3, 4].map(() => vapi.send(eventsUrl(), SECRET, racing)));
+    expect(new Set(raced.map((answer) => answer.body.assistant.metadata.call_id)).size).toBe(1);
+    expect((await t.request('GET', '/api/user/calls?per_page=100', { token })).body.total).toBe(callsBefore + 1);
     const nobody = await vapi.send(eventsUrl(), SECRET, {
       type: 'assistant-request',
       call: { id: 'x', customer: { number: '+12015550952' }, phoneNumber: { number: '+12015550999' } },

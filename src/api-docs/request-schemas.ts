@@ -8,6 +8,7 @@ type IOptions = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>;
 /** Our own rules (`shared/validation/rules.ts`, ValidateBy names) as JSON schema. */
 const OWN_RULES: Record<string, Schema> = {
   required: {},
+  isInt: { type: 'integer', maximum: Number.MAX_SAFE_INTEGER },
   phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, with its country code' },
   variables: { type: 'object', maxProperties: 100, additionalProperties: { description: 'a string, number, boolean or null' } },
   object: { type: 'object' },

@@ -42,7 +42,13 @@ export interface RouteDoc {
 }
 
 const user = (tag: string, summary: string, more: Partial<RouteDoc> = {}): RouteDoc => ({ tag, summary, caller: 'user', ...more });
-const provider = (summary: string, body: new () => unknown): RouteDoc => ({ tag: 'Telephony', summary, caller: 'provider', body });
+/** The generic HTTP runtime's callbacks: served with `DIALER=http` only (elsewhere 404). */
+const provider = (summary: string, body: new () => unknown): RouteDoc => ({
+  tag: 'Telephony',
+  summary: `${summary} (DIALER=http only)`,
+  caller: 'provider',
+  body,
+});
 
 /** Every route of the API, keyed `METHOD /path/:param` as Fastify registers it. */
 export const ROUTE_DOCS: Record<string, RouteDoc> = {

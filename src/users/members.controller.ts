@@ -4,13 +4,13 @@ import { Permit, ROLES, Role } from '../infrastructure/auth/permissions';
 import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
-import { MaxLen, OneOf, Required, Rules, Str } from '../shared/validation/rules';
+import { Email, MaxLen, OneOf, Required, Rules, Str } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { OrganisationCommands } from './commands/organisation-commands';
 import { MemberRecord, UsersProjection } from './users.projection';
 
 export class AddMemberDto {
-  @Rules(Required(), Str(), MaxLen(255)) email!: string;
+  @Rules(Required(), Str(), MaxLen(255), Email()) email!: string;
   @Rules(Required(), OneOf(ROLES)) role!: Role;
 }
 

@@ -18,6 +18,9 @@ export interface Schema {
   anyOf?: unknown;
   additionalProperties?: unknown;
   allOf?: Schema[];
+  format?: string;
+  pattern?: string;
+  description?: string;
 }
 
 export interface Mutation {
@@ -26,6 +29,8 @@ export interface Mutation {
   /** Their dotted path, as refusals name it (`secondary_contacts.0.phone_number`). */
   path: string;
   value: unknown;
+  /** A value of the right type in the wrong format: a route may judge it after its other fields. */
+  format?: boolean;
 }
 
 /** Every JSON type, and the containers that hide one inside another. */
@@ -57,12 +62,33 @@ const kindOf = (schema: Schema): string | null => {
   return schema.type ?? (schema.enum && schema.enum.every((v) => typeof v === 'string') ? 'string' : null);
 };
 
+/** Malformed values of each format the documents name: each reads as its kind, none is one. */
+const MALFORMED = {
+  instant: ['20300101', '2030-W01-1', '2030-001', '2030-02-30T00:00:00Z', '2030-13-01', '2030-01-01T25:00:00Z', '+275760-09-13T00:00:00.001Z', 'tomorrow'],
+  time: ['24:01', '9:00', '12:60', '12-00', '1200', '23:59:60', '٠٩:٠٠'],
+  email: ['not-an-email', 'a@', '@b.c', 'a b@c.d', 'a@b@c.d', `${'x'.repeat(250)}@example.com`],
+  url: ['not a url', 'http://', 'javascript:alert(1)', 'file:///etc/passwd', 'http://[::1', 'http://%zz/', 'http://x.example:99999/'],
+  phone: ['+1', '12015550100', '+120155501001234567', '+0201555010', '+12015550100x', '+1 (201) 555-01OO', '+999999999999'],
+  timezone: ['Mars/Olympus', 'UTC+25', '../etc/passwd', 'America/New_York\u0000'],
+};
+
+/** The formats a string schema (or the field it is) names. */
+function malformedFor(schema: Schema, key: string | undefined): string[] {
+  if (schema.format === 'date-time' || schema.format === 'date' || schema.pattern === '^\\d{4}-\\d{2}-\\d{2}$') return MALFORMED.instant;
+  if (schema.pattern?.includes(':')) return MALFORMED.time;
+  if (schema.format === 'email' || key === 'email') return MALFORMED.email;
+  if (schema.format === 'uri') return MALFORMED.url;
+  if (schema.pattern?.startsWith('^\\+') || key === 'phone_number' || key === 'from' || key === 'to') return MALFORMED.phone;
+  if (key === 'timezone') return MALFORMED.timezone;
+  return [];
+}
+
 /** The values of the wrong JSON type for `schema`, and those past its bounds. */
 function wrongValues(schema: Schema): unknown[] {
   const kind = kindOf(schema);
   if (!kind || schema.oneOf || schema.anyOf) return [];
   const wrong = SHAPES.filter(([shape, value]) => shape !== kind && !(value === null && schema.nullable)).map(([, value]) => value);
-  if (schema.type === 'integer') wrong.push(0.5);
+  if (schema.type === 'integer') wrong.push(0.5, 2 ** 53, 1e308);
   if (schema.minimum !== undefined) wrong.push(schema.minimum - 1);
   if (schema.maximum !== undefined) wrong.push(schema.maximum + 1);
   if (schema.maxLength !== undefined) wrong.push('x'.repeat(schema.maxLength + 1));
@@ -78,7 +104,10 @@ export function mutationsOf(schema: Schema, components: Record<string, Schema>, 
   const resolved = target && ref ? { ...target, nullable: schema.nullable } : target;
   if (!resolved || keys.length > 6) return [];
   const path = keys.join('.');
-  const here = keys.length ? wrongValues(resolved).map((value) => ({ keys, path, value })) : [];
+  const malformed = kindOf(resolved) === 'string' && !resolved.oneOf && !resolved.anyOf ? malformedFor(resolved, keys.at(-1)) : [];
+  const here = keys.length
+    ? [...wrongValues(resolved).map((value) => ({ keys, path, value })), ...malformed.map((value) => ({ keys, path, value, format: true }))]
+    : [];
   const below = [
     ...Object.entries(resolved.properties ?? {}).flatMap(([key, child]) => mutationsOf(child, components, [...keys, key])),
     ...(resolved.items ? mutationsOf(resolved.items, components, [...keys, '0']) : []),

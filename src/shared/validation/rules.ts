@@ -1,9 +1,9 @@
 import {
+  IsEmail,
   IsArray,
   IsBoolean,
   IsIn,
   IsISO8601,
-  IsInt,
   IsNumber,
   IsString,
   Matches,
@@ -47,7 +47,18 @@ export const LenBetween = (min: number, max: number) => [
   MinLength(min, m(`The :attribute field must be between ${min} and ${max} characters.`)),
   MaxLength(max, m(`The :attribute field must be between ${min} and ${max} characters.`)),
 ];
-export const Int = () => IsInt(m('The :attribute field must be an integer.'));
+/** A whole number JavaScript holds exactly: past 2^53 an id or a count would name another one. */
+export const Int = () =>
+  ValidateBy({
+    name: 'isInt',
+    validator: {
+      validate: (value) => Number.isSafeInteger(value),
+      defaultMessage: () => 'The :attribute field must be an integer.',
+    },
+  });
+
+/** An email address as RFC 5321 bounds it (validator.js's check). */
+export const Email = () => IsEmail({}, m('The :attribute field must be a valid email address.'));
 export const Num = () => IsNumber({ allowNaN: false, allowInfinity: false }, m('The :attribute field must be a number.'));
 export const Between = (min: number, max: number) => [
   Min(min, m(`The :attribute field must be between ${min} and ${max}.`)),
