@@ -14,7 +14,7 @@ export function toE164(input: unknown): string | null {
 
 function parse(input: string): string | null {
   // Digits and the punctuation people write between them: libphonenumber would read `x`, `ext` or letters as an extension or a keypad word.
-  if (!/^\+[\d\s().\-]+$/.test(input)) return null;
+  if (!/^\+[\d\s().-]+$/.test(input)) return null;
   const parsed = parsePhoneNumberFromString(input);
   return parsed && parsed.isValid() ? parsed.number : null;
 }
