@@ -91,9 +91,11 @@ describe('every request schema, every wrong type at every depth', () => {
         // A malformed format among wrong fields: the route may judge it once the others pass.
         else if (answer.status === 422 && !(mutation.format && base === allWrong)) {
           // The path itself, a field holding it (a rule on the whole), or a part of the wrong value.
-          const named = Object.keys(body.errors ?? {}).some(
-            (field) => field === mutation.path || mutation.path.startsWith(`${field}.`) || field.startsWith(`${mutation.path}.`),
-          ) || (body.message === 'Invalid phone number' && mutation.path === 'phone_number'); // interface.md §7: a lead update's own message
+          const named =
+            Object.keys(body.errors ?? {}).some(
+              (field) => field === mutation.path || mutation.path.startsWith(`${field}.`) || field.startsWith(`${mutation.path}.`),
+            ) ||
+            (body.message === 'Invalid phone number' && mutation.path === 'phone_number'); // interface.md §7: a lead update's own message
           if (!named) failures.push(`${where}: 422 names ${Object.keys(body.errors ?? {}).join(', ')}`);
         }
         if ((await events.headPosition()) !== head) failures.push(`${where}: refused (${answer.status}) but wrote events`);
