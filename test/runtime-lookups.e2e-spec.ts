@@ -50,10 +50,18 @@ describe("looking up a dial's call at the runtime", () => {
     const vapi = new FakeVapi('k', [{ id: 'pn', number: '+12015550700' }], () => ({ silent: true }));
     const url = await vapi.start();
     const config = loadConfig({ DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: url });
-    const dialer = new VapiDialer(config, config.runtimes.vapi!);
+    const dialer = await VapiDialer.create(config, config.runtimes.vapi!);
     const since = new Date(Date.now() - 1000);
     const assistant = { name: 'Ada', voice_id: 1, initial_message: 'Hi', system_prompt: 'Be kind.', llm_model: 'gpt-4o', llm_temperature: '0.5' };
-    const shape = { ...assistant, language: 'English', max_duration: 60, record: true, end_call_on_voicemail: 0, end_call_tool: { description: null } };
+    const shape = {
+      ...assistant,
+      language: 'English',
+      max_duration: 60,
+      record: true,
+      end_call_on_voicemail: 0,
+      end_call_tool: { description: null },
+      wait_for_customer: false,
+    };
     const placed = await dialer.dial({ ...request(9, '+12015550702'), assistant: { ...shape, post_call_schema: [], post_call_evaluation: false, tools: [] } });
     expect(await dialer.lookup(request(9, '+12015550702'), since)).toEqual({ found: placed.providerCallId });
     expect(await dialer.lookup(request(10, '+12015550702'), since)).toBe('none');

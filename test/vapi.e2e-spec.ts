@@ -107,6 +107,7 @@ describe('DIALER=vapi', () => {
       assistant: expect.objectContaining({
         name: 'Ada',
         firstMessage: 'Hello!',
+        firstMessageMode: 'assistant-speaks-first',
         model: {
           provider: 'openai',
           model: 'gpt-4o',
@@ -120,7 +121,8 @@ describe('DIALER=vapi', () => {
                 description: 'Books a slot',
                 parameters: { type: 'object', properties: { day: { type: 'string', description: 'The day' } } },
               },
-              server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET } },
+              // Vapi waits 20 s unless told (its Server.timeoutSeconds): the slowest tool's timeout and a margin.
+              server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET }, timeoutSeconds: 20 },
             },
             { type: 'endCall' },
           ],
@@ -134,7 +136,7 @@ describe('DIALER=vapi', () => {
           successEvaluationPlan: { enabled: true },
         },
         metadata: { call_id: answered.id },
-        server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET } },
+        server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET }, timeoutSeconds: 20 },
       }),
     });
     const leads = await leadsOf(campaign);
@@ -284,6 +286,91 @@ describe('DIALER=vapi', () => {
       call: { id: 'x', customer: { number: '+12015550952' }, phoneNumber: { number: '+12015550999' } },
     });
     expect(nobody).toEqual({ status: 200, body: { error: 'Phone number not found.' } });
+  });
+});
+
+/**
+ * Contract §18.4: what a user may save, Vapi can place. The fake refuses what Vapi's documents
+ * refuse (a name over 40, a language its Deepgram list lacks, a model outside its provider's list),
+ * and lists 1,000 numbers a page, the assistant's number past the first page.
+ */
+describe('DIALER=vapi as Vapi defines it', () => {
+  let t: TestApp;
+  let vapi: FakeVapi;
+  let token: string;
+  const OURS = '+12015550960';
+
+  beforeAll(async () => {
+    const others = Array.from({ length: 1_050 }, (_, i) => ({
+      id: `pn-${i}`,
+      number: `+1646555${String(i).padStart(4, '0')}`,
+      createdAt: `2026-05-01T00:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`,
+    }));
+    vapi = new FakeVapi(KEY, [{ id: 'pn-oldest', number: OURS, createdAt: '2026-01-01T00:00:00.000Z' }, ...others], () => ({
+      endedReason: 'customer-ended-call',
+    }));
+    const env = {
+      DIALER: 'vapi',
+      VAPI_API_KEY: KEY,
+      VAPI_WEBHOOK_SECRET: SECRET,
+      VAPI_BASE_URL: await vapi.start(),
+      DIAL_INTERVAL_MS: '30',
+      DEFAULT_QUIET_HOURS: 'none',
+    };
+    t = await startTestApp({ ...env, ALLOW_PRIVATE_TARGETS: 'true' });
+    ({ token } = await t.createUser());
+  });
+  afterAll(async () => {
+    await t.close();
+    await vapi.stop();
+  });
+
+  it('maps a long name, a language and a Claude model as Vapi takes them, waits for the customer, and finds a number past the first page', async () => {
+    const number = (await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: OURS } })).body.data.id;
+    const tool = (
+      await t.request('POST', '/api/user/tools', {
+        token,
+        body: { name: 'slow_lookup', description: 'Looks up slowly', endpoint: 'https://crm.example.com/', method: 'POST', timeout: 30 },
+      })
+    ).body.data.id;
+    const body = {
+      ...requiredAssistantSettings,
+      assistant_name: 'Ada from the Acme Dental Clinic, Springfield office',
+      language: 'Spanish',
+      llm_model: 'claude-sonnet-4-6',
+      who_speaks_first: 'Customer',
+      phone_number_id: number,
+      tool_ids: [tool],
+    };
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body })).body.data.id;
+    const campaign = (
+      await t.request('POST', '/api/user/campaigns', {
+        token,
+        body: { name: 'Mapped', assistant_id: assistant, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY },
+      })
+    ).body.data.id;
+    await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550961' } });
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
+    await eventually(() => vapi.calls.length === 1, 10_000, 'the call at Vapi');
+    expect(vapi.refused).toEqual([]);
+    const sent = vapi.calls[0].body;
+    expect(sent.phoneNumberId).toBe('pn-oldest');
+    expect(sent.assistant.name).toBe('Ada from the Acme Dental Clinic, Springf'); // 40 characters
+    expect(sent.assistant.transcriber).toEqual({ provider: 'deepgram', language: 'es' });
+    expect(sent.assistant.model).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6' });
+    expect(sent.assistant.firstMessageMode).toBe('assistant-waits-for-user');
+    expect(sent.assistant).not.toHaveProperty('firstMessage');
+    expect(sent.assistant.server.timeoutSeconds).toBe(35);
+    expect(vapi.lists.filter((l) => l.startsWith('GET /phone-number')).length).toBe(2);
+  });
+
+  it('answers an inbound call to a saved Vapi number, named by the message itself', async () => {
+    const inbound = await vapi.send(`${t.url}/api/telephony/vapi/events`, SECRET, {
+      type: 'assistant-request',
+      phoneNumber: { id: 'pn-oldest', number: OURS },
+      call: { id: 'inbound-saved-1', type: 'inboundPhoneCall', customer: { number: '+12015550962' }, phoneNumberId: 'pn-oldest' },
+    });
+    expect(inbound.body.assistant).toMatchObject({ transcriber: { language: 'es' }, model: { provider: 'anthropic' } });
   });
 });
 

@@ -12,7 +12,7 @@ import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { LeadStates } from '../leads/lead-states';
 import { Clock } from '../shared/clock';
 import { dialRefusal, NOT_DIALED_REASONS } from './dial-check';
-import { DialAccepted, DialRefused, DialRequest, Dialer } from './dialer.port';
+import { DialAccepted, DialRefused, DialUnanswered, DialRequest, Dialer } from './dialer.port';
 import { DIAL_TIMEOUT_MS } from './http-dialer';
 import { DialingPolicies } from './dialing-policies';
 
@@ -87,6 +87,12 @@ export class CallPlacer {
       accepted = await this.dialer.dial(request);
       this.metrics.callPlaced('accepted');
     } catch (error) {
+      // No answer in time: the runtime may have placed the call. It stays unconfirmed; the resend
+      // sweep looks it up before anything is sent again (contract §18.4).
+      if (error instanceof DialUnanswered) {
+        this.logger.warn(`call ${callId}: ${error.message}; it is looked up before any resend`);
+        return;
+      }
       this.metrics.callPlaced('refused');
       await this.refused(callId, error as Error);
       return;

@@ -60,3 +60,15 @@ export class DialRefused extends Error {
     this.name = 'DialRefused';
   }
 }
+
+/**
+ * The runtime did not answer the dial in time, or the connection broke after it was sent: it may
+ * have placed the call (contract §18.4). Nothing is judged: the call stays unconfirmed, and the
+ * resend sweep looks it up at the runtime before anything is sent again.
+ */
+export class DialUnanswered extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'DialUnanswered';
+  }
+}

@@ -31,9 +31,9 @@ import { TwilioRelay } from './runtimes/twilio/relay/twilio-relay';
 import { ModelClient } from './runtimes/twilio/relay/model-client';
 
 /** The dialer DIALER names (contract §8, §18). */
-function dialerFor(config: AppConfig, commands: CommandBus): Dialer {
+async function dialerFor(config: AppConfig, commands: CommandBus): Promise<Dialer> {
   if (config.dialer === 'http') return new HttpDialer(config);
-  if (config.dialer === 'vapi') return new VapiDialer(config, config.runtimes.vapi!);
+  if (config.dialer === 'vapi') return VapiDialer.create(config, config.runtimes.vapi!);
   if (config.dialer === 'retell') return new RetellDialer(config, config.runtimes.retell!, commands);
   if (config.dialer === 'twilio') return new TwilioDialer(config, config.runtimes.twilio!);
   return new SimulatedDialer(config, commands);

@@ -13,7 +13,9 @@ export interface AssistantRecord {
   end_call_tool: { description: string | null };
   post_call_schema: Array<{ name: string; type: 'string' | 'number' | 'bool'; description: string }>;
   post_call_evaluation: boolean;
-  tools: Array<{ name: string; description: string; schema: Array<{ name: string; type: string; description: string }> }>;
+  /** `who_speaks_first` is `Customer`: the assistant waits for the person to speak. */
+  wait_for_customer: boolean;
+  tools: Array<{ name: string; description: string; timeout: number; schema: Array<{ name: string; type: string; description: string }> }>;
 }
 
 const jsonType = (type: string) => (type === 'bool' ? 'boolean' : type);

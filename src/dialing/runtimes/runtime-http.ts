@@ -1,4 +1,4 @@
-import { DialRefused } from '../dialer.port';
+import { DialRefused, DialUnanswered } from '../dialer.port';
 import { DIAL_TIMEOUT_MS } from '../http-dialer';
 
 /** Contract §18: a runtime's 429 waits `Retry-After` seconds, or 60. */
@@ -30,10 +30,9 @@ export class RuntimeApi {
         redirect: 'error',
       });
     } catch (error) {
-      const name = (error as Error).name;
-      throw new DialRefused(
-        name === 'TimeoutError' ? `${this.runtime} did not answer within ${DIAL_TIMEOUT_MS / 1000} s` : `${this.runtime} could not be reached`,
-      );
+      // Sent, perhaps placed: only a lookup can tell (contract §18.4).
+      if ((error as Error).name === 'TimeoutError') throw new DialUnanswered(`${this.runtime} did not answer within ${DIAL_TIMEOUT_MS / 1000} s`);
+      throw new DialRefused(`${this.runtime} could not be reached`);
     }
     const text = await response.text();
     const json = parse(text);

@@ -1,10 +1,10 @@
 import { CommandBus } from '@nestjs/cqrs';
-import Retell, { APIError } from 'retell-sdk';
+import Retell, { APIConnectionTimeoutError, APIError } from 'retell-sdk';
 import { ClaimAssistantPublish, RecordAssistantLlm, RecordAssistantPublished } from '../../../assistants/commands/runtime-publication';
 import { PublicationState, isPublished } from '../../../assistants/runtime-publication.decider';
 import { AppConfig } from '../../../infrastructure/config/app-config';
 import { RetellSettings } from '../../../infrastructure/config/voice-runtime-config';
-import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../../dialer.port';
+import { DialAccepted, DialLookup, DialRefused, DialRequest, DialUnanswered, Dialer } from '../../dialer.port';
 import { DIAL_TIMEOUT_MS } from '../../http-dialer';
 import { retryAfterMs } from '../runtime-http';
 import { AssistantRecord } from '../assistant-record';
@@ -42,14 +42,16 @@ export class RetellDialer extends Dialer {
   async dial(request: DialRequest): Promise<DialAccepted> {
     if (!request.from) throw new DialRefused('retell needs the assistant to have a phone number');
     const agentId = await this.agentFor(request.assistant_id, request.assistant as unknown as AssistantRecord);
-    const call = await this.retell(() =>
-      this.client.call.createPhoneCall({
-        from_number: request.from!,
-        to_number: request.to,
-        override_agent_id: agentId,
-        retell_llm_dynamic_variables: asStrings(request.variables),
-        metadata: { call_id: request.call_id },
-      }),
+    const call = await this.retell(
+      () =>
+        this.client.call.createPhoneCall({
+          from_number: request.from!,
+          to_number: request.to,
+          override_agent_id: agentId,
+          retell_llm_dynamic_variables: asStrings(request.variables),
+          metadata: { call_id: request.call_id },
+        }),
+      true,
     );
     return { providerCallId: call.call_id ?? null };
   }
@@ -107,11 +109,15 @@ export class RetellDialer extends Dialer {
     }
   }
 
-  /** A Retell refusal as a DialRefused naming its status and message (a 429 one for capacity). */
-  private async retell<T>(request: () => Promise<T>): Promise<T> {
+  /**
+   * A Retell refusal as a DialRefused naming its status and message (a 429 one for capacity). A call
+   * being placed that got no answer may have been placed: DialUnanswered, for a lookup (contract §18.4).
+   */
+  private async retell<T>(request: () => Promise<T>, placing = false): Promise<T> {
     try {
       return await request();
     } catch (error) {
+      if (placing && error instanceof APIConnectionTimeoutError) throw new DialUnanswered(`retell did not answer within ${DIAL_TIMEOUT_MS / 1000} s`);
       if (!(error instanceof APIError)) throw new DialRefused(`retell could not be reached (${(error as Error).message})`);
       if (error.status === undefined) throw new DialRefused(`retell did not answer within ${DIAL_TIMEOUT_MS / 1000} s`);
       const body = error.error as { message?: unknown; error_message?: unknown } | undefined;

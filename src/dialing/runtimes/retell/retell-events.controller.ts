@@ -16,6 +16,8 @@ import { Dialer } from '../../dialer.port';
 import { RuntimeReports } from '../runtime-reports';
 import { RetellCall, retellCallAnalysis, retellCallEnded } from './retell-outcomes';
 import { RetellDialer } from './retell-dialer';
+import { ValidationFailed } from '../../../shared/validation/validation.pipe';
+import { invalidArguments } from '../runtime-tools';
 
 /** Contract §18.2: Retell's call events and custom tool calls, each signed with the API key over its raw body. */
 @Controller('api/telephony/retell')
@@ -62,11 +64,13 @@ export class RetellEventsController {
     await this.verified(req, signature);
     const { call: ref, args } = (body ?? {}) as { call?: RetellCall; args?: unknown };
     const call = await this.callOf(ref);
+    // Whatever happens, Retell's model hears why: a refusal is a 200 whose body says it.
     try {
       const result = await this.commands.execute<InvokeCallTool, ToolRunResult>(new InvokeCallTool(call.id, name, args ?? {}));
       return result.body ?? null;
     } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw new HttpException({ message: `Unknown tool ${name}.` }, 404);
+      if (error instanceof ValidationFailed) return { error: invalidArguments(error) };
+      if (error instanceof DomainError && error.kind === 'not_found') return { error: `Unknown tool ${name}.` };
       throw error;
     }
   }

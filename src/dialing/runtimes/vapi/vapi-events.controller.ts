@@ -22,6 +22,8 @@ interface VapiMessage {
   status?: unknown;
   call?: VapiCallRef & { customer?: { number?: unknown }; phoneNumber?: { number?: unknown } };
   toolCallList?: unknown;
+  /** The Vapi number called (a saved number); `call.phoneNumber` is filled only for transient ones (@vapi-ai/server-sdk 2.x, `ServerMessageAssistantRequest`). */
+  phoneNumber?: { number?: unknown };
   [key: string]: unknown;
 }
 
@@ -65,7 +67,7 @@ export class VapiEventsController {
 
   /** An inbound call to a Vapi number whose server is this route: the call recorded, and its assistant for Vapi. */
   private async inbound(message: VapiMessage, dialer: VapiDialer) {
-    const to = message.call?.phoneNumber?.number;
+    const to = message.phoneNumber?.number ?? message.call?.phoneNumber?.number;
     const from = message.call?.customer?.number;
     const providerCallId = typeof message.call?.id === 'string' ? message.call.id : undefined;
     if (typeof to !== 'string' || typeof from !== 'string') return { error: 'Phone number not found.' };

@@ -82,9 +82,17 @@ describe("Vapi's end-of-call report", () => {
         recording_url: 'https://storage.vapi.ai/rec.wav',
         total_cost: 0.42,
         variables: { appointment: 'Tue 10:00', interested: true },
-        evaluation: { success: 'true', summary: 'Booked.' },
+        evaluation: { success: true, summary: 'Booked.' },
       },
     });
+  });
+
+  it("reads Vapi's string verdicts as booleans, any other verdict as none, and the recording from its newer field first", () => {
+    const evaluationOf = (successEvaluation: unknown) =>
+      vapiEndOfCallReport({ endedReason: 'customer-ended-call', analysis: { successEvaluation } }, true, []).details.evaluation?.success;
+    expect([evaluationOf('true'), evaluationOf('False'), evaluationOf('8/10'), evaluationOf('A'), evaluationOf(true)]).toEqual([true, false, null, null, true]);
+    const artifact = { recordingUrl: 'https://storage.vapi.ai/old.wav', recording: { mono: { combinedUrl: 'https://storage.vapi.ai/new.wav' } } };
+    expect(vapiEndOfCallReport({ endedReason: 'customer-ended-call', artifact }, true, []).details.recording_url).toBe('https://storage.vapi.ai/new.wav');
   });
 
   it('reads a voicemail as a machine, a call never in progress as nobody, a failure with its reason, and no times as 0 s', () => {

@@ -34,7 +34,7 @@ interface EndOfCallReport {
   startedAt?: unknown;
   endedAt?: unknown;
   cost?: unknown;
-  artifact?: { transcript?: unknown; recordingUrl?: unknown };
+  artifact?: { transcript?: unknown; recordingUrl?: unknown; recording?: { mono?: { combinedUrl?: unknown } } };
   analysis?: { structuredData?: unknown; successEvaluation?: unknown; summary?: unknown };
 }
 
@@ -46,6 +46,16 @@ function seconds(from: unknown, to: unknown): number {
   return Number.isNaN(a) || Number.isNaN(b) ? 0 : Math.max(0, Math.round((b - a) / 1000));
 }
 
+/**
+ * Vapi's `analysis.successEvaluation` is a string (@vapi-ai/server-sdk 2.x, `Vapi.Analysis`): its
+ * default rubric answers `"true"` or `"false"`; any other verdict (a score, a grade) is no boolean.
+ */
+function verdict(value: unknown): boolean | null {
+  if (typeof value === 'boolean') return value;
+  const said = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return said === 'true' ? true : said === 'false' ? false : null;
+}
+
 /** Contract §18.1: what an `end-of-call-report` tells of a call, held to the assistant's post-call fields. */
 export function vapiEndOfCallReport(message: EndOfCallReport, wasInProgress: boolean, fields: readonly PostCallField[]): RuntimeReport {
   const reason = text(message.endedReason) ?? 'unknown';
@@ -55,7 +65,8 @@ export function vapiEndOfCallReport(message: EndOfCallReport, wasInProgress: boo
     answered_by: reason === 'voicemail' ? 'machine' : wasInProgress ? 'human' : 'unknown',
   };
   const transcript = text(message.artifact?.transcript);
-  const recording = text(message.artifact?.recordingUrl);
+  // `artifact.recording.mono.combinedUrl`; `artifact.recordingUrl` is deprecated (Vapi's OpenAPI document, Artifact).
+  const recording = text(message.artifact?.recording?.mono?.combinedUrl) ?? text(message.artifact?.recordingUrl);
   if (transcript !== undefined) details.transcript = transcript;
   if (recording !== undefined) details.recording_url = recording;
   if (typeof message.cost === 'number' && Number.isFinite(message.cost)) details.total_cost = message.cost;
@@ -63,7 +74,7 @@ export function vapiEndOfCallReport(message: EndOfCallReport, wasInProgress: boo
   if (Object.keys(variables).length) details.variables = variables;
   const analysis = message.analysis;
   if (analysis && (analysis.successEvaluation !== undefined || analysis.summary !== undefined)) {
-    details.evaluation = { success: analysis.successEvaluation ?? null, summary: text(analysis.summary) ?? null };
+    details.evaluation = { success: verdict(analysis.successEvaluation), summary: text(analysis.summary) ?? null };
   }
   return { status, details, ...(status === 'failed' ? { reason: `vapi: ${reason}` } : {}), ...(atCapacity ? { atCapacity } : {}) };
 }
