@@ -19,6 +19,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { LeadImportsModule } from './lead-imports/lead-imports.module';
 import { DoNotCallModule } from './do-not-call/do-not-call.module';
 import { DialingModule } from './dialing/dialing.module';
+import { RuntimePlacementModule } from './dialing/runtimes/runtime-placement';
 import { HistoryModule } from './history/history.module';
 import { ReportsModule } from './reports/reports.module';
 import { LeadsModule } from './leads/leads.module';
@@ -53,6 +54,7 @@ export class AppModule implements OnApplicationBootstrap {
             storage,
           }),
         }),
+        RuntimePlacementModule,
         UsersModule,
         AuditModule,
         ToolsModule,

@@ -1,3 +1,5 @@
+import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { sign } from 'retell-sdk';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { freePort } from './support/processes';
 import { runtimeAssistant } from './support/runtime-assistant';
 import { startTestApp, TestApp } from './support/test-app';
 
+const WEBHOOK_KEY = 'key_retell_webhook_badge';
 const KEY = 'retell-api-key';
 const FROM = '+12015550800';
 
@@ -28,10 +31,12 @@ describe('DIALER=retell', () => {
 
   beforeAll(async () => {
     receiver = await new Receiver(() => ({ status: 200, body: { booked: true } })).start();
-    retell = new FakeRetell(KEY, (to, nth) => scripts[to]?.[nth - 1] ?? { reason: 'user_hangup' });
+    // Retell signs its events with the key that has its webhook badge: here another than the API key.
+    retell = new FakeRetell(KEY, (to, nth) => scripts[to]?.[nth - 1] ?? { reason: 'user_hangup' }, WEBHOOK_KEY);
     env = {
       DIALER: 'retell',
       RETELL_API_KEY: KEY,
+      RETELL_WEBHOOK_API_KEY: WEBHOOK_KEY,
       RETELL_BASE_URL: await retell.start(),
       DIAL_INTERVAL_MS: '30',
       DEFAULT_QUIET_HOURS: 'none',
@@ -39,7 +44,7 @@ describe('DIALER=retell', () => {
     };
     t = await startTestApp(env, { dataDir, port: await freePort() });
     ({ token } = await t.createUser());
-    assistantId = await runtimeAssistant(t, token, FROM, receiver.url);
+    assistantId = await runtimeAssistant(t, token, FROM, receiver.url, { llm_model: 'gpt-4.1' });
   });
   afterAll(async () => {
     await t.close();
@@ -83,7 +88,8 @@ describe('DIALER=retell', () => {
     expect(llm).toEqual({
       general_prompt: 'You are helpful.',
       begin_message: 'Hello!',
-      model: 'gpt-4o',
+      start_speaker: 'agent',
+      model: 'gpt-4.1',
       model_temperature: expect.any(Number),
       general_tools: [
         {
@@ -94,9 +100,11 @@ describe('DIALER=retell', () => {
           method: 'POST',
           parameters: { type: 'object', properties: { day: { type: 'string', description: 'The day' } } },
           speak_after_execution: true,
+          timeout_ms: 15_000,
         },
       ],
     });
+    expect(retell.refused).toEqual([]);
     expect(agent).toEqual({
       response_engine: { type: 'retell-llm', llm_id: llmId },
       agent_name: `Ada (assistant ${assistantId})`,
@@ -104,7 +112,7 @@ describe('DIALER=retell', () => {
       language: 'en-US',
       webhook_url: `${t.url}/api/telephony/retell/events`,
       max_call_duration_ms: 300_000,
-      enable_voicemail_detection: true,
+      voicemail_option: { action: { type: 'hangup' } },
       post_call_analysis_data: [{ type: 'string', name: 'slot', description: 'The slot booked' }],
     });
     const first = retell.calls.find((c) => c.body.to_number === numbers[0])!;
@@ -161,6 +169,21 @@ describe('DIALER=retell', () => {
     const toolUrl = `${t.url}/api/telephony/retell/tools/book_slot`;
     expect(await retell.post(toolUrl, { name: 'book_slot', call, args: { day: 'Tuesday' } })).toEqual({ status: 200, body: { booked: true } });
     expect(receiver.received.at(-1)!.body).toEqual({ day: 'Tuesday' });
+    // Arguments its schema refuses, or a tool it lacks: the model hears why, in a 200 (a refusal status reaches no one).
+    expect(await retell.post(toolUrl, { name: 'book_slot', call, args: { day: 3 } })).toEqual({
+      status: 200,
+      body: { error: 'Invalid arguments: arguments.day: The arguments.day field must be a string.' },
+    });
+    expect(await retell.post(`${t.url}/api/telephony/retell/tools/nothing`, { name: 'nothing', call, args: {} })).toEqual({
+      status: 200,
+      body: { error: 'Unknown tool nothing.' },
+    });
+    // Signed with the API key, not the webhook key: refused.
+    const byApiKey = await sign(JSON.stringify({ event: 'call_started', call }), KEY);
+    expect(await retell.post(`${t.url}/api/telephony/retell/events`, { event: 'call_started', call }, byApiKey)).toEqual({
+      status: 401,
+      body: { message: 'Invalid signature.' },
+    });
     const eventsUrl = `${t.url}/api/telephony/retell/events`;
     for (const signature of [null, 'v=1,d=00', `v=${Date.now()},d=${'0'.repeat(64)}`]) {
       expect(await retell.post(eventsUrl, { event: 'call_started', call }, signature)).toEqual({ status: 401, body: { message: 'Invalid signature.' } });
@@ -225,7 +248,7 @@ describe('DIALER=retell after a publication cut short', () => {
   it('finds the agent it made by name and takes it over, never making a second one', async () => {
     const { t, retell, receiver, clock } = w;
     const { token } = await t.createUser();
-    const assistantId = await runtimeAssistant(t, token, FROM, receiver.url);
+    const assistantId = await runtimeAssistant(t, token, FROM, receiver.url, { llm_model: 'gpt-4.1' });
     const bus = t.app.get(CommandBus);
     const retellApi = (path: string, body: object) =>
       fetch(`${retell.url}${path}`, {
@@ -262,7 +285,11 @@ describe('DIALER=retell post-call webhooks', () => {
   it('sends call.ended with the analysis once it comes, and without it once it is given up on', async () => {
     const { t, retell, receiver, clock } = w;
     const { token } = await t.createUser();
-    const assistantId = await runtimeAssistant(t, token, FROM, receiver.url, { is_webhook_active: true, webhook_url: `${receiver.url}/hook` });
+    const assistantId = await runtimeAssistant(t, token, FROM, receiver.url, {
+      llm_model: 'gpt-4.1',
+      is_webhook_active: true,
+      webhook_url: `${receiver.url}/hook`,
+    });
     const body = { name: 'Hooks', assistant_id: assistantId, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
     const campaign = (await t.request('POST', '/api/user/campaigns', { token, body })).body.data.id;
     for (const phone_number of ['+12015550871', '+12015550872'])
@@ -287,5 +314,35 @@ describe('DIALER=retell post-call webhooks', () => {
     const late = await eventually(() => ended('+12015550872'), 10_000, 'the webhook given up waiting');
     expect((late.body as { call: { evaluation: unknown } }).call.evaluation).toBeNull();
     expect(receiver.to('/hook').filter((r) => (r.body as { event: string }).event === 'call.ended')).toHaveLength(2);
+  });
+});
+
+/** Contract §18.4: what Retell cannot place is refused when saved, never at the dial. */
+describe('DIALER=retell, what Retell cannot place', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ DIALER: 'retell', RETELL_API_KEY: KEY, RETELL_BASE_URL: 'http://127.0.0.1:9' });
+    ({ token } = await t.createUser());
+  });
+  afterAll(() => t.close());
+
+  it("refuses a model Retell does not offer and a call shorter than Retell's minute, naming Retell's rule; takes them in its terms", async () => {
+    const refused = await t.request('POST', '/api/user/assistant', {
+      token,
+      body: { ...requiredAssistantSettings, llm_model: 'gpt-4o', max_call_duration: 30 },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.llm_model[0]).toMatch(/^The llm model field must be one of Retell's models: gpt-4.1, .* \(DIALER=retell\)\.$/);
+    expect(refused.body.errors.max_call_duration).toEqual(['The max call duration field must be at least 60 with Retell (DIALER=retell).']);
+    const taken = await t.request('POST', '/api/user/assistant', {
+      token,
+      body: { ...requiredAssistantSettings, llm_model: 'claude-4.5-sonnet', max_call_duration: 60 },
+    });
+    expect(taken.status).toBe(201);
+    const changed = await t.request('PUT', `/api/user/assistant/${taken.body.data.id}`, { token, body: { llm_model: 'gpt-4o-mini' } });
+    expect(changed.status).toBe(422);
+    expect((await t.request('GET', `/api/user/assistants/${taken.body.data.id}`, { token })).body.llm_model).toBe('claude-4.5-sonnet');
   });
 });

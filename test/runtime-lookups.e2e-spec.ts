@@ -23,25 +23,24 @@ const request = (callId: number, to: string): DialRequest => ({
 
 /** Contract §18: before a resend, each runtime is asked for the call it may have placed, matched on our call id. */
 describe("looking up a dial's call at the runtime", () => {
-  it('Retell: finds the call by metadata.call_id among those to the number since the first send; none; or unknown when unreachable', async () => {
+  it('Retell: finds the call by metadata.call_id through every page of /v3/list-calls, a call still registered too; none; or unknown when unreachable', async () => {
     const retell = new FakeRetell('k', () => ({ silent: true }));
     const url = await retell.start();
+    retell.listPage = 2;
     const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
     const post = (path: string, body: object) =>
       fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
     const { agent_id } = await post('/create-agent', { agent_name: 'a' });
     const since = new Date(Date.now() - 1000);
-    const made = await post('/v2/create-phone-call', {
-      from_number: '+12015550700',
-      to_number: '+12015550701',
-      override_agent_id: agent_id,
-      metadata: { call_id: 7 },
-    });
+    const dial = (callId: number) =>
+      post('/v2/create-phone-call', { from_number: '+12015550700', to_number: '+12015550701', override_agent_id: agent_id, metadata: { call_id: callId } });
+    for (const other of [1, 2, 3, 4]) await dial(other);
+    // Never started: `registered`, with no start_timestamp, and on the third page.
+    const made = await dial(7);
     const config = loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: url });
     const dialer = new RetellDialer(config, config.runtimes.retell!, {} as CommandBus);
     expect(await dialer.lookup(request(7, '+12015550701'), since)).toEqual({ found: made.call_id });
     expect(await dialer.lookup(request(8, '+12015550701'), since)).toBe('none');
-    expect(await dialer.lookup(request(7, '+12015550701'), new Date(Date.now() + 60_000))).toBe('none');
     await retell.stop();
     expect(await dialer.lookup(request(7, '+12015550701'), since)).toBe('unknown');
   });

@@ -25,6 +25,8 @@ export type AssistantCommand =
       settings: RequiredSettings & Partial<AssistantSettings>;
       references: References;
       inputErrors: FieldErrors;
+      /** What the configured runtime cannot place of the settings (contract §18.4). */
+      placement?: (settings: AssistantSettings) => FieldErrors;
     }
   | {
       type: 'UpdateAssistant';
@@ -33,6 +35,7 @@ export type AssistantCommand =
       changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null };
       references: References;
       inputErrors: FieldErrors;
+      placement?: (settings: AssistantSettings) => FieldErrors;
     }
   | { type: 'DeleteAssistant'; id: number; userId: number };
 
@@ -40,9 +43,21 @@ export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;
 
 const WEBHOOK_REQUIRED = 'The webhook url field is required when is webhook active is true.';
 
-/** Refuses a settings change whose fields failed their rules or do not fit what the assistant would become. */
-function check(next: AssistantSettings, given: Partial<Record<keyof AssistantSettings, unknown>>, refs: References, inputErrors: FieldErrors) {
+/**
+ * Refuses a settings change whose fields failed their rules or do not fit what the assistant would
+ * become, or that the configured runtime could not place (judged on the fields it gives).
+ */
+function check(
+  next: AssistantSettings,
+  given: Partial<Record<keyof AssistantSettings, unknown>>,
+  refs: References,
+  inputErrors: FieldErrors,
+  placement: (settings: AssistantSettings) => FieldErrors = () => ({}),
+) {
   const errors: FieldErrors = {};
+  if (Object.keys(inputErrors).length === 0) {
+    for (const [field, messages] of Object.entries(placement(next))) if (field in given) errors[field] = messages;
+  }
   for (const [field, value] of Object.entries(given)) {
     if (value === null && !NULLABLE_SETTINGS.has(field)) errors[field] = [`The ${field.replace(/_/g, ' ')} field is required.`];
   }
@@ -66,7 +81,7 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
       case 'CreateAssistant': {
         if (state.exists) throw new DomainError('conflict', 'Assistant already exists');
         const settings: AssistantSettings = { ...ASSISTANT_DEFAULTS, ...command.settings };
-        check(settings, command.settings, command.references, command.inputErrors);
+        check(settings, command.settings, command.references, command.inputErrors, command.placement);
         return [{ type: 'AssistantCreated', data: { assistant_id: command.id, user_id: command.userId, uuid: command.uuid, settings } }];
       }
       case 'UpdateAssistant': {
@@ -74,7 +89,7 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
         const changes = { ...command.changes } as Partial<AssistantSettings>;
         // Removing the URL turns the webhook off (interface.md §4.2).
         if (changes.webhook_url === null && changes.is_webhook_active === undefined) changes.is_webhook_active = false;
-        check({ ...state.settings, ...changes }, command.changes, command.references, command.inputErrors);
+        check({ ...state.settings, ...changes }, command.changes, command.references, command.inputErrors, command.placement);
         return [{ type: 'AssistantUpdated', data: { assistant_id: command.id, user_id: command.userId, changes } }];
       }
       case 'DeleteAssistant':

@@ -1,6 +1,24 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { LoopbackServer } from './loopback-server';
 import { sign } from 'retell-sdk';
+import { RETELL_MODELS } from '../../src/dialing/runtimes/retell/retell-models';
+
+/**
+ * What Retell refuses of an LLM or an agent (retell-sdk 5.66: `LlmCreateParams.model` is one of
+ * its models, checked against the SDK's type at build time; `AgentCreateParams.max_call_duration_ms`
+ * 60,000 to 7,200,000; `enable_voicemail_detection` removed for `voicemail_option`).
+ */
+function retellRefusal(path: string, body: any): string | null {
+  if (path.includes('retell-llm') && body.model !== undefined && body.model !== null && !(RETELL_MODELS as readonly string[]).includes(body.model)) {
+    return `model must be one of ${RETELL_MODELS.join(', ')}`;
+  }
+  if (path.includes('agent')) {
+    if ('enable_voicemail_detection' in body) return 'enable_voicemail_detection is not a property of an agent: use voicemail_option';
+    const ms = body.max_call_duration_ms;
+    if (ms !== undefined && !(ms >= 60_000 && ms <= 7_200_000)) return 'max_call_duration_ms must be between 60000 and 7200000';
+  }
+  return null;
+}
 
 /** How the fake Retell answers a call to a number. */
 export type RetellScript =
@@ -10,6 +28,9 @@ interface Made {
   call_id: string;
   body: any;
   at: number;
+  /** `registered` until it starts (then it has a `start_timestamp`), `ended` after. */
+  status: 'registered' | 'ongoing' | 'ended';
+  started?: number;
 }
 
 /**
@@ -25,11 +46,18 @@ export class FakeRetell extends LoopbackServer {
   readonly changes: string[] = [];
   readonly calls: Made[] = [];
   readonly dialsReceived: string[] = [];
+  /** The most calls one list page holds here (Retell's own bound is not documented; tests make it small to walk pages). */
+  listPage = 1000;
   private seq = 0;
+
+  /** What Retell refused of each create or update. */
+  readonly refused: string[] = [];
 
   constructor(
     private readonly apiKey: string,
     private readonly scriptOf: (to: string, nth: number) => RetellScript,
+    /** The key with Retell's webhook badge, which its events are signed with (the API key unless another has it). */
+    private readonly webhookKey = apiKey,
   ) {
     super();
   }
@@ -38,7 +66,7 @@ export class FakeRetell extends LoopbackServer {
   async post(url: string, body: object, signature?: string | null): Promise<{ status: number; body: any }> {
     const raw = JSON.stringify(body);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const signed = signature === undefined ? await sign(raw, this.apiKey) : signature;
+    const signed = signature === undefined ? await sign(raw, this.webhookKey) : signature;
     if (signed !== null) headers['x-retell-signature'] = signed;
     const res = await fetch(url, { method: 'POST', headers, body: raw });
     return { status: res.status, body: await res.json().catch(() => null) };
@@ -56,6 +84,11 @@ export class FakeRetell extends LoopbackServer {
     if (req.headers.authorization !== `Bearer ${this.apiKey}`) return json(401, { message: 'Unauthorized' });
     const path = new URL(req.url!, this.url).pathname;
     const id = () => `${++this.seq}`.padStart(6, '0');
+    const refusal = ['POST', 'PATCH'].includes(req.method!) ? retellRefusal(path, body) : null;
+    if (refusal) {
+      this.refused.push(refusal);
+      return json(400, { status: 'error', message: refusal });
+    }
     if (req.method === 'POST' && path === '/create-retell-llm') {
       const llm_id = `llm_${id()}`;
       this.llms.set(llm_id, body);
@@ -92,13 +125,22 @@ export class FakeRetell extends LoopbackServer {
       }));
       return json(200, { has_more: false, items });
     }
-    if (req.method === 'POST' && path === '/v2/list-calls') {
-      const since = body.filter_criteria?.start_timestamp?.lower_threshold ?? 0;
-      const to: string[] | undefined = body.filter_criteria?.to_number;
-      return json(
-        200,
-        this.calls.filter((c) => c.at >= since && (!to || to.includes(c.body.to_number))).map((c) => ({ call_id: c.call_id, metadata: c.body.metadata })),
-      );
+    if (req.method === 'POST' && path === '/v3/list-calls') {
+      // retell-sdk 5.66 `CallListParams`: AND of filters, `limit`, an opaque `pagination_key`.
+      const metadata: Array<{ key?: string; op: string; value: string }> = body.filter_criteria?.metadata ?? [];
+      const matching = this.calls.filter((c) => metadata.every((f) => f.op === 'eq' && String(c.body.metadata?.[f.key ?? '']) === f.value));
+      const limit = Math.min(Number(body.limit ?? 50), this.listPage);
+      const from = Number(body.pagination_key ?? 0);
+      const items = matching.slice(from, from + limit).map((c) => ({
+        call_id: c.call_id,
+        call_type: 'phone_call',
+        call_status: c.status,
+        metadata: c.body.metadata,
+        to_number: c.body.to_number,
+        ...(c.started ? { start_timestamp: c.started } : {}),
+      }));
+      const more = from + limit < matching.length;
+      return json(200, { has_more: more, items, ...(more ? { pagination_key: String(from + limit) } : {}) });
     }
     if (req.method === 'POST' && path === '/v2/create-phone-call') {
       this.dialsReceived.push(body.to_number);
@@ -106,7 +148,7 @@ export class FakeRetell extends LoopbackServer {
       if ('refuse' in script)
         return json(script.refuse, { message: script.message ?? 'Refused' }, script.retryAfter ? { 'retry-after': script.retryAfter } : {});
       if (!this.agents.has(body.override_agent_id)) return json(404, { message: 'Agent not found' });
-      const made: Made = { call_id: `call_${id()}`, body, at: Date.now() };
+      const made: Made = { call_id: `call_${id()}`, body, at: Date.now(), status: 'registered' };
       this.calls.push(made);
       json(201, { call_id: made.call_id, call_type: 'phone_call', agent_id: body.override_agent_id, call_status: 'registered', metadata: body.metadata });
       if ('reason' in script) this.play(made, script);
@@ -120,7 +162,12 @@ export class FakeRetell extends LoopbackServer {
     const call = { call_id: made.call_id, agent_id: made.body.override_agent_id, metadata: made.body.metadata, to_number: made.body.to_number };
     const run = (async () => {
       await new Promise((r) => setTimeout(r, 5));
-      if (!script.neverStarted) await this.post(webhook, { event: 'call_started', call });
+      if (!script.neverStarted) {
+        made.status = 'ongoing';
+        made.started = Date.now();
+        await this.post(webhook, { event: 'call_started', call });
+      }
+      made.status = 'ended';
       const ended = {
         ...call,
         disconnection_reason: script.reason,

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
@@ -11,6 +11,7 @@ import { assistantDecider } from '../assistant.decider';
 import { CreateAssistantDto } from '../assistant.dto';
 import { assistantStream } from '../assistant.events';
 import { AssistantSettings } from '../assistant.settings';
+import { AssistantPlacement, PLACES_EVERYTHING } from '../assistant-placement';
 
 export class CreateAssistant {
   constructor(
@@ -27,6 +28,7 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
     private readonly references: AssistantReferences,
+    @Optional() private readonly placement: AssistantPlacement = PLACES_EVERYTHING,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
@@ -37,7 +39,7 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'CreateAssistant', id, userId: user.organisationId, uuid: randomUUID(), settings, references, inputErrors: errors },
+      { type: 'CreateAssistant', id, userId: user.organisationId, uuid: randomUUID(), settings, references, inputErrors: errors, placement: (next) => this.placement.refusals(next) },
       { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);

@@ -1,3 +1,4 @@
+import { Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
@@ -7,6 +8,7 @@ import { AssistantReferences } from '../assistant-references';
 import { assistantDecider } from '../assistant.decider';
 import { UpdateAssistantDto } from '../assistant.dto';
 import { assistantStream } from '../assistant.events';
+import { AssistantPlacement, PLACES_EVERYTHING } from '../assistant-placement';
 
 export class UpdateAssistant {
   constructor(
@@ -22,6 +24,7 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
     private readonly runner: CommandRunner,
     private readonly projections: ProjectionRunner,
     private readonly references: AssistantReferences,
+    @Optional() private readonly placement: AssistantPlacement = PLACES_EVERYTHING,
   ) {}
 
   async execute({ user, id, body: { fields: body, errors } }: UpdateAssistant): Promise<void> {
@@ -30,7 +33,7 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'UpdateAssistant', id, userId: user.organisationId, changes, references, inputErrors: errors },
+      { type: 'UpdateAssistant', id, userId: user.organisationId, changes, references, inputErrors: errors, placement: (next) => this.placement.refusals(next) },
       { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);

@@ -9,6 +9,8 @@ export interface VapiSettings {
 
 export interface RetellSettings {
   apiKey: string;
+  /** `RETELL_WEBHOOK_API_KEY`: the key Retell's events are verified with (default: the API key). */
+  webhookApiKey: string;
   baseUrl: string;
   maxConcurrentCalls: number;
 }
@@ -73,6 +75,8 @@ export function voiceRuntimeSettings(env: NodeJS.ProcessEnv, dialer: string, int
       ...NO_VOICE_RUNTIME,
       retell: {
         apiKey: required('RETELL_API_KEY'),
+        // Retell signs its events with the key that carries its webhook badge, which may be another than the API key.
+        webhookApiKey: env.RETELL_WEBHOOK_API_KEY || env.RETELL_API_KEY || '',
         baseUrl: baseUrl('RETELL_BASE_URL', 'https://api.retellai.com'),
         maxConcurrentCalls: int('RETELL_MAX_CONCURRENT_CALLS', 20, 1, 100_000),
       },

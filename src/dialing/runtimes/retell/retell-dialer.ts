@@ -1,5 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import Retell, { APIConnectionTimeoutError, APIError } from 'retell-sdk';
+import type { CallListParams, CallListResponse } from 'retell-sdk/resources/call';
 import { ClaimAssistantPublish, RecordAssistantLlm, RecordAssistantPublished } from '../../../assistants/commands/runtime-publication';
 import { PublicationState, isPublished } from '../../../assistants/runtime-publication.decider';
 import { AppConfig } from '../../../infrastructure/config/app-config';
@@ -8,7 +9,7 @@ import { DialAccepted, DialLookup, DialRefused, DialRequest, DialUnanswered, Dia
 import { DIAL_TIMEOUT_MS } from '../../http-dialer';
 import { retryAfterMs } from '../runtime-http';
 import { AssistantRecord } from '../assistant-record';
-import { retellAgent, retellLlm } from './retell-agent';
+import { retellAgent, retellAgentName, retellLlm } from './retell-agent';
 
 /** How long a dial waits for another process publishing its assistant. */
 const PUBLISH_WAIT_MS = 20_000;
@@ -56,13 +57,24 @@ export class RetellDialer extends Dialer {
     return { providerCallId: call.call_id ?? null };
   }
 
-  /** Contract §18: Retell's calls to the number since the first send, matched on `metadata.call_id`. */
-  override async lookup(request: DialRequest, sentSince: Date): Promise<DialLookup> {
-    const body = { filter_criteria: { to_number: [request.to], start_timestamp: { lower_threshold: sentSince.getTime() } }, limit: 100 };
-    const calls = await this.client.post<Array<{ call_id: string; metadata?: { call_id?: unknown } }>>('/v2/list-calls', { body }).catch(() => null);
-    if (!Array.isArray(calls)) return 'unknown';
-    const found = calls.find((c) => String(c.metadata?.call_id) === String(request.call_id));
-    return found ? { found: found.call_id } : 'none';
+  /**
+   * Contract §18.4: Retell's call carrying our call id in its metadata, through every page of
+   * `POST /v3/list-calls` (retell-sdk 5.66, `client.call.list`; `/v2/list-calls` is deprecated).
+   * Filtered on the metadata, not on `start_timestamp`: a call still `registered` has none.
+   */
+  override async lookup(request: DialRequest, _sentSince: Date): Promise<DialLookup> {
+    const filter: CallListParams['filter_criteria'] = { metadata: [{ type: 'string', op: 'eq', key: 'call_id', value: String(request.call_id) }] };
+    try {
+      for (let key: string | undefined; ; ) {
+        const page: CallListResponse = await this.client.call.list({ filter_criteria: filter, limit: 1000, ...(key ? { pagination_key: key } : {}) });
+        const found = page.items.find((c) => String((c.metadata as { call_id?: unknown } | undefined)?.call_id) === String(request.call_id));
+        if (found) return { found: found.call_id };
+        if (!page.has_more || !page.pagination_key) return 'none';
+        key = page.pagination_key;
+      }
+    } catch {
+      return 'unknown';
+    }
   }
 
   /** The agent of the assistant's settings as they stand: published here, or by another process that claimed it first. */
@@ -82,17 +94,17 @@ export class RetellDialer extends Dialer {
   private async publish(assistantId: number, assistant: AssistantRecord, state: PublicationState): Promise<string> {
     const llm = retellLlm(assistant, this.publicUrl);
     let llmId = state.llmId;
-    if (llmId) await this.retell(() => this.client.llm.update(llmId!, llm as never));
+    if (llmId) await this.retell(() => this.client.llm.update(llmId!, llm));
     else {
-      llmId = (await this.retell(() => this.client.llm.create(llm as never))).llm_id;
+      llmId = (await this.retell(() => this.client.llm.create(llm))).llm_id;
       await this.commands.execute(new RecordAssistantLlm(assistantId, llmId));
     }
     const agent = retellAgent(assistant, assistantId, llmId, this.publicUrl);
     // An LLM recorded and no agent: the publication before this one may have died after making its agent.
-    const made = state.agentId ?? (state.llmId ? await this.agentNamed(agent.agent_name) : null);
+    const made = state.agentId ?? (state.llmId ? await this.agentNamed(retellAgentName(assistant, assistantId)) : null);
     const agentId = made
-      ? (await this.retell(() => this.client.agent.update(made, agent as never))).agent_id
-      : (await this.retell(() => this.client.agent.create(agent as never))).agent_id;
+      ? (await this.retell(() => this.client.agent.update(made, agent))).agent_id
+      : (await this.retell(() => this.client.agent.create(agent))).agent_id;
     await this.commands.execute(new RecordAssistantPublished(assistantId, state.settingsVersion, llmId, agentId, this.publicUrl));
     return agentId;
   }

@@ -78,7 +78,7 @@ export class RetellEventsController {
   private async verified(req: RawBodyRequest, signature: string | undefined): Promise<void> {
     const retell = this.config.runtimes.retell;
     if (!retell || !(this.dialer instanceof RetellDialer)) throw new HttpException({ message: 'Not found.' }, 404);
-    const valid = typeof signature === 'string' && (await verify(req.rawBody ?? '', retell.apiKey, signature).catch(() => false));
+    const valid = typeof signature === 'string' && (await verify(req.rawBody ?? '', retell.webhookApiKey, signature).catch(() => false));
     if (!valid) throw new HttpException({ message: 'Invalid signature.' }, 401);
   }
 
