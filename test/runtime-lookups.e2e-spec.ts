@@ -78,7 +78,15 @@ describe("looking up a dial's call at the runtime", () => {
     const shape = { initial_message: 'Hi', language: 'English', voice_id: 1, max_duration: 60, record: false, end_call_on_voicemail: 0 };
     const placed = await dialer.dial({ ...request(11, '+12015550703'), assistant: shape });
     expect(placed.providerCallId).toMatch(/^CA[0-9a-f]{32}$/);
+    // Still queued at Twilio (no StartTime yet), and found.
     expect(await dialer.lookup(request(11, '+12015550703'), since)).toEqual({ found: placed.providerCallId });
+    // Every page is read (one call a page here) before a lookup answers none.
+    twilio.pageSize = 1;
+    for (const other of [13, 14, 15]) await dialer.dial({ ...request(other, '+12015550705'), assistant: shape });
+    const listsBefore = twilio.lists.length;
+    expect(await dialer.lookup(request(16, '+12015550705'), new Date(Date.now() + 60_000))).toBe('none');
+    expect(twilio.lists.length - listsBefore).toBe(3);
+    expect(twilio.lists.every((query) => !query.includes('StartTime'))).toBe(true);
     expect(await dialer.lookup(request(12, '+12015550704'), since)).toBe('none');
     expect(await dialer.lookup(request(11, '+12015550703'), new Date(Date.now() + 60_000))).toBe('none');
     await twilio.stop();

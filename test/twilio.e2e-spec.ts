@@ -116,12 +116,14 @@ describe('DIALER=twilio', () => {
       evaluation: { success: true, summary: 'Booked Tuesday.' },
       failure_reason: null,
     });
-    // The dial, as §18.3 gives it.
+    // The dial, as §18.3 gives it: each callback URL names the call (§18.4).
     const params = Object.fromEntries(made.params);
-    expect(params).toMatchObject({ To: number, From: FROM, TimeLimit: '300', Record: 'true', StatusCallback: `${t.url}/api/telephony/twilio/status` });
+    const id = callTo(calls, number).id;
+    const status = `${t.url}/api/telephony/twilio/status?call_id=${id}`;
+    expect(params).toMatchObject({ To: number, From: FROM, TimeLimit: '300', Record: 'true', StatusCallback: status });
     expect(made.params.getAll('StatusCallbackEvent')).toEqual(['initiated', 'ringing', 'answered', 'completed']);
-    expect(params.RecordingStatusCallback).toBe(`${t.url}/api/telephony/twilio/recording`);
-    expect(params).toMatchObject({ MachineDetection: 'Enable', AsyncAmd: 'true', AsyncAmdStatusCallback: `${t.url}/api/telephony/twilio/status` });
+    expect(params.RecordingStatusCallback).toBe(`${t.url}/api/telephony/twilio/recording?call_id=${id}`);
+    expect(params).toMatchObject({ MachineDetection: 'Enable', AsyncAmd: 'true', AsyncAmdStatusCallback: status });
     const relay = t.url.replace('http', 'ws');
     expect(params.Twiml).toBe(
       `<Response><Connect><ConversationRelay url="${relay}/api/telephony/twilio/relay" welcomeGreeting="Hello!" language="en-US" ${VOICE}>` +
@@ -190,10 +192,14 @@ describe('DIALER=twilio', () => {
     expect(callTo(calls, machine)).toMatchObject({ status: 'ended', answered_by: 'machine' });
     const made = madeTo(machine);
     expect(made.hungUpByService).toBe(true);
+    // Hung up by the service, the call keeps the duration Twilio's completed callback gives.
+    const completed = made.callbacks.find((c) => c.params.CallStatus === 'completed')!;
+    expect(callTo(calls, machine).duration).toBe(Number(completed.params.CallDuration));
+    expect(callTo(calls, machine).duration).toBeGreaterThan(0);
     expect(Object.fromEntries(made.params)).toMatchObject({
       MachineDetection: 'Enable',
       AsyncAmd: 'true',
-      AsyncAmdStatusCallback: `${t.url}/api/telephony/twilio/status`,
+      AsyncAmdStatusCallback: `${t.url}/api/telephony/twilio/status?call_id=${callTo(calls, machine).id}`,
     });
   });
 
@@ -265,6 +271,46 @@ describe('DIALER=twilio', () => {
       type: 'inbound',
       provider: 'twilio',
     });
+  });
+
+  it("serves a greeting too long for Twilio's Twiml from the call's Url, greets with the lead's variables, and takes callbacks that come before the create's answer", async () => {
+    const long = `Hello {{first_name}}! ${'This call may be recorded. '.repeat(160)}`;
+    const greeter = await runtimeAssistant(t, token, '+12015550830', receiver.url, {
+      initial_message: long,
+      post_call_schema: [],
+      post_call_evaluation: false,
+    });
+    const number = '+12015550831';
+    scripts[number] = { answer: 'human', says: ['Hi'] };
+    twilio.callbackFirst = true;
+    try {
+      const [call] = await settled(await campaignWith([number], greeter), 1, (c) => c[0].transcript !== null);
+      const made = madeTo(number);
+      expect(made.params.get('Twiml')).toBeNull();
+      expect(made.params.get('Url')).toBe(`${t.url}/api/telephony/twilio/twiml?call_id=${call.id}`);
+      expect(made.twiml).toContain(`welcomeGreeting="Hello Ann! This call may be recorded.`);
+      // The `initiated` callback came before the create's answer: matched by the URL's call id, not refused as unknown.
+      expect(made.callbacks[0]).toMatchObject({ params: { CallStatus: 'initiated' }, status: 200 });
+      expect(call).toMatchObject({ provider_call_id: made.sid, status: 'ended_by_customer' });
+    } finally {
+      twilio.callbackFirst = false;
+    }
+  });
+
+  it('talks to a reasoning model without the temperature it refuses', async () => {
+    const reasoning = await runtimeAssistant(t, token, '+12015550840', receiver.url, {
+      llm_model: 'o4-mini',
+      post_call_schema: [],
+      post_call_evaluation: false,
+    });
+    const number = '+12015550841';
+    scripts[number] = { answer: 'human', says: ['Hi there'] };
+    const [call] = await settled(await campaignWith([number], reasoning), 1, (c) => c[0].transcript !== null);
+    expect(call).toMatchObject({ status: 'ended_by_customer', failure_reason: null });
+    expect(call.transcript).toContain('AI: Sure, go on.');
+    const turn = model.turns.find((b) => b.model === 'o4-mini');
+    expect(turn).toBeDefined();
+    expect(turn).not.toHaveProperty('temperature');
   });
 
   it('binds a live call to one relay socket only, and never a call that ended (contract §18.4)', async () => {

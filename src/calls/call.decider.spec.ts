@@ -90,6 +90,18 @@ describe('call state machine', () => {
     expect(decide(placedBy('vapi'), record('failed'))()).toHaveLength(1);
   });
 
+  it("records an answering machine's verdict on a call already in progress, once; a later human report does not undo it", () => {
+    const inProgress: CallEvent[] = [
+      initiated,
+      { ...moved('initiated', 'in-progress'), data: { ...moved('initiated', 'in-progress').data, details: { answered_by: 'human' } } } as CallEvent,
+    ];
+    const machine: CallCommand = { type: 'RecordCallOutcome', id: 1, status: 'in-progress', details: { answered_by: 'machine' } };
+    const events = decide(inProgress, machine)();
+    expect(events).toMatchObject([{ type: 'CallOutcomeRecorded', data: { from: 'in-progress', status: 'in-progress', details: { answered_by: 'machine' } } }]);
+    expect(decide([...inProgress, ...events], machine)()).toEqual([]);
+    expect(decide([...inProgress, ...events], { ...machine, details: { answered_by: 'human' } })()).toEqual([]);
+  });
+
   it('answers a call that does not exist as not found', () => {
     expect(decide([], record('ringing'))).toThrow('Call not found');
   });

@@ -106,8 +106,12 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     }
     // The carrier sees the line dropped; the conversation says who ended it.
     const status = command.status === 'ended_by_customer' && state.hungUpByAssistant ? 'ended_by_assistant' : command.status;
-    if (status === state.status) return [];
-    if (!canMove(state.status, status)) throw new DomainError('conflict', INVALID_TRANSITION);
+    // The same status again changes nothing, but for an answering machine's verdict on a call in progress (Twilio's comes on its own).
+    const given = command.details.answered_by;
+    const answeredAnew =
+      !isTerminal(status) && given !== undefined && given !== state.answeredBy && (given === 'machine' || !state.answeredBy || state.answeredBy === 'unknown');
+    if (status === state.status && !answeredAnew) return [];
+    if (status !== state.status && !canMove(state.status, status)) throw new DomainError('conflict', INVALID_TRANSITION);
     return [
       {
         type: 'CallOutcomeRecorded',

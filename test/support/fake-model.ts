@@ -48,6 +48,17 @@ export class FakeModel extends LoopbackServer {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
     this.requests.push({ body, authorization: req.headers.authorization });
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return this.json(res, 404, { error: { message: 'Not found' } });
+    // OpenAI's reasoning models take only the default temperature (platform.openai.com/docs/guides/reasoning).
+    if (/^(o\d|gpt-5(?![\w.-]*chat))/.test(String(body.model)) && body.temperature !== undefined && body.temperature !== 1) {
+      return this.json(res, 400, {
+        error: {
+          message: `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+          type: 'invalid_request_error',
+          param: 'temperature',
+          code: 'unsupported_value',
+        },
+      });
+    }
     if (!body.stream) {
       return this.json(res, 200, completion({ role: 'assistant', content: JSON.stringify(this.analysis) }, 'stop'));
     }

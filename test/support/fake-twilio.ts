@@ -23,7 +23,16 @@ export interface TwilioCallMade {
   callbacks: Array<{ path: string; params: Record<string, string>; status: number }>;
   hungUpByService: boolean;
   done: Promise<void>;
+  /** The TwiML the call runs: its `Twiml`, or what its `Url` answered. */
+  twiml?: string;
+  /** Twilio's status: `queued` until dialed (no `start_time` then), then `in-progress`. */
+  status?: 'queued' | 'in-progress' | 'completed';
 }
+
+/** The most a `Twiml` parameter holds (twilio.com/docs/voice/api/call-resource: "max 4000 characters"). */
+const TWIML_MAX = 4000;
+/** Twilio's list pages: `PageSize` 50 unless given, 1000 at most (twilio.com/docs/usage/twilios-response#pagination). */
+const PAGE_MAX = 1000;
 
 const unescapeXml = (text: string) =>
   text
@@ -70,6 +79,13 @@ export class FakeTwilio extends LoopbackServer {
     return new WebSocket(url, { headers: { 'x-twilio-signature': signature ?? getExpectedTwilioSignature(this.authToken, url, {}) } });
   }
 
+  /** The most calls a list page holds here (tests make it small to walk pages). */
+  pageSize = PAGE_MAX;
+  /** Send the `initiated` callback before answering the create, as Twilio may. */
+  callbackFirst = false;
+  /** The queries of the call lists asked for. */
+  readonly lists: string[] = [];
+
   protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -86,10 +102,21 @@ export class FakeTwilio extends LoopbackServer {
     const base = `/2010-04-01/Accounts/${this.accountSid}/Calls`;
     const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
     if (req.method === 'GET' && url.pathname === `${base}.json`) {
+      // Newest first, filtered by To and From; a queued call is listed too, with no start_time yet.
       const [to, from] = [url.searchParams.get('To'), url.searchParams.get('From')];
-      const day = url.searchParams.get('StartTime>') ?? '1970-01-01';
-      const listed = this.calls.filter((c) => c.params.get('To') === to && c.params.get('From') === from && c.dateCreated.toISOString().slice(0, 10) >= day);
-      return json(200, { calls: listed.map((c) => this.resource(c, 'in-progress')), page: 0, page_size: 50 });
+      const size = Math.min(Number(url.searchParams.get('PageSize') ?? 50), PAGE_MAX, this.pageSize);
+      const pageNo = Number(url.searchParams.get('Page') ?? 0);
+      const listed = this.calls.filter((c) => (!to || c.params.get('To') === to) && (!from || c.params.get('From') === from)).reverse();
+      const page = listed.slice(pageNo * size, (pageNo + 1) * size);
+      const more = (pageNo + 1) * size < listed.length;
+      const next = new URLSearchParams({ ...(to ? { To: to } : {}), ...(from ? { From: from } : {}), PageSize: String(size), Page: String(pageNo + 1) });
+      this.lists.push(url.search);
+      return json(200, {
+        calls: page.map((c) => this.resource(c, c.status ?? 'in-progress')),
+        page: pageNo,
+        page_size: size,
+        next_page_uri: more ? `${base}.json?${next}` : null,
+      });
     }
     const hangUp = new RegExp(`^${base}/(CA[0-9a-f]+)\\.json$`).exec(url.pathname);
     if (req.method === 'POST' && hangUp) {
@@ -103,6 +130,10 @@ export class FakeTwilio extends LoopbackServer {
       const script = this.scriptOf(to, this.calls.filter((c) => c.params.get('To') === to).length + 1);
       if ('refuse' in script)
         return json(script.refuse, { code: 20500, message: script.message ?? 'An internal server error has occurred', status: script.refuse });
+      // Twilio's own limits on a create (its error codes are not asserted here).
+      const twiml = form.get('Twiml');
+      if (twiml !== null && twiml.length > TWIML_MAX) return json(400, { code: 21000, message: `Twiml exceeds ${TWIML_MAX} characters`, status: 400 });
+      if ((twiml === null) === (form.get('Url') === null)) return json(400, { code: 21000, message: 'Either Url or Twiml must be given', status: 400 });
       const call = {
         sid: `CA${(++this.seq).toString(16).padStart(32, '0')}`,
         params: form,
@@ -110,8 +141,11 @@ export class FakeTwilio extends LoopbackServer {
         frames: [],
         callbacks: [],
         hungUpByService: false,
+        status: 'queued',
       } as unknown as TwilioCallMade;
       this.calls.push(call);
+      // Twilio may call back before its answer to the create arrives: the service must match the call by its URL.
+      if (this.callbackFirst) await this.callback(call, form.get('StatusCallback'), { CallStatus: 'initiated' });
       json(201, this.resource(call, 'queued'));
       if ('silent' in script) return;
       call.done = this.play(call, script);
@@ -129,7 +163,7 @@ export class FakeTwilio extends LoopbackServer {
       from: call.params.get('From'),
       status,
       date_created: call.dateCreated.toUTCString(),
-      start_time: call.dateCreated.toUTCString(),
+      ...(status === 'queued' ? { start_time: null } : { start_time: call.dateCreated.toUTCString() }),
     };
   }
 
@@ -152,16 +186,15 @@ export class FakeTwilio extends LoopbackServer {
     await this.callback(call, status, { CallStatus: 'ringing' });
     if ('busy' in script) return this.callback(call, status, { CallStatus: 'busy', CallDuration: '0' });
     if ('noAnswer' in script) return this.callback(call, status, { CallStatus: 'no-answer', CallDuration: '0' });
+    call.status = 'in-progress';
     await this.callback(call, status, { CallStatus: 'in-progress' });
     const started = Date.now();
     const amd = call.params.get('MachineDetection') === 'Enable';
     const answeredBy = script.answer === 'machine' ? 'machine_end_beep' : 'human';
     await this.converse(call, script.says, amd ? () => this.callback(call, call.params.get('AsyncAmdStatusCallback'), { AnsweredBy: answeredBy }) : null);
-    const end = {
-      CallStatus: 'completed',
-      CallDuration: String(Math.max(1, Math.round((Date.now() - started) / 1000))),
-      ...(amd ? { AnsweredBy: answeredBy } : {}),
-    };
+    // With AsyncAmd the verdict goes to AsyncAmdStatusCallback alone: the completed callback does not repeat it.
+    const end = { CallStatus: 'completed', CallDuration: String(Math.max(1, Math.round((Date.now() - started) / 1000))) };
+    call.status = 'completed';
     await this.callback(call, status, end);
     if (call.params.get('Record') === 'true') {
       await this.callback(call, call.params.get('RecordingStatusCallback'), {
@@ -174,7 +207,13 @@ export class FakeTwilio extends LoopbackServer {
 
   /** The relay: setup, then each line once the assistant's turn before it is over; ends when the service ends the call, hangs up, or the lines run out. */
   private async converse(call: TwilioCallMade, says: string[], afterSetup: (() => Promise<void>) | null): Promise<void> {
-    const twiml = call.params.get('Twiml') ?? '';
+    const url = call.params.get('Url');
+    if (url) {
+      // Twilio fetches the TwiML from the call's Url, signed like a callback.
+      const params = { CallSid: call.sid, AccountSid: this.accountSid, To: call.params.get('To')!, From: call.params.get('From')! };
+      call.twiml = (await this.post(url, params)).text;
+    }
+    const twiml = call.twiml ?? call.params.get('Twiml') ?? '';
     const relayUrl = unescapeXml(/ConversationRelay url="([^"]+)"/.exec(twiml)?.[1] ?? '');
     const callId = /<Parameter name="call_id" value="(\d+)"\/>/.exec(twiml)?.[1];
     const ws = this.connect(relayUrl);

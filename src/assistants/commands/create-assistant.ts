@@ -39,7 +39,16 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'CreateAssistant', id, userId: user.organisationId, uuid: randomUUID(), settings, references, inputErrors: errors, placement: (next) => this.placement.refusals(next) },
+      {
+        type: 'CreateAssistant',
+        id,
+        userId: user.organisationId,
+        uuid: randomUUID(),
+        settings,
+        references,
+        inputErrors: errors,
+        placement: (next) => this.placement.refusals(next),
+      },
       { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);

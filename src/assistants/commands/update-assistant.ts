@@ -33,7 +33,15 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
     const { position } = await this.runner.run(
       assistantStream(id),
       assistantDecider,
-      { type: 'UpdateAssistant', id, userId: user.organisationId, changes, references, inputErrors: errors, placement: (next) => this.placement.refusals(next) },
+      {
+        type: 'UpdateAssistant',
+        id,
+        userId: user.organisationId,
+        changes,
+        references,
+        inputErrors: errors,
+        placement: (next) => this.placement.refusals(next),
+      },
       { metadata: { user_id: user.organisationId } },
     );
     await this.projections.settle(position);

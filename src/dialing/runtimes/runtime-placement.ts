@@ -15,7 +15,8 @@ function vapiRefusals(settings: AssistantSettings): FieldErrors {
 /** Retell's LLM takes its own list of models, and calls of a minute or more (retell-sdk 5.66). */
 function retellRefusals(settings: AssistantSettings): FieldErrors {
   const errors: FieldErrors = {};
-  if (!isRetellModel(settings.llm_model)) errors.llm_model = [`The llm model field must be one of Retell's models: ${RETELL_MODELS.join(', ')} (DIALER=retell).`];
+  if (!isRetellModel(settings.llm_model))
+    errors.llm_model = [`The llm model field must be one of Retell's models: ${RETELL_MODELS.join(', ')} (DIALER=retell).`];
   if (settings.max_call_duration < RETELL_MIN_CALL_SECONDS) {
     errors.max_call_duration = [`The max call duration field must be at least ${RETELL_MIN_CALL_SECONDS} with Retell (DIALER=retell).`];
   }

@@ -65,7 +65,7 @@ export class RetellDialer extends Dialer {
   override async lookup(request: DialRequest, _sentSince: Date): Promise<DialLookup> {
     const filter: CallListParams['filter_criteria'] = { metadata: [{ type: 'string', op: 'eq', key: 'call_id', value: String(request.call_id) }] };
     try {
-      for (let key: string | undefined; ; ) {
+      for (let key: string | undefined; ;) {
         const page: CallListResponse = await this.client.call.list({ filter_criteria: filter, limit: 1000, ...(key ? { pagination_key: key } : {}) });
         const found = page.items.find((c) => String((c.metadata as { call_id?: unknown } | undefined)?.call_id) === String(request.call_id));
         if (found) return { found: found.call_id };

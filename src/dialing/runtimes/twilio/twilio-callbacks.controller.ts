@@ -3,6 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { AssistantsQueries } from '../../../assistants/assistants.queries';
+import { AssistantView } from '../../../assistants/assistant-view';
+import { ConfirmDialSent } from '../../../calls/commands/call-dial';
 import { RecordCallRecording } from '../../../calls/commands/call-conversation';
 import { ReceiveInboundCall } from '../../../calls/commands/receive-inbound-call';
 import { CallDocument } from '../../../calls/calls.projection';
@@ -29,6 +31,7 @@ export class TwilioCallbacksController {
     private readonly assistants: AssistantsQueries,
     private readonly reports: RuntimeReports,
     private readonly projections: ProjectionRunner,
+    private readonly view: AssistantView,
     @Inject(Dialer) private readonly dialer: Dialer,
   ) {}
 
@@ -36,7 +39,7 @@ export class TwilioCallbacksController {
   @HttpCode(200)
   async status(@Req() req: FastifyRequest, @Headers('x-twilio-signature') signature: string | undefined, @Body() body: unknown) {
     const params = this.verified(req, signature, body);
-    const call = await this.callOf(params.CallSid);
+    const call = await this.callOf(req, params.CallSid);
     // The answering-machine verdict (AsyncAmd) comes on its own, without a CallStatus.
     if (params.CallStatus === undefined) await this.answeredBy(call, params);
     const report = twilioStatusReport(params, call.answered_by ?? null);
@@ -49,12 +52,30 @@ export class TwilioCallbacksController {
   @HttpCode(200)
   async recording(@Req() req: FastifyRequest, @Headers('x-twilio-signature') signature: string | undefined, @Body() body: unknown) {
     const params = this.verified(req, signature, body);
-    const call = await this.callOf(params.CallSid);
+    const call = await this.callOf(req, params.CallSid);
     if (params.RecordingUrl && (params.RecordingStatus ?? 'completed') === 'completed') {
       const { position } = await this.commands.execute(new RecordCallRecording(call.id, params.RecordingUrl));
       await this.projections.settle(position);
     }
     return {};
+  }
+
+  /** A dialed call's TwiML when it is longer than a create's `Twiml` holds: Twilio fetches it from the call's `Url`. */
+  @Post('twiml')
+  @HttpCode(200)
+  async twiml(
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('x-twilio-signature') signature: string | undefined,
+    @Body() body: unknown,
+  ): Promise<string> {
+    const params = this.verified(req, signature, body);
+    const call = await this.callOf(req, params.CallSid);
+    const doc = await this.assistants.get(call.assistant_id);
+    void reply.header('content-type', 'text/xml');
+    if (!doc) return REJECT_TWIML;
+    const [assistant] = await this.view.render([doc]);
+    return relayTwiml(this.config.publicUrl, assistant as unknown as AssistantRecord, call.id, call.variables ?? {});
   }
 
   /** A Twilio number's voice URL: an inbound call for the assistant holding the number, connected to the relay. */
@@ -77,12 +98,15 @@ export class TwilioCallbacksController {
     }
   }
 
-  /** An answering machine took the call: with end_call_on_voicemail it ends now, hung up at Twilio. */
+  /**
+   * An answering machine took the call: it is recorded as one, and with end_call_on_voicemail hung
+   * up at Twilio. Twilio's `completed` callback then ends it with its duration (contract §18.4).
+   */
   private async answeredBy(call: CallDocument, params: TwilioParams): Promise<void> {
     if (twilioAnsweredBy(params.AnsweredBy) !== 'machine' || !(this.dialer instanceof TwilioDialer)) return;
+    await this.reports.record(call.id, { status: 'in-progress', details: { answered_by: 'machine' } });
     const settings = (await this.assistants.get(call.assistant_id))?.settings;
     if (!settings?.end_call_on_voicemail) return;
-    await this.reports.record(call.id, { status: 'ended', details: { answered_by: 'machine' } }, true);
     await this.dialer.hangUp(params.CallSid!).catch((error: Error) => this.logger.warn(`call ${call.id} could not be hung up at Twilio: ${error.message}`));
   }
 
@@ -97,10 +121,23 @@ export class TwilioCallbacksController {
     return params;
   }
 
-  /** The call Twilio means, by its `CallSid` (confirmed on the call as the dial's answer was read). */
-  private async callOf(callSid: string | undefined): Promise<CallDocument> {
-    const call = callSid ? await this.calls.reported((calls) => calls.byProviderCallId(callSid)) : null;
-    if (!call || call.provider !== 'twilio') throw new HttpException({ message: 'Call not found.' }, 404);
+  /**
+   * The call Twilio means: named by the callback URL's `call_id` (so a callback that comes before the
+   * create's answer was recorded is matched, and confirms the dial), held to its `CallSid` once
+   * known; a URL without one (a dial of before) by the `CallSid` alone.
+   */
+  private async callOf(req: FastifyRequest, callSid: string | undefined): Promise<CallDocument> {
+    const named = Number((req.query as { call_id?: unknown } | undefined)?.call_id);
+    const byId = Number.isSafeInteger(named) && named > 0;
+    const call = byId
+      ? await this.calls.reported((calls) => calls.get(named))
+      : callSid
+        ? await this.calls.reported((calls) => calls.byProviderCallId(callSid))
+        : null;
+    if (!call || call.provider !== 'twilio' || !callSid || (call.provider_call_id !== null && call.provider_call_id !== callSid)) {
+      throw new HttpException({ message: 'Call not found.' }, 404);
+    }
+    if (call.provider_call_id === null) await this.commands.execute(new ConfirmDialSent(call.id, callSid));
     return call;
   }
 }

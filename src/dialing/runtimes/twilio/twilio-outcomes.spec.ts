@@ -41,9 +41,15 @@ describe('Twilio status callbacks (contract §18.3)', () => {
 describe('the TwiML of a relayed call', () => {
   it('connects the call to the relay at PUBLIC_URL as ws(s), escaping what the assistant wrote, its call id a parameter', () => {
     expect(relayUrl('https://calls.example.com/')).toBe('wss://calls.example.com/api/telephony/twilio/relay');
-    expect(relayTwiml('http://127.0.0.1:3000', { initial_message: 'Hi "Ann" & <co>', language: 'Spanish', voice_id: 999 }, 12)).toBe(
+    expect(relayTwiml('http://127.0.0.1:3000', { initial_message: 'Hi "Ann" & <co>', language: 'Spanish', voice_id: 999, wait_for_customer: false }, 12)).toBe(
       '<Response><Connect><ConversationRelay url="ws://127.0.0.1:3000/api/telephony/twilio/relay" welcomeGreeting="Hi &quot;Ann&quot; &amp; &lt;co&gt;" language="es-ES">' +
         '<Parameter name="call_id" value="12"/></ConversationRelay></Connect></Response>',
     );
+  });
+
+  it('greets with the call variables in the {{name}}s, as Vapi and Retell do, and not at all when the customer speaks first', () => {
+    const assistant = { initial_message: 'Hi {{first_name}}, about {{plan}}', language: 'English', voice_id: 999, wait_for_customer: false };
+    expect(relayTwiml('http://x', assistant, 1, { first_name: 'Ann' })).toContain('welcomeGreeting="Hi Ann, about {{plan}}"');
+    expect(relayTwiml('http://x', { ...assistant, wait_for_customer: true }, 1)).not.toContain('welcomeGreeting');
   });
 });

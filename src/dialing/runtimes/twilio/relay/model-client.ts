@@ -17,6 +17,15 @@ export interface ModelRequest {
   tools: ChatCompletionFunctionTool[];
 }
 
+/**
+ * OpenAI's reasoning models (the o-series, gpt-5 and after, but their chat variants) take no
+ * `temperature` but the default: any other value is refused (400 "Unsupported value: 'temperature'",
+ * platform.openai.com/docs/guides/reasoning). The assistant's temperature goes to every other model.
+ */
+export const takesTemperature = (model: string) => !/^(o\d|gpt-5(?![\w.-]*chat))/.test(model);
+
+const withTemperature = (model: string, temperature: number) => (takesTemperature(model) ? { temperature } : {});
+
 /** The OpenAI-compatible model of `LLM_BASE_URL` (OpenAI, vLLM, Ollama...), through the `openai` package. */
 @Injectable()
 export class ModelClient {
@@ -41,7 +50,7 @@ export class ModelClient {
       const stream = await client.chat.completions.create(
         {
           model: request.model,
-          temperature: request.temperature,
+          ...withTemperature(request.model, request.temperature),
           stream: true,
           messages: [...request.messages],
           ...(request.tools.length ? { tools: request.tools } : {}),
@@ -80,7 +89,7 @@ export class ModelClient {
       const answer = await client.chat.completions.create(
         {
           model: request.model,
-          temperature: request.temperature,
+          ...withTemperature(request.model, request.temperature),
           messages: [...request.messages],
           response_format: { type: 'json_schema', json_schema: { name: 'post_call_analysis', schema, strict: true } },
         },

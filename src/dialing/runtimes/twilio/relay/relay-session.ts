@@ -98,7 +98,9 @@ export class RelaySession {
     const found = Number.isSafeInteger(callId) && callId > 0 && typeof message.callSid === 'string' ? await this.ports.bind(callId, message.callSid) : null;
     if (!found) return this.socket.close();
     const { assistant, variables } = found;
-    this.bound = { callId, assistant, conversation: new Conversation(promptWithVariables(assistant.system_prompt, variables), assistant.initial_message) };
+    // What the caller heard first: the greeting with its variables, or nothing when the customer speaks first.
+    const greeting = assistant.wait_for_customer ? '' : promptWithVariables(assistant.initial_message, variables);
+    this.bound = { callId, assistant, conversation: new Conversation(promptWithVariables(assistant.system_prompt, variables), greeting) };
   }
 
   private async answer(said: string): Promise<void> {
