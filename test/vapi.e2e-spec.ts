@@ -364,6 +364,14 @@ describe('DIALER=vapi as Vapi defines it', () => {
     expect(vapi.lists.filter((l) => l.startsWith('GET /phone-number')).length).toBe(2);
   });
 
+  it('refuses at save a model Vapi lists under no provider, naming Vapi', async () => {
+    const refused = await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, llm_model: 'my-own-finetune' } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { llm_model: ['The llm model field must be a model Vapi offers from OpenAI, Anthropic or Google (DIALER=vapi).'] } },
+    });
+  });
+
   it('answers an inbound call to a saved Vapi number, named by the message itself', async () => {
     const inbound = await vapi.send(`${t.url}/api/telephony/vapi/events`, SECRET, {
       type: 'assistant-request',

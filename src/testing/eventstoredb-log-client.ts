@@ -127,7 +127,20 @@ export class LogClient {
     }
   }
 
+  /**
+   * As the server judges a position to read from: START, END, the end of the log, or one a record
+   * starts at; any other (inside a record) is refused with InvalidPosition
+   * (EventStore's `TFChunkReader`: "Invalid position", as the server answers a read from it).
+   */
+  private boundary(fromPosition: ReadAllOptions['fromPosition']): void {
+    if (fromPosition === undefined || fromPosition === 'start' || fromPosition === 'end') return;
+    const end = BigInt((this.log.length + 1) * 100);
+    const starts = this.log.some((e) => e.event!.position.commit === fromPosition.commit && e.event!.position.prepare === fromPosition.prepare);
+    if (!starts && !(fromPosition.commit >= end - 100n)) throw new Error(`InvalidPosition: no record starts at ${fromPosition.commit}/${fromPosition.prepare}`);
+  }
+
   readAll({ fromPosition = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER }: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
+    this.boundary(fromPosition);
     const at = (e: AllStreamResolvedEvent) => e.event!.position.commit;
     const entries =
       direction === 'forwards'
@@ -138,6 +151,7 @@ export class LogClient {
 
   subscribeToAll(options: SubscribeToAllOptions = {}, readableOptions: { highWaterMark?: number } = {}) {
     const { fromPosition = 'start', filter } = options;
+    this.boundary(fromPosition);
     const start =
       fromPosition === 'start' ? 0 : fromPosition === 'end' ? this.log.length : this.log.findIndex((e) => e.event!.position.commit > fromPosition.commit);
     const server = Readable.from(this.serve(start < 0 ? this.log.length : start, filter), { objectMode: true, highWaterMark: 1 });

@@ -128,7 +128,10 @@ export class FakeRetell extends LoopbackServer {
     if (req.method === 'POST' && path === '/v3/list-calls') {
       // retell-sdk 5.66 `CallListParams`: AND of filters, `limit`, an opaque `pagination_key`.
       const metadata: Array<{ key?: string; op: string; value: string }> = body.filter_criteria?.metadata ?? [];
-      const matching = this.calls.filter((c) => metadata.every((f) => f.op === 'eq' && String(c.body.metadata?.[f.key ?? '']) === f.value));
+      const to: { op: string; value: string } | undefined = body.filter_criteria?.to_number;
+      const matching = this.calls.filter(
+        (c) => (!to || (to.op === 'eq' && c.body.to_number === to.value)) && metadata.every((f) => f.op === 'eq' && c.body.metadata?.[f.key ?? ''] === f.value),
+      );
       const limit = Math.min(Number(body.limit ?? 50), this.listPage);
       const from = Number(body.pagination_key ?? 0);
       const items = matching.slice(from, from + limit).map((c) => ({

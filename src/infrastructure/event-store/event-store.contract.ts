@@ -290,6 +290,18 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         const page2 = await store.readAll(page1[1].position, 2);
         expect(ours([...page1, ...page2]).map((e) => e.data.n)).toEqual([1, 2, 3, 4]);
       });
+
+      it('reads the event at a position, events of one append among others (a parked event is retried so)', async () => {
+        const start = await store.headPosition();
+        await store.append(
+          `${prefix}-a`,
+          [1, 2, 3].map((n) => ({ type: 'N', data: { n } })),
+          'no_stream',
+        );
+        const all = ours(await store.readAll(start, 1000));
+        for (const event of all) expect(await store.readAt(event.position)).toEqual(event);
+        expect(await store.readAt((await store.headPosition()) + 1_000_000)).toBeNull();
+      });
     });
 
     subscriptionCases({ store: () => store, prefix: () => prefix, open });

@@ -72,6 +72,12 @@ export interface EventStore {
    */
   readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]>;
   /**
+   * The event recorded at exactly `position` (a position an event was given), or null. A store
+   * may refuse a read from a position no event starts at (EventStoreDB answers InvalidPosition
+   * to one inside a record): reading "after position − 1" is no way to get it.
+   */
+  readAt(position: number): Promise<RecordedEvent | null>;
+  /**
    * Up to `maxCount` events whose metadata `$correlationId` is `correlationId`, after
    * `afterPosition`, oldest first: found through an index, never by scanning the store.
    */

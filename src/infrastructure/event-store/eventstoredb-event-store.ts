@@ -114,6 +114,16 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
+  /** Read from the event's own position, a record boundary the server takes (positions are prepare positions). */
+  async readAt(position: number): Promise<RecordedEvent | null> {
+    const from = { commit: BigInt(position), prepare: BigInt(position) };
+    for await (const resolved of this.client.readAll({ fromPosition: from, direction: FORWARDS, maxCount: 1 })) {
+      const recorded = ownEvent(resolved);
+      return recorded && recorded.position === position ? recorded : null;
+    }
+    return null;
+  }
+
   /**
    * Ends at the server's `caughtUp` (EventStoreDB 23.10 and later), marked among the events in
    * the order it came; a server that sends none is asked for its head once it has gone quiet.

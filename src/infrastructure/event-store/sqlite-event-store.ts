@@ -208,6 +208,11 @@ export class SqliteEventStore implements EventStore {
     return (rows as EventRow[]).map(toRecorded);
   }
 
+  async readAt(position: number): Promise<RecordedEvent | null> {
+    const row = this.read('WHERE position = ?').get(position) as EventRow | undefined;
+    return row ? toRecorded(row) : null;
+  }
+
   async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
     const rows = this.read(`WHERE correlation_id = ? AND position > ? ORDER BY position ${limitClause(maxCount)}`).all(correlationId, afterPosition);
     return (rows as EventRow[]).map(toRecorded);

@@ -101,9 +101,10 @@ export class ParkedEvents {
   }
 
   private async retry(position: number, partition: string, attempts: number): Promise<boolean> {
-    const [event] = await this.events.readAll(position - 1, 1);
     try {
-      if (event?.position === position) await this.reactor.react(this.upcasters.upcast(event));
+      // Read inside the try: a read that fails is a failed try, backed off like any other.
+      const event = await this.events.readAt(position);
+      if (event) await this.reactor.react(this.upcasters.upcast(event));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retryAt = new Date(this.clock.now().getTime() + Math.min(FIRST_RETRY_MS * 2 ** attempts, LONGEST_RETRY_MS));

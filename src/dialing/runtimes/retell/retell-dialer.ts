@@ -60,10 +60,12 @@ export class RetellDialer extends Dialer {
   /**
    * Contract §18.4: Retell's call carrying our call id in its metadata, through every page of
    * `POST /v3/list-calls` (retell-sdk 5.66, `client.call.list`; `/v2/list-calls` is deprecated).
-   * Filtered on the metadata, not on `start_timestamp`: a call still `registered` has none.
+   * Not filtered on `start_timestamp`: a call still `registered` has none.
    */
   override async lookup(request: DialRequest, _sentSince: Date): Promise<DialLookup> {
-    const filter: CallListParams['filter_criteria'] = { metadata: [{ type: 'string', op: 'eq', key: 'call_id', value: String(request.call_id) }] };
+    // By the number called, matched here on the metadata: whether Retell's metadata filter matches a
+    // number stored as a number is not documented, and a lookup that misses a call doubles it.
+    const filter: CallListParams['filter_criteria'] = { to_number: { type: 'string', op: 'eq', value: request.to } };
     try {
       for (let key: string | undefined; ;) {
         const page: CallListResponse = await this.client.call.list({ filter_criteria: filter, limit: 1000, ...(key ? { pagination_key: key } : {}) });
