@@ -87,6 +87,17 @@ describe('CommandRunner', () => {
     expect(result.state.total).toBe(201);
   });
 
+  it('after a conflict reads only what others appended since the state it decided from, not the stream from its start', async () => {
+    const writes = new CommandRunner(store, clock, upcasters);
+    for (let i = 0; i < 50; i++) await writes.run('counter-1', counter, { by: 1 });
+    const reads = jest.spyOn(store, 'readStream');
+    const result = await new CommandRunner(racing(3), clock, upcasters).run('counter-1', counter, { by: 1, max: 10_000 }, { retries: 5 });
+    expect(result.state.total).toBe(351);
+    // One read of the whole stream for a runner that knew nothing of it, then only tails.
+    expect(reads.mock.calls.map(([, from]) => from ?? 0)).toEqual([0, 50, 51, 52]);
+    reads.mockRestore();
+  });
+
   it('refuses on the first conflict when the command allows no retry, and re-checks the rule on retry', async () => {
     await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-1', counter, { by: 1 }, { retries: 0 })).rejects.toBeInstanceOf(ConcurrencyError);
     // The winner took the room; deciding again on the fresh state refuses the command.

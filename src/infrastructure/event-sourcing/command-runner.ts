@@ -65,6 +65,17 @@ export class CommandRunner {
     };
   }
 
+  /** `known` (a fold of the stream up to its revision) with the events appended after it. */
+  private async catchUp<State, Event extends DomainEvent>(
+    stream: string,
+    decider: Pick<Decider<unknown, State, Event>, 'evolve'>,
+    known: { state: State; revision: number },
+  ): Promise<{ state: State; revision: number }> {
+    const after = await this.store.readStream(stream, known.revision + 1);
+    const state = after.map((e) => this.toDomain<Event>(e)).reduce(decider.evolve, known.state);
+    return { state, revision: lastRevision(after) ?? known.revision };
+  }
+
   async run<Command, State, Event extends DomainEvent>(
     stream: string,
     decider: Decider<Command, State, Event>,
@@ -77,8 +88,13 @@ export class CommandRunner {
     // nothing is read again from the store; one that meets a conflict was stale, a conflict
     // like any other.
     let readStore = retries === 0;
+    // After a conflict: the state decided from, caught up by reading only what others appended
+    // since its revision (a busy stream, such as a campaign's call slots, is not read from its
+    // start at every conflict). Trusted as far as a remembered state is: a refusal reads it all.
+    let stale: { state: State; revision: number } | undefined;
     for (let conflicts = 0; ;) {
-      const remembered = readStore ? undefined : this.recent.get<State>(stream, decider);
+      const remembered = readStore ? undefined : (this.recent.get<State>(stream, decider) ?? (stale && (await this.catchUp(stream, decider, stale))));
+      stale = undefined;
       const unwritten = options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null } : undefined;
       const { state, revision } = remembered ?? unwritten ?? (await this.load(stream, decider));
       if (!remembered) this.recent.remember(stream, decider, state, revision);
@@ -118,6 +134,7 @@ export class CommandRunner {
       } catch (error) {
         this.recent.forget(stream);
         if (!(error instanceof ConcurrencyError) || conflicts++ >= retries) throw error;
+        if (revision !== null) stale = { state, revision };
       }
     }
   }

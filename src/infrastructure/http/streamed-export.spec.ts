@@ -64,4 +64,25 @@ describe('a streamed export', () => {
     await answered;
     expect(made.length).toBeLessThan(PAGES);
   });
+
+  it('never ends as a clean answer when a read fails part way: the client sees the answer cut off', async () => {
+    server.removeAllListeners('request');
+    server.on('request', (_, res: ServerResponse) => {
+      async function* failing() {
+        yield [[0, 'first']];
+        throw new Error('SnapshotTooOld');
+      }
+      answered = sendExport({ hijack: () => undefined, raw: res } as unknown as FastifyReply, 'csv', 'rows', ['page', 'row'], failing());
+    });
+    const outcome = await new Promise<string>((resolve) =>
+      get(url(), (res) => {
+        res.resume();
+        res.on('end', () => resolve('ended cleanly'));
+        res.on('aborted', () => resolve('cut off'));
+        res.on('error', () => resolve('cut off'));
+      }).on('error', () => resolve('cut off')),
+    );
+    await answered;
+    expect(outcome).toBe('cut off');
+  });
 });
