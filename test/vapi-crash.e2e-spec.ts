@@ -5,6 +5,7 @@ import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { eventually } from './support/fake-provider';
 import { FakeVapi, VapiScript } from './support/fake-vapi';
 import { cli, startService } from './support/processes';
+import { startTestApp } from './support/test-app';
 
 const KEY = 'vapi-crash-key';
 const SECRET = 'vapi-crash-secret';
@@ -90,4 +91,52 @@ describe('a SIGKILL between Vapi taking a dial and its confirmation', () => {
       await vapi.stop();
     }
   }, 90_000);
+});
+
+/** Contract §18.4: a dial Vapi does not answer within the dial timeout is looked up, not judged refused. */
+describe('a dial Vapi leaves unanswered', () => {
+  it('is not failed: the call Vapi made is adopted, the one it did not make is dialed again, once', async () => {
+    const first: Record<string, VapiScript> = { [MADE]: { hold: true }, [NOT_MADE]: { hang: true } };
+    const vapi = new FakeVapi(KEY, [{ id: 'pn-timeout', number: FROM }], (to, nth) => (nth === 1 && first[to]) || { silent: true });
+    const env = {
+      DIALER: 'vapi',
+      VAPI_API_KEY: KEY,
+      VAPI_WEBHOOK_SECRET: SECRET,
+      VAPI_BASE_URL: await vapi.start(),
+      DIAL_INTERVAL_MS: '50',
+      DIAL_RESEND_AFTER_SECONDS: '11',
+    };
+    const t = await startTestApp(env);
+    try {
+      const { token } = await t.createUser();
+      const as = (method: string, path: string, body?: object) => t.request(method, path, { token, body });
+      const number = (await as('POST', '/api/user/phone-numbers', { phone_number: FROM })).body.data.id;
+      const assistant = (await as('POST', '/api/user/assistant', { ...requiredAssistantSettings, phone_number_id: number })).body.data.id;
+      const campaign = (
+        await as('POST', '/api/user/campaigns', {
+          name: 'Vapi timeout',
+          assistant_id: assistant,
+          max_retries: 0,
+          calling_hours: { start: '00:00', end: '24:00' },
+          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+        })
+      ).body.data.id;
+      for (const phone_number of [MADE, NOT_MADE]) await as('POST', '/api/user/lead', { campaign_id: campaign, phone_number });
+      await as('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
+      const calls = await eventually(
+        async () => {
+          const listed = (await as('GET', `/api/user/calls?campaign_id=${campaign}`)).body.data;
+          return listed?.length === 2 && listed.every((c: { provider_call_id: string | null }) => c.provider_call_id) && listed;
+        },
+        40_000,
+        'both calls to have their Vapi ids',
+      );
+      expect(calls.map((c: { status: string }) => c.status)).not.toContain('failed');
+      expect(vapi.dialsReceived.sort()).toEqual([MADE, NOT_MADE, NOT_MADE]);
+      expect(vapi.calls.map((c) => c.body.customer.number).sort()).toEqual([MADE, NOT_MADE]);
+    } finally {
+      await t.close();
+      await vapi.stop();
+    }
+  }, 60_000);
 });
