@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { CallProvider } from '../src/calls/call.events';
+import { SCOPES } from '../src/infrastructure/auth/permissions';
 import { ConfigError, DEFAULT_TELEPHONY_SECRET, loadConfig } from '../src/infrastructure/config/app-config';
 import { EVENT_STORE, EventStore } from '../src/infrastructure/event-store/event-store.port';
 import { sign } from '../src/shared/signature';
@@ -58,8 +59,10 @@ async function victimOf(t: TestApp, provider: CallProvider, phoneNumber = VICTIM
       headers: [{ name: 'Authorization', value: CRM_TOKEN }],
     })
   ).body.data;
+  // A model every runtime offers: what a runtime cannot place is refused at save.
   const assistantBody = {
     ...requiredAssistantSettings,
+    llm_model: 'gpt-4.1',
     calls_direction: 'receive',
     phone_number_id: number.id,
     tool_ids: [tool.id],
@@ -156,18 +159,7 @@ describe('credentials an attacker holds', () => {
   it('a key with members:write mints no all-scope key and adds no member', async () => {
     const narrow = (await key(owner.token, { scopes: ['members:write'] })).body.data;
     const before = await store.headPosition();
-    const all = [
-      'read',
-      'assistants:write',
-      'tools:write',
-      'phone-numbers:write',
-      'campaigns:write',
-      'leads:write',
-      'calls:write',
-      'dnc:write',
-      'webhooks:write',
-      'members:write',
-    ];
+    const all = [...SCOPES];
     expect(await key(narrow.token, { scopes: all })).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.', required_scope: 'read' } });
     const member = await t.request('POST', '/api/user/members', { token: narrow.token, body: { email: 'sneaky@example.com', role: 'admin' } });
     expect(member).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.' } });
@@ -176,15 +168,12 @@ describe('credentials an attacker holds', () => {
     expect((await t.request('POST', '/api/user/members', { token: owner.token, body: { email: 'sneaky@example.com', role: 'viewer' } })).status).toBe(201);
   });
 
-  it.each(['read', 'assistants:write', 'tools:write', 'phone-numbers:write', 'campaigns:write', 'leads:write', 'calls:write', 'dnc:write', 'webhooks:write'])(
-    'a key with %s and members:write makes keys within those two only',
-    async (scope) => {
-      const parent = (await key(owner.token, { scopes: [scope, 'members:write'] })).body.data;
-      expect(await key(parent.token, { scopes: [scope] })).toMatchObject({ status: 201, body: { data: { scopes: [scope] } } });
-      const other = scope === 'read' ? 'dnc:write' : 'read';
-      expect(await key(parent.token, { scopes: [scope, other] })).toMatchObject({ status: 403, body: { required_scope: other } });
-    },
-  );
+  it.each(SCOPES.filter((scope) => scope !== 'members:write'))('a key with %s and members:write makes keys within those two only', async (scope) => {
+    const parent = (await key(owner.token, { scopes: [scope, 'members:write'] })).body.data;
+    expect(await key(parent.token, { scopes: [scope] })).toMatchObject({ status: 201, body: { data: { scopes: [scope] } } });
+    const other = scope === 'read' ? 'dnc:write' : 'read';
+    expect(await key(parent.token, { scopes: [scope, other] })).toMatchObject({ status: 403, body: { required_scope: other } });
+  });
 
   it('a key that expires soon makes keys that expire no later', async () => {
     const expiresAt = new Date(Date.now() + 6_000).toISOString();

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
+import { EVERY_DAY } from './support/dialing-world';
 import { eventually } from './support/fake-provider';
 import { FakeVapi, VapiScript } from './support/fake-vapi';
 import { cli, startService } from './support/processes';
@@ -12,6 +13,17 @@ const SECRET = 'vapi-crash-secret';
 const FROM = '+12015550980';
 const MADE = '+12015550981';
 const NOT_MADE = '+12015550982';
+
+/** The campaign both suites dial: the assistant on FROM, no retry, open all day; its two leads; started. */
+async function startedCampaign(call: (method: string, path: string, body?: object) => Promise<any>): Promise<number> {
+  const number = (await call('POST', '/api/user/phone-numbers', { phone_number: FROM })).data.id;
+  const assistant = (await call('POST', '/api/user/assistant', { ...requiredAssistantSettings, phone_number_id: number })).data.id;
+  const body = { name: 'Vapi', assistant_id: assistant, max_retries: 0, calling_hours: { start: '00:00', end: '24:00' }, calling_days: EVERY_DAY };
+  const campaign = (await call('POST', '/api/user/campaigns', body)).data.id;
+  for (const phone_number of [MADE, NOT_MADE]) await call('POST', '/api/user/lead', { campaign_id: campaign, phone_number });
+  await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
+  return campaign;
+}
 
 /** Contract §18: Vapi does not deduplicate on our call id, so a dial left unconfirmed by a crash is looked up before any resend. */
 describe('a SIGKILL between Vapi taking a dial and its confirmation', () => {
@@ -39,19 +51,7 @@ describe('a SIGKILL between Vapi taking a dial and its confirmation', () => {
     try {
       const call = (method: string, path: string, body?: object) =>
         fetch(`${service.url}${path}`, { method, headers, body: body && JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
-      const number = (await call('POST', '/api/user/phone-numbers', { phone_number: FROM })).data.id;
-      const assistant = (await call('POST', '/api/user/assistant', { ...requiredAssistantSettings, phone_number_id: number })).data.id;
-      const campaign = (
-        await call('POST', '/api/user/campaigns', {
-          name: 'Vapi crash',
-          assistant_id: assistant,
-          max_retries: 0,
-          calling_hours: { start: '00:00', end: '24:00' },
-          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-        })
-      ).data.id;
-      for (const phone_number of [MADE, NOT_MADE]) await call('POST', '/api/user/lead', { campaign_id: campaign, phone_number });
-      await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
+      const campaign = await startedCampaign(call);
       await eventually(() => vapi.dialsReceived.length === 2, 10_000, 'both first dials at Vapi');
       service.child.kill('SIGKILL');
       await new Promise((r) => service.child.once('exit', r));
@@ -110,19 +110,7 @@ describe('a dial Vapi leaves unanswered', () => {
     try {
       const { token } = await t.createUser();
       const as = (method: string, path: string, body?: object) => t.request(method, path, { token, body });
-      const number = (await as('POST', '/api/user/phone-numbers', { phone_number: FROM })).body.data.id;
-      const assistant = (await as('POST', '/api/user/assistant', { ...requiredAssistantSettings, phone_number_id: number })).body.data.id;
-      const campaign = (
-        await as('POST', '/api/user/campaigns', {
-          name: 'Vapi timeout',
-          assistant_id: assistant,
-          max_retries: 0,
-          calling_hours: { start: '00:00', end: '24:00' },
-          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-        })
-      ).body.data.id;
-      for (const phone_number of [MADE, NOT_MADE]) await as('POST', '/api/user/lead', { campaign_id: campaign, phone_number });
-      await as('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
+      const campaign = await startedCampaign(async (method, path, body) => (await as(method, path, body)).body);
       const calls = await eventually(
         async () => {
           const listed = (await as('GET', `/api/user/calls?campaign_id=${campaign}`)).body.data;

@@ -119,7 +119,9 @@ describe('loadConfig', () => {
       twilio: null,
     });
     const retell = loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_MAX_CONCURRENT_CALLS: '3' });
-    expect(retell.runtimes.retell).toEqual({ apiKey: 'k', baseUrl: 'https://api.retellai.com', maxConcurrentCalls: 3 });
+    expect(retell.runtimes.retell).toEqual({ apiKey: 'k', webhookApiKey: 'k', baseUrl: 'https://api.retellai.com', maxConcurrentCalls: 3 });
+    // Retell signs its events with the key that has its webhook badge, when that is another.
+    expect(loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_WEBHOOK_API_KEY: 'w' }).runtimes.retell?.webhookApiKey).toBe('w');
     expect(() => loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: 'ftp://x' })).toThrow('RETELL_BASE_URL');
     expect(loadConfig({}).runtimes).toEqual({ vapi: null, retell: null, twilio: null });
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'LLM_API_KEY'])
