@@ -13,6 +13,7 @@ const SID = 'AC00000000000000000000000000000001';
 const TOKEN = 'twilio-auth-token';
 const LLM_KEY = 'sk-model-key';
 const FROM = '+12015550800';
+const SHARED_KEY_SECRET = 'twilio-shared-key-secret';
 /** The catalog voice of the assistants here, as Twilio names it. */
 const VOICE = 'ttsProvider="ElevenLabs" voice="21m00Tcm4TlvDq8ikWAM"';
 
@@ -52,6 +53,7 @@ describe('DIALER=twilio', () => {
       LLM_BASE_URL: `${await model.start()}/v1`,
       DIAL_INTERVAL_MS: '30',
       LLM_TIMEOUT_SECONDS: '1',
+      TWILIO_WEBHOOK_SHARED_KEY_SECRET: SHARED_KEY_SECRET,
     };
     t = await startTestApp(env, { clock });
     ({ token } = await t.createUser());
@@ -311,6 +313,25 @@ describe('DIALER=twilio', () => {
     const turn = model.turns.find((b) => b.model === 'o4-mini');
     expect(turn).toBeDefined();
     expect(turn).not.toHaveProperty('temperature');
+  });
+
+  it('takes callbacks and the relay signed with a SharedKey (HMAC-SHA256, as its settings header names), and refuses another key', async () => {
+    const number = '+12015550851';
+    scripts[number] = { answer: 'human', says: ['Hi'] };
+    twilio.sharedKey = { id: 'webhooks_sharedkey_1', secret: SHARED_KEY_SECRET, algorithm: 'HMAC_SHA256' };
+    try {
+      const [call] = await settled(await campaignWith([number]), 1, (c) => c[0].transcript !== null);
+      expect(call).toMatchObject({ status: 'ended_by_customer', transcript: expect.stringContaining('User: Hi') });
+      expect(madeTo(number).callbacks.every((c) => c.status === 200)).toBe(true);
+      twilio.sharedKey = { id: 'webhooks_sharedkey_2', secret: 'another-secret', algorithm: 'HMAC_SHA256' };
+      const status = `${t.url}/api/telephony/twilio/status?call_id=${call.id}`;
+      expect(await twilio.post(status, { CallSid: call.provider_call_id, CallStatus: 'completed' })).toEqual({
+        status: 401,
+        text: '{"message":"Invalid signature."}',
+      });
+    } finally {
+      twilio.sharedKey = null;
+    }
   });
 
   it('binds a live call to one relay socket only, and never a call that ended (contract §18.4)', async () => {

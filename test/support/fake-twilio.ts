@@ -1,5 +1,5 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
+import { SIGNATURE_SETTINGS_HEADER, getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks';
 import WebSocket from 'ws';
 import { LoopbackServer } from './loopback-server';
 
@@ -61,13 +61,30 @@ export class FakeTwilio extends LoopbackServer {
     super();
   }
 
+  /**
+   * A SharedKey webhook setting (twilio-node 6.x `webhooks.v1.settings`): callbacks are then signed
+   * with its secret and the algorithm it names, and carry `X-Twilio-Webhooks-Signature-Settings`.
+   */
+  sharedKey: { id: string; secret: string; algorithm: 'HMAC_SHA1' | 'HMAC_SHA256' } | null = null;
+
+  /** How Twilio signs what it sends to `url` with `params`, with the headers that go with it. */
+  private signed(url: string, params: Record<string, string>): Record<string, string> {
+    if (!this.sharedKey) return { 'x-twilio-signature': getExpectedTwilioSignature(this.authToken, url, params) };
+    const { id, secret, algorithm } = this.sharedKey;
+    return {
+      'x-twilio-signature': getExpectedTwilioSignature(secret, url, params, algorithm),
+      [SIGNATURE_SETTINGS_HEADER.toLowerCase()]: `key=${id},algorithm=${algorithm}`,
+    };
+  }
+
   /** Posts a form callback signed as Twilio signs it (or with `signature` given). */
   async post(url: string, params: Record<string, string>, signature?: string): Promise<{ status: number; text: string }> {
     const res = await fetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        'x-twilio-signature': signature ?? getExpectedTwilioSignature(this.authToken, url, params),
+        ...this.signed(url, params),
+        ...(signature !== undefined ? { 'x-twilio-signature': signature } : {}),
       },
       body: new URLSearchParams(params).toString(),
     });
@@ -76,7 +93,7 @@ export class FakeTwilio extends LoopbackServer {
 
   /** Opens the relay WebSocket as Twilio does: the upgrade signed over the URL. */
   connect(url: string, signature?: string): WebSocket {
-    return new WebSocket(url, { headers: { 'x-twilio-signature': signature ?? getExpectedTwilioSignature(this.authToken, url, {}) } });
+    return new WebSocket(url, { headers: { ...this.signed(url, {}), ...(signature !== undefined ? { 'x-twilio-signature': signature } : {}) } });
   }
 
   /** The most calls a list page holds here (tests make it small to walk pages). */

@@ -136,6 +136,7 @@ describe('loadConfig', () => {
     expect(twilio.runtimes.twilio).toEqual({
       accountSid: 'AC1',
       authToken: 't',
+      sharedKeySecret: null,
       apiBaseUrl: 'https://api.twilio.com',
       maxConcurrentCalls: null,
       llm: { apiKey: 'sk', baseUrl: 'http://127.0.0.1:11434/v1', timeoutMs: 10_000 },

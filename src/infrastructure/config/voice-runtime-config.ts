@@ -26,6 +26,8 @@ export interface LlmSettings {
 export interface TwilioSettings {
   accountSid: string;
   authToken: string;
+  /** `TWILIO_WEBHOOK_SHARED_KEY_SECRET`: the secret of a SharedKey webhook setting, for callbacks signed with it. */
+  sharedKeySecret: string | null;
   apiBaseUrl: string;
   /** null: no cap of the service's own (Twilio queues calls past the account's rate). */
   maxConcurrentCalls: number | null;
@@ -88,6 +90,7 @@ export function voiceRuntimeSettings(env: NodeJS.ProcessEnv, dialer: string, int
       twilio: {
         accountSid: required('TWILIO_ACCOUNT_SID'),
         authToken: required('TWILIO_AUTH_TOKEN'),
+        sharedKeySecret: env.TWILIO_WEBHOOK_SHARED_KEY_SECRET || null,
         apiBaseUrl: baseUrl('TWILIO_API_BASE_URL', 'https://api.twilio.com'),
         maxConcurrentCalls: env.TWILIO_MAX_CONCURRENT_CALLS ? int('TWILIO_MAX_CONCURRENT_CALLS', 0, 1, 100_000) : null,
         llm: {

@@ -1,7 +1,6 @@
 import { Body, Controller, Headers, HttpCode, HttpException, Inject, Logger, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { validateRequest } from 'twilio/lib/webhooks/webhooks';
 import { AssistantsQueries } from '../../../assistants/assistants.queries';
 import { AssistantView } from '../../../assistants/assistant-view';
 import { ConfirmDialSent } from '../../../calls/commands/call-dial';
@@ -16,6 +15,7 @@ import { Dialer } from '../../dialer.port';
 import { AssistantRecord } from '../assistant-record';
 import { RuntimeReports } from '../runtime-reports';
 import { TwilioDialer } from './twilio-dialer';
+import { isTwilios } from './twilio-signature';
 import { TwilioParams, twilioAnsweredBy, twilioStatusReport } from './twilio-outcomes';
 import { REJECT_TWIML, publicBase, relayTwiml } from './twilio-twiml';
 
@@ -115,9 +115,7 @@ export class TwilioCallbacksController {
     if (!twilio) throw new HttpException({ message: 'Not found.' }, 404);
     const params = (body && typeof body === 'object' ? body : {}) as TwilioParams;
     const url = `${publicBase(this.config.publicUrl)}${req.url}`;
-    if (typeof signature !== 'string' || !validateRequest(twilio.authToken, signature, url, params)) {
-      throw new HttpException({ message: 'Invalid signature.' }, 401);
-    }
+    if (typeof signature !== 'string' || !isTwilios(twilio, req.headers, url, params)) throw new HttpException({ message: 'Invalid signature.' }, 401);
     return params;
   }
 

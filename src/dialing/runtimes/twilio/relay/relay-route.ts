@@ -1,7 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { validateRequest } from 'twilio/lib/webhooks/webhooks';
+import { isTwilios } from '../twilio-signature';
 import { AppConfig } from '../../../../infrastructure/config/app-config';
 import { TWILIO_RELAY_PATH, relayUrl } from '../twilio-twiml';
 import { TwilioRelay } from './twilio-relay';
@@ -27,8 +27,7 @@ export async function installTwilioRelay(app: NestFastifyApplication, config: Ap
       {
         websocket: true,
         preValidation: async (request, reply) => {
-          const signature = request.headers['x-twilio-signature'];
-          if (typeof signature !== 'string' || !validateRequest(twilio.authToken, signature, url, {})) {
+          if (!isTwilios(twilio, request.headers, url, {})) {
             await reply.code(401).send({ message: 'Invalid signature.' });
           }
         },
