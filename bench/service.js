@@ -32,7 +32,7 @@ const profiled = () => (process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cp
 async function startService(env) {
   return startListening(
     () => [...startFlags(), ...profiled(), join(root, 'dist/main.js')],
-    '/health/live',
+    '/health/ready',
     (port, url) => ({
       ...process.env,
       LOG_LEVEL: 'error',

@@ -33,7 +33,7 @@ async function main(apiTour, startTarget) {
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
       if (
-        await fetch(`${url}/health/live`)
+        await fetch(`${url}/health/ready`)
           .then((r) => r.ok)
           .catch(() => false)
       )

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './infrastructure/config/app-config';
 import { StoreBeingRebuilt } from './infrastructure/read-store/sqlite-rebuild-file';
+import { listenWhileStarting } from './infrastructure/http/starting-server';
 
 async function main() {
   let config;
@@ -15,7 +16,15 @@ async function main() {
     }
     throw error;
   }
-  const app = await createApp(config);
+  // Liveness answers while the projections catch up; readiness once the service itself listens.
+  const starting = await listenWhileStarting(config.port, config.host);
+  let app;
+  try {
+    app = await createApp(config);
+    await app.init();
+  } finally {
+    await starting.close();
+  }
   await app.listen(config.port, config.host);
   new Logger('Main').log(
     // The address it listens on (app.getUrl() names 127.0.0.1 for 0.0.0.0), and where clients are told to call.

@@ -48,7 +48,7 @@ describe('npm start and the CLI', () => {
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
       stdio: 'ignore',
     });
-    const url = `http://127.0.0.1:${port}/health/live`;
+    const url = `http://127.0.0.1:${port}/health/ready`;
     for (const deadline = Date.now() + 20_000; ;) {
       if ((await fetch(url).catch(() => null))?.ok) break;
       if (Date.now() > deadline) throw new Error('npm start did not serve');

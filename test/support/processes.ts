@@ -64,7 +64,7 @@ export async function startService(env: Record<string, string>): Promise<{ url: 
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`service exited with ${child.exitCode ?? child.signalCode}: ${stderr}`);
     try {
-      if ((await fetch(`${url}/health/live`)).ok) break;
+      if ((await fetch(`${url}/health/ready`)).ok) break;
     } catch {
       /* not listening yet */
     }
