@@ -66,4 +66,18 @@ describe("a campaign's places among its calls in flight (contract §9: max_concu
       .when({ type: 'FreeCallSlots', campaignId: 7, callIds: [1] })
       .then([]);
   });
+
+  it('carries the places held forward every 100 events, so the stream is read from there; decides the same from either', () => {
+    const history: CallSlotsEvent[] = [];
+    for (let call = 1; call <= 49; call++) history.push(taken(call), freed(call));
+    history.push(taken(100));
+    // The hundredth event: the places carried forward after it.
+    const decided = given(history).when(take([101], 5))();
+    expect(decided).toEqual([taken(101), { type: 'CallSlotsCarriedForward', data: { held: [{ ...slot(100), at: AT }, { ...slot(101), at: AT }] } }]);
+    // Read from the carried-forward event alone (the stream truncated before it), the next decision is the same.
+    const next = take([102, 103, 104, 105, 106], 5);
+    const carried = decided.slice(-1);
+    expect(given(carried).when(next)()).toEqual(given([...history, ...decided]).when(next)());
+    expect(given(carried).when(next)()).toEqual([taken(102, 103, 104)]);
+  });
 });

@@ -15,13 +15,20 @@ export interface CallSlot {
 // The campaign is named by the stream only: places are bookkeeping, kept out of its audit trail (the claims and calls are there).
 export type CallSlotsTaken = DomainEvent<'CallSlotsTaken', { slots: CallSlot[]; at: string }>;
 export type CallSlotsFreed = DomainEvent<'CallSlotsFreed', { call_ids: number[] }>;
-export type CallSlotsEvent = CallSlotsTaken | CallSlotsFreed;
+/** The places held, carried forward: the stream is read from the latest of these (it is truncated before it). */
+export type CallSlotsCarriedForward = DomainEvent<'CallSlotsCarriedForward', { held: Array<CallSlot & { at: string }> }>;
+export type CallSlotsEvent = CallSlotsTaken | CallSlotsFreed | CallSlotsCarriedForward;
 
 export interface CallSlotsState {
   /** Whether the stream has any event: one never written is opened with the calls already in flight. */
   opened: boolean;
   held: Array<CallSlot & { at: string }>;
+  /** Events since the places were last carried forward. */
+  since?: number;
 }
+
+/** Every this many events the places held are carried forward, so a stream's read stays short however many calls it saw. */
+export const CARRY_FORWARD_EVERY = 100;
 
 /** What a holder's lead says of it: its call is in flight (`live`), or not (`gone`: ended, or its claim lost). */
 export type SlotStatus = 'live' | 'gone';
@@ -52,33 +59,48 @@ export class EarlierSlotsNeeded extends Error {
   }
 }
 
+/** The events decided, and the places carried forward after them when the stream has grown long. */
+function carriedForward(state: CallSlotsState, events: CallSlotsEvent[]): CallSlotsEvent[] {
+  if (!events.length || (state.since ?? 0) + events.length < CARRY_FORWARD_EVERY) return events;
+  const { held } = events.reduce(callSlotsDecider.evolve, state);
+  return [...events, { type: 'CallSlotsCarriedForward', data: { held } }];
+}
+
 export const callSlotsDecider: Decider<CallSlotsCommand, CallSlotsState, CallSlotsEvent> = {
   initialState: { opened: false, held: [] },
 
   decide(command, state, now) {
-    const at = now.toISOString();
-    if (command.type === 'FreeCallSlots') {
-      const call_ids = command.callIds.filter((id) => state.held.some((h) => h.call_id === id));
-      return call_ids.length ? [{ type: 'CallSlotsFreed', data: { call_ids } }] : [];
-    }
-    if (!state.opened && command.earlier === null) throw new EarlierSlotsNeeded();
-    const seeded = state.opened ? [] : command.earlier!;
-    const events: CallSlotsEvent[] = seeded.length ? [{ type: 'CallSlotsTaken', data: { slots: [...seeded], at } }] : [];
-    const held = [...state.held, ...seeded];
-    const gone = held.filter((h) => command.statuses.get(h.call_id) === 'gone').map((h) => h.call_id);
-    if (gone.length) events.push({ type: 'CallSlotsFreed', data: { call_ids: gone } });
-    const free = command.capacity - (held.length - gone.length);
-    const taken = command.wanted.filter((w) => !held.some((h) => h.call_id === w.call_id)).slice(0, Math.max(0, free));
-    if (taken.length) events.push({ type: 'CallSlotsTaken', data: { slots: taken, at } });
-    return events;
+    return carriedForward(state, decided(command, state, now));
   },
 
   evolve(state, event) {
+    const since = (state.since ?? 0) + 1;
     switch (event.type) {
       case 'CallSlotsTaken':
-        return { opened: true, held: [...state.held, ...event.data.slots.map((s) => ({ ...s, at: event.data.at }))] };
+        return { opened: true, held: [...state.held, ...event.data.slots.map((s) => ({ ...s, at: event.data.at }))], since };
       case 'CallSlotsFreed':
-        return { opened: true, held: state.held.filter((h) => !event.data.call_ids.includes(h.call_id)) };
+        return { opened: true, held: state.held.filter((h) => !event.data.call_ids.includes(h.call_id)), since };
+      case 'CallSlotsCarriedForward':
+        return { opened: true, held: event.data.held, since: 0 };
     }
   },
 };
+
+/** What a command decides, before any carrying forward. */
+function decided(command: CallSlotsCommand, state: CallSlotsState, now: Date): CallSlotsEvent[] {
+  const at = now.toISOString();
+  if (command.type === 'FreeCallSlots') {
+    const call_ids = command.callIds.filter((id) => state.held.some((h) => h.call_id === id));
+    return call_ids.length ? [{ type: 'CallSlotsFreed', data: { call_ids } }] : [];
+  }
+  if (!state.opened && command.earlier === null) throw new EarlierSlotsNeeded();
+  const seeded = state.opened ? [] : command.earlier!;
+  const events: CallSlotsEvent[] = seeded.length ? [{ type: 'CallSlotsTaken', data: { slots: [...seeded], at } }] : [];
+  const held = [...state.held, ...seeded];
+  const gone = held.filter((h) => command.statuses.get(h.call_id) === 'gone').map((h) => h.call_id);
+  if (gone.length) events.push({ type: 'CallSlotsFreed', data: { call_ids: gone } });
+  const free = command.capacity - (held.length - gone.length);
+  const taken = command.wanted.filter((w) => !held.some((h) => h.call_id === w.call_id)).slice(0, Math.max(0, free));
+  if (taken.length) events.push({ type: 'CallSlotsTaken', data: { slots: taken, at } });
+  return events;
+}

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { LeadStates } from '../leads/lead-states';
 import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
-import { CallSlot, CallSlotsEvent, EarlierSlotsNeeded, PENDING_CLAIM_MS, SlotStatus, callSlotsDecider, callSlotsStream } from './call-slots.decider';
+import { CallSlot, CallSlotsCommand, CallSlotsEvent, EarlierSlotsNeeded, PENDING_CLAIM_MS, SlotStatus, callSlotsDecider, callSlotsStream } from './call-slots.decider';
 
 /** A voice runtime's cap on calls in flight across every campaign and instance (contract §18). */
 export const runtimeSlotsStream = (provider: string) => `call_slots-runtime_${provider}`;
@@ -19,7 +20,15 @@ export class CallSlots {
     private readonly leads: LeadsQueries,
     private readonly leadStates: LeadStates,
     private readonly clock: Clock,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
+
+  /** Runs a command on a slots stream; once it carried the places forward, the stream is read from there on. */
+  private async run(stream: string, command: CallSlotsCommand) {
+    const result = await this.runner.run(stream, callSlotsDecider, command, { retries: 50 });
+    if (result.revision !== null && result.events.at(-1)?.type === 'CallSlotsCarriedForward') await this.events.truncateBefore(stream, result.revision);
+    return result;
+  }
 
   /**
    * Places for as many of `wanted` as `capacity` allows, in order; answers those that got one.
@@ -49,7 +58,7 @@ export class CallSlots {
       const command = { type: 'TakeCallSlots' as const, campaignId, wanted, capacity, statuses, earlier };
       let result;
       try {
-        result = await this.runner.run(stream, callSlotsDecider, command, { retries: 50 });
+        result = await this.run(stream, command);
       } catch (error) {
         if (!(error instanceof EarlierSlotsNeeded) || earlier) throw error;
         earlier = await inFlight();
@@ -64,12 +73,11 @@ export class CallSlots {
 
   /** Frees the places of calls that ended, or of claims that were not made. */
   async free(campaignId: number, callIds: readonly number[]): Promise<void> {
-    if (callIds.length) await this.runner.run(callSlotsStream(campaignId), callSlotsDecider, { type: 'FreeCallSlots', campaignId, callIds }, { retries: 50 });
+    if (callIds.length) await this.run(callSlotsStream(campaignId), { type: 'FreeCallSlots', campaignId, callIds });
   }
 
   async freeOnRuntime(provider: string, callIds: readonly number[]): Promise<void> {
-    const command = { type: 'FreeCallSlots' as const, campaignId: 0, callIds };
-    if (callIds.length) await this.runner.run(runtimeSlotsStream(provider), callSlotsDecider, command, { retries: 50 });
+    if (callIds.length) await this.run(runtimeSlotsStream(provider), { type: 'FreeCallSlots', campaignId: 0, callIds });
   }
 
   private async judge(held: ReadonlyArray<CallSlot & { at: string }>): Promise<Map<number, SlotStatus>> {

@@ -105,15 +105,30 @@ export class LogClient {
       return { event: this.streamOf(target)[Number(revision)]?.event, link };
     };
     const count = () => this.consumed++;
+    const metadata = this.metadata;
     return (async function* () {
       if (!stream.length) throw new StreamNotFoundError(undefined, streamName);
-      const from = fromRevision === 'start' ? 0 : fromRevision === 'end' ? stream.length - 1 : Number(fromRevision);
+      // A read never reaches before `$tb`: the server starts there.
+      const truncatedBefore = Number(metadata.get(streamName)?.truncateBefore ?? 0);
+      const asked = fromRevision === 'start' ? 0 : fromRevision === 'end' ? stream.length - 1 : Number(fromRevision);
+      const from = direction === 'forwards' ? Math.max(asked, truncatedBefore) : asked;
       const picked = direction === 'forwards' ? stream.slice(from) : stream.slice(0, from + 1).reverse();
       for (const entry of picked.slice(0, Number(maxCount))) {
         count();
         yield resolve(entry);
       }
     })();
+  }
+
+  private readonly metadata = new Map<string, Record<string, unknown>>();
+
+  /** As the server keeps a stream's metadata (`$tb`, truncate before, among it). */
+  async getStreamMetadata(streamName: string): Promise<{ streamName: string; metadata?: Record<string, unknown> }> {
+    return { streamName, metadata: this.metadata.get(streamName) };
+  }
+
+  async setStreamMetadata(streamName: string, metadata: Record<string, unknown>): Promise<void> {
+    this.metadata.set(streamName, metadata);
   }
 
   private streamOf(streamId: string): AllStreamResolvedEvent[] {

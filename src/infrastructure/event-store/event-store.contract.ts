@@ -291,6 +291,23 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         expect(ours([...page1, ...page2]).map((e) => e.data.n)).toEqual([1, 2, 3, 4]);
       });
 
+      it('reads a stream from where it was truncated, never further back; its events stay in the log', async () => {
+        const start = await store.headPosition();
+        await store.append(
+          `${prefix}-t`,
+          [0, 1, 2, 3, 4].map((n) => ({ type: 'N', data: { n } })),
+          'no_stream',
+        );
+        await store.truncateBefore(`${prefix}-t`, 3);
+        expect((await store.readStream(`${prefix}-t`)).map((e) => e.revision)).toEqual([3, 4]);
+        expect((await store.readStream(`${prefix}-t`, 4)).map((e) => e.revision)).toEqual([4]);
+        await store.truncateBefore(`${prefix}-t`, 1);
+        expect((await store.readStream(`${prefix}-t`)).map((e) => e.revision)).toEqual([3, 4]);
+        await store.append(`${prefix}-t`, [{ type: 'N', data: { n: 5 } }], 4);
+        expect((await store.readStream(`${prefix}-t`)).map((e) => e.revision)).toEqual([3, 4, 5]);
+        expect(ours(await store.readAll(start, 1000)).map((e) => e.data.n)).toEqual([0, 1, 2, 3, 4, 5]);
+      });
+
       it('reads the event at a position, events of one append among others (a parked event is retried so)', async () => {
         const start = await store.headPosition();
         await store.append(

@@ -78,6 +78,12 @@ export interface EventStore {
    */
   readAt(position: number): Promise<RecordedEvent | null>;
   /**
+   * Events of `stream` before `revision` are no longer read with the stream (they stay in the
+   * log, in `$all` order): a stream that carries its state forward in a snapshot event stays short
+   * to read however long it is written (EventStoreDB's `$tb`). Never moves backwards.
+   */
+  truncateBefore(stream: string, revision: number): Promise<void>;
+  /**
    * Up to `maxCount` events whose metadata `$correlationId` is `correlationId`, after
    * `afterPosition`, oldest first: found through an index, never by scanning the store.
    */

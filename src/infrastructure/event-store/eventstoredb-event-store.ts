@@ -114,6 +114,13 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
+  /** The stream's `$tb` (truncate before): reads of it start there; a scavenge may drop what is before. */
+  async truncateBefore(stream: string, revision: number): Promise<void> {
+    const { metadata } = await this.client.getStreamMetadata(stream);
+    if (Number(metadata?.truncateBefore ?? -1) >= revision) return;
+    await this.client.setStreamMetadata(stream, { ...metadata, truncateBefore: revision });
+  }
+
   /** Read from the event's own position, a record boundary the server takes (positions are prepare positions). */
   async readAt(position: number): Promise<RecordedEvent | null> {
     const from = { commit: BigInt(position), prepare: BigInt(position) };

@@ -78,6 +78,7 @@ export class SqliteEventStore implements EventStore {
         UNIQUE (stream, revision)
       );
       CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS stream_starts (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL);
     `);
     this.addCorrelationColumn();
     this.statements = {
@@ -86,7 +87,14 @@ export class SqliteEventStore implements EventStore {
         `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id)
          VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at, @correlation_id)`,
       ),
-      readStream: this.db.prepare<[string, number], EventRow>(`${SELECT_EVENTS} WHERE stream = ? AND revision >= ? ORDER BY revision`).raw(),
+      readStream: this.db
+        .prepare<[string, number, string], EventRow>(
+          `${SELECT_EVENTS} WHERE stream = ? AND revision >= max(?, coalesce((SELECT revision FROM stream_starts WHERE stream = ?), 0)) ORDER BY revision`,
+        )
+        .raw(),
+      truncateBefore: this.db.prepare<[string, number]>(
+        'INSERT INTO stream_starts (stream, revision) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET revision = max(revision, excluded.revision)',
+      ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
       nextId: this.db.prepare<[string], { value: number }>(
         `INSERT INTO sequences (name, value) VALUES (?, 1)
@@ -198,7 +206,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
-    return this.statements.readStream.all(stream, fromRevision).map(toRecorded);
+    return this.statements.readStream.all(stream, fromRevision, stream).map(toRecorded);
   }
 
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
@@ -206,6 +214,10 @@ export class SqliteEventStore implements EventStore {
     const ofTypes = types ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
     const rows = this.read(`WHERE position > ?${ofTypes} ORDER BY position ${limitClause(maxCount)}`).all(afterPosition, ...(types ?? []));
     return (rows as EventRow[]).map(toRecorded);
+  }
+
+  async truncateBefore(stream: string, revision: number): Promise<void> {
+    this.statements.truncateBefore.run(stream, revision);
   }
 
   async readAt(position: number): Promise<RecordedEvent | null> {

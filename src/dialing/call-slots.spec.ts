@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
+import { Upcasters } from '../infrastructure/event-sourcing/upcasters';
+import { SqliteEventStore } from '../infrastructure/event-store/sqlite-event-store';
+import { LeadStates } from '../leads/lead-states';
+import { LeadsQueries } from '../leads/leads.queries';
+import { ManualClock } from '../shared/clock';
+import { CallSlots, runtimeSlotsStream } from './call-slots';
+
+/** Contract §18: a runtime's places among calls in flight, on a stream read only from its last carry-forward. */
+describe('call slots on the event store', () => {
+  it('stays short to read however many calls took and freed a place, and keeps the places held', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slots-'));
+    const store = new SqliteEventStore(join(dir, 'events.db'));
+    try {
+      const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
+      const leads = { callsInFlightAnywhere: async () => [] } as unknown as LeadsQueries;
+      const slots = new CallSlots(new CommandRunner(store, clock, new Upcasters()), leads, {} as LeadStates, clock, store);
+      expect(await slots.takeOnRuntime('vapi', 2, [{ call_id: 1, lead_id: 1 }])).toHaveLength(1);
+      for (let call = 2; call <= 300; call++) {
+        expect(await slots.takeOnRuntime('vapi', 2, [{ call_id: call, lead_id: call }])).toHaveLength(1);
+        await slots.freeOnRuntime('vapi', [call]);
+      }
+      const read = await store.readStream(runtimeSlotsStream('vapi'));
+      expect(read.length).toBeLessThanOrEqual(100);
+      expect(read[0].type).toBe('CallSlotsCarriedForward');
+      // Call 1 still holds its place: one more fits under the cap of 2, a second does not.
+      expect(
+        await slots.takeOnRuntime('vapi', 2, [
+          { call_id: 400, lead_id: 400 },
+          { call_id: 401, lead_id: 401 },
+        ]),
+      ).toEqual([{ call_id: 400, lead_id: 400 }]);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
