@@ -179,6 +179,20 @@ describe('ProjectionRunner', () => {
     }
   });
 
+  it('takes turns with another instance: a batch that instance is running is looked at again, and a write still settles', async () => {
+    const { moduleRef, events, runner, totals, reads } = await boot();
+    const exclusive = reads.exclusive.bind(reads);
+    let busy = 3;
+    // As MongoDB's store answers while another instance holds the projections' lease.
+    const spy = jest.spyOn(reads, 'exclusive').mockImplementation((lock, work) => (busy-- > 0 ? Promise.resolve({ ran: false as const }) : exclusive(lock, work)));
+    const { position } = await events.append('sum-t', [{ type: 'Added', data: { n: 5 } }], 'no_stream');
+    expect(await runner.waitFor(position)).toBe(true);
+    expect(await totals.get('sum-t')).toEqual({ stream: 'sum-t', sum: 5 });
+    expect(busy).toBeLessThan(0);
+    spy.mockRestore();
+    await moduleRef.close();
+  });
+
   it('waits longer between batches while only background work waits, and no more than 2 ms once a request waits', async () => {
     const { moduleRef, events, runner, totals } = await boot({ background: false });
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });

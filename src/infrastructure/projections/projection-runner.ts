@@ -13,6 +13,8 @@ const BATCH = 500;
 /** A rebuild holds more events per transaction: nothing waits on it, and each document is written once per batch. */
 const REBUILD_BATCH = 5000;
 const LOCK = 'projections';
+/** How soon a batch or a version reset another instance holds is looked at again. */
+const BUSY_RETRY_MS = 50;
 /**
  * After a batch that found events but not a full batch of them, the next waits this long: under
  * a stream of writes each batch then takes several of them, and the commits they cost are few
@@ -106,21 +108,33 @@ export class ProjectionRunner implements OnApplicationBootstrap {
 
   /** A projection whose documents changed shape starts again from the first event. */
   private async resetChangedProjections(): Promise<void> {
-    await this.readStore.exclusive(LOCK, async () => {
-      for (const projection of this.projections) {
-        const key = `version:${projection.name}`;
-        const version = projection.version ?? 1;
-        // Stores written before versions were kept hold version 1 of every projection.
-        const stored = (await this.readStore.getCheckpoint(key)) || 1;
-        if (stored === version) continue;
-        if ((await this.readStore.getCheckpoint(projection.name)) > 0) {
-          this.logger.log(`Projection ${projection.name} changed to version ${version}: projecting it again`);
-          for (const collection of projection.collections) await this.readStore.clearCollection(collection);
-          await this.readStore.resetCheckpoint(projection.name, 0);
-        }
-        await this.readStore.resetCheckpoint(key, version);
+    // Every instance starting at once: one resets, the others wait for it, then find the version recorded.
+    await this.alone(() => this.resetChangedVersions());
+  }
+
+  /** Runs `work` under the projections' lock, waiting while another instance holds it. */
+  private async alone<R>(work: () => Promise<R>): Promise<R> {
+    for (;;) {
+      const outcome = await this.readStore.exclusive(LOCK, work);
+      if (outcome.ran) return outcome.result;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+    }
+  }
+
+  private async resetChangedVersions(): Promise<void> {
+    for (const projection of this.projections) {
+      const key = `version:${projection.name}`;
+      const version = projection.version ?? 1;
+      // Stores written before versions were kept hold version 1 of every projection.
+      const stored = (await this.readStore.getCheckpoint(key)) || 1;
+      if (stored === version) continue;
+      if ((await this.readStore.getCheckpoint(projection.name)) > 0) {
+        this.logger.log(`Projection ${projection.name} changed to version ${version}: projecting it again`);
+        for (const collection of projection.collections) await this.readStore.clearCollection(collection);
+        await this.readStore.resetCheckpoint(projection.name, 0);
       }
-    });
+      await this.readStore.resetCheckpoint(key, version);
+    }
   }
 
   /** The position every projection has applied up to. */
@@ -182,23 +196,31 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     let { applied, position } = await this.readStore.refill(
       chosen.flatMap((p) => p.collections),
       async () => {
-        await this.readStore.exclusive(LOCK, async () => {
+        await this.alone(async () => {
           for (const projection of chosen) await this.readStore.resetCheckpoint(rebuilding(projection), 0);
         });
         this.waiters.startOver();
         for (let applied = 0; ;) {
-          const { count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding);
+          const { count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true);
           applied += count;
           onProgress?.(position);
           if (count < REBUILD_BATCH) return { applied, position };
         }
       },
     );
-    for (let count = REBUILD_BATCH; count === REBUILD_BATCH; applied += count) ({ count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding));
-    await this.readStore.exclusive(LOCK, async () => {
+    for (let count = REBUILD_BATCH; count === REBUILD_BATCH; applied += count)
+      ({ count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true));
+    await this.alone(async () => {
       for (const projection of chosen) await this.readStore.setCheckpoint(projection.name, position);
     });
     return applied;
+  }
+
+  /** Looks again shortly: the batch was another instance's to run. */
+  private triggerSoon(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.trigger(), BUSY_RETRY_MS);
+    this.retryTimer.unref();
   }
 
   private trigger(): void {
@@ -246,13 +268,15 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     size = BATCH,
     projections = this.projections,
     checkpointOf = (p: ReadModelProjection) => p.name,
+    /** A rebuild waits its turn: a batch another instance runs is not one of its own. */
+    waitForTurn = false,
   ): Promise<{ count: number; position: number }> {
-    const outcome = await this.readStore.exclusive(LOCK, async () => {
+    const batch = async () => {
       const checkpoints = await Promise.all(projections.map((p) => this.readStore.getCheckpoint(checkpointOf(p))));
       const from = checkpoints.length ? Math.min(...checkpoints) : await this.events.headPosition();
-      const batch = await this.events.readAll(from, size);
+      const events = await this.events.readAll(from, size);
       const handled = projections.map((p) => this.handledBy.get(p)!);
-      for (const recorded of batch) {
+      for (const recorded of events) {
         const event = this.upcasters.upcast(recorded);
         // Handing each projection only its own types saves an await per projection and event:
         // a rebuild of two million events made 14 million of them for nothing.
@@ -260,17 +284,24 @@ export class ProjectionRunner implements OnApplicationBootstrap {
           if (event.position > checkpoints[i] && handled[i].has(event.type)) await projections[i].apply(event);
         }
       }
-      const last = batch.length ? batch[batch.length - 1].position : from;
+      const last = events.length ? events[events.length - 1].position : from;
       for (let i = 0; i < projections.length; i++) {
         if (last > checkpoints[i]) await this.readStore.setCheckpoint(checkpointOf(projections[i]), last);
       }
       // Every checkpoint is now at least `last`; the slowest projection bounds what is readable.
       const lowest = checkpoints.length ? Math.min(...checkpoints.map((c) => Math.max(c, last))) : last;
-      return { count: batch.length, position: lowest };
-    });
-    const result = outcome.ran ? outcome.result : { count: 0, position: await this.lowestCheckpoint() };
-    this.waiters.advance(result.position);
-    return result;
+      return { count: events.length, position: lowest };
+    };
+    const outcome = waitForTurn ? { ran: true as const, result: await this.alone(batch) } : await this.readStore.exclusive(LOCK, batch);
+    if (!outcome.ran) {
+      // Another instance is projecting: what it projects is read from the checkpoints once it is done.
+      this.triggerSoon();
+      const position = await this.lowestCheckpoint();
+      this.waiters.advance(position);
+      return { count: 0, position };
+    }
+    this.waiters.advance(outcome.result.position);
+    return outcome.result;
   }
 
   private async lowestCheckpoint(): Promise<number> {

@@ -110,13 +110,12 @@ export interface DocumentStore {
    */
   countHit(name: string, expiresAt: number, now: number): Promise<number>;
   /**
-   * Runs `work` as one batch of projection writes. Inside it, `get` answers the documents as the
-   * work left them; `find` and `count` may answer what was there before it. Work that several
-   * processes run at once over the same events must be safe without a lock: each write is guarded
-   * by its event's position and checkpoints only move forward (MongoDB runs it at once, so). An
-   * adapter may do better: the embedded one runs it alone among the processes sharing the file,
-   * its writes and checkpoints committed together in one transaction or not at all. When an
-   * adapter passes the work up to another process, the answer is `{ ran: false }`.
+   * Runs `work` as one batch of projection writes, alone among the processes sharing the store.
+   * Inside it, `get` answers the documents as the work left them; `find` and `count` may answer
+   * what was there before it. Each write is still guarded by its event's position and checkpoints
+   * only move forward. The embedded adapter commits a batch's writes and checkpoints together in
+   * one transaction; MongoDB's runs under a lease, and answers `{ ran: false }` at once while
+   * another process holds it (that process is doing the work).
    */
   exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }>;
   /** Removes every document of a collection; the collection and its indexes stay. */

@@ -2,6 +2,7 @@ import mongoose, { Connection } from 'mongoose';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
 import { assertFieldName } from './filter-fields';
 import { DUPLICATE_KEY, MongoDocCollection } from './mongo-collection';
+import { runLeased } from './leased-work';
 
 const live = (name: string) => `rm_${assertFieldName(name)}`;
 const rebuilt = (name: string) => `${live(name)}__rebuild`;
@@ -109,9 +110,13 @@ export class MongoDocumentStore implements DocumentStore {
     return (lease?.owner as string | undefined) ?? null;
   }
 
-  /** Runs the work at once: see the class. */
-  async exclusive<R>(_lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R }> {
-    return { ran: true, result: await work() };
+  /**
+   * One instance at a time, under a lease of the store's (renewed while the work runs): the
+   * projections' batches and version resets. Documents written from what a document was before an
+   * event (a report's counters) are then never written by two instances from the same stale read.
+   */
+  async exclusive<R>(lock: string, work: () => Promise<R>): Promise<{ ran: true; result: R } | { ran: false }> {
+    return runLeased(this, `exclusive:${lock}`, work);
   }
 
   /**
