@@ -73,7 +73,18 @@ describe("a campaign's places among its calls in flight (contract §9: max_concu
     history.push(taken(100));
     // The hundredth event: the places carried forward after it.
     const decided = given(history).when(take([101], 5))();
-    expect(decided).toEqual([taken(101), { type: 'CallSlotsCarriedForward', data: { held: [{ ...slot(100), at: AT }, { ...slot(101), at: AT }] } }]);
+    expect(decided).toEqual([
+      taken(101),
+      {
+        type: 'CallSlotsCarriedForward',
+        data: {
+          held: [
+            { ...slot(100), at: AT },
+            { ...slot(101), at: AT },
+          ],
+        },
+      },
+    ]);
     // Read from the carried-forward event alone (the stream truncated before it), the next decision is the same.
     const next = take([102, 103, 104, 105, 106], 5);
     const carried = decided.slice(-1);

@@ -4,7 +4,16 @@ import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { LeadStates } from '../leads/lead-states';
 import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
-import { CallSlot, CallSlotsCommand, CallSlotsEvent, EarlierSlotsNeeded, PENDING_CLAIM_MS, SlotStatus, callSlotsDecider, callSlotsStream } from './call-slots.decider';
+import {
+  CallSlot,
+  CallSlotsCommand,
+  CallSlotsEvent,
+  EarlierSlotsNeeded,
+  PENDING_CLAIM_MS,
+  SlotStatus,
+  callSlotsDecider,
+  callSlotsStream,
+} from './call-slots.decider';
 
 /** A voice runtime's cap on calls in flight across every campaign and instance (contract §18). */
 export const runtimeSlotsStream = (provider: string) => `call_slots-runtime_${provider}`;

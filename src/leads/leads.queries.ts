@@ -57,9 +57,10 @@ export class LeadsQueries implements CampaignLeads {
     return byNumber;
   }
 
+  /** The campaign's live leads by status, from the counters the projection keeps (one read, not a count of its leads per status). */
   async byStatus(campaignId: number): Promise<Record<string, number>> {
-    const counts = await Promise.all(LEAD_STATUSES.map((status) => this.projection.leads.count({ campaign_id: campaignId, deleted: false, status })));
-    return Object.fromEntries(LEAD_STATUSES.map((status, i) => [status, counts[i]]));
+    const counts = await this.reportCounts(campaignId);
+    return Object.fromEntries(LEAD_STATUSES.map((status) => [status, counts[`s:${status}`] ?? 0]));
   }
 
   /** Contract §20: what the campaign's live leads add up to (see lead-report.ts). */
@@ -88,8 +89,9 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.countBy('campaign_id', { in_flight: true }) as Promise<Map<number, number>>;
   }
 
-  toCall(campaignId: number): Promise<number> {
-    return this.projection.leads.count({ campaign_id: campaignId, deleted: false, status: 'created' });
+  /** Live leads still to be called, from the counters (the scheduler asks at every idle pass). */
+  async toCall(campaignId: number): Promise<number> {
+    return (await this.reportCounts(campaignId))['s:created'] ?? 0;
   }
 
   /** When the campaign's next lead is due (epoch ms), or null when none waits to be dialed. */

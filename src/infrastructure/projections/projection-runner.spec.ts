@@ -184,7 +184,9 @@ describe('ProjectionRunner', () => {
     const exclusive = reads.exclusive.bind(reads);
     let busy = 3;
     // As MongoDB's store answers while another instance holds the projections' lease.
-    const spy = jest.spyOn(reads, 'exclusive').mockImplementation((lock, work) => (busy-- > 0 ? Promise.resolve({ ran: false as const }) : exclusive(lock, work)));
+    const spy = jest
+      .spyOn(reads, 'exclusive')
+      .mockImplementation((lock, work) => (busy-- > 0 ? Promise.resolve({ ran: false as const }) : exclusive(lock, work)));
     const { position } = await events.append('sum-t', [{ type: 'Added', data: { n: 5 } }], 'no_stream');
     expect(await runner.waitFor(position)).toBe(true);
     expect(await totals.get('sum-t')).toEqual({ stream: 'sum-t', sum: 5 });
