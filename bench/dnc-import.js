@@ -1,4 +1,4 @@
-// Contract §15 at scale: a do-not-call list grown to 10,000,000 numbers (BENCH_SCALE scales it) by
+// docs/imports.md at scale: a do-not-call list grown to 10,000,000 numbers (BENCH_SCALE scales it) by
 // plain-text imports posted to the built service. When the list holds 10k, 1M and 10M numbers: what
 // one import row cost (the stage's rows over its seconds, and over its last tenth alone), one add
 // (`POST /api/user/dnc` of one new number) and one check at claim time (DoNotCallQueries.listed,

@@ -1,4 +1,4 @@
-// Contract §15 at scale: one CSV of 1,000,000 rows (BENCH_SCALE scales it) posted to the import
+// docs/imports.md at scale: one CSV of 1,000,000 rows (BENCH_SCALE scales it) posted to the import
 // route of the built service, streamed from a file. Measures leads per second from the first byte
 // sent to the import's end, the service's RSS before and at its highest while it runs, and what the
 // same rows cost SQLite alone (import-storage-floor.js).

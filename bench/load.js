@@ -127,7 +127,7 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
       variables: {},
       record: true,
       max_duration_seconds: 600,
-      // Contract §20: the post-call fields the campaign report counts.
+      // docs/reports.md: the post-call fields the campaign report counts.
       outcome_fields: ['booked', 'topic'],
     };
     const reached = status === 'completed' || status === 'ended_by_customer';

@@ -1,4 +1,4 @@
-// Contract §13 at scale: 1,000 campaigns of 100 users over 1,000,000 leads in 24 zones, all
+// docs/dialing.md at scale: 1,000 campaigns of 100 users over 1,000,000 leads in 24 zones, all
 // dialing at once through the simulated dialer. Measures the scheduler's pass time, attempts per
 // second, and each campaign's share of the dials against its fair share (equal limits: equal shares).
 'use strict';

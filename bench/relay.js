@@ -1,4 +1,4 @@
-// Contract §18.3 (issue: voice latency is what callers feel): 200 conversations at once over the
+// docs/real-calls.md (issue: voice latency is what callers feel): 200 conversations at once over the
 // Twilio relay, each answered by a fake model that streams CHUNKS deltas EVERY_MS apart. Each delta
 // carries the moment the model sent it; the figure is the time from there to its text frame reaching
 // the relay client (both ends live in this process, on one clock, so the figure also holds the two

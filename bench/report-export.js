@@ -1,4 +1,4 @@
-// Contract §20's two goals, on the service holding the bench's million calls: the campaign
+// docs/reports.md's two goals, on the service holding the bench's million calls: the campaign
 // report (p99 ≤ 20 ms at 10 connections, served from counters) and the calls export (at least
 // 50,000 rows/s, the service's RSS growing less than 50 MB while it streams).
 const { rssMb } = require('./service');

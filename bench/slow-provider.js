@@ -1,4 +1,4 @@
-// Contract §9: dials through a provider that takes 500 ms to accept each one, as real voice
+// docs/dialing.md: dials through a provider that takes 500 ms to accept each one, as real voice
 // runtimes do (0.3–1 s). Two users' campaigns, each allowed 20 calls at once: the figure is the
 // most dial requests open at once (goal: at least 80 % of the 40 the caps allow, reached within
 // 1.5 s of the start) and the attempts per second while each call lasts about a second more.

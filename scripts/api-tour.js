@@ -240,7 +240,7 @@ async function apiTour(baseUrl, token, secret, target) {
     }, 'a call with its webhook answered');
     exchanges.push(answered);
     await send('GET', '/api/user/calls/:id', { params: { id: answered.answer.data.find((c) => c.webhook_response !== null).id } });
-    // Contract §20: how the campaign went, and its calls and leads as files.
+    // docs/reports.md: how the campaign went, and its calls and leads as files.
     const today = new Date().toISOString().slice(0, 10);
     await send('GET', '/api/user/campaigns/:id/report', { params: { id: campaign.id } });
     await send('GET', '/api/user/campaigns/:id/report', { params: { id: campaign.id }, query: `?date_from=${today}&date_to=${today}` });
@@ -293,7 +293,7 @@ async function apiTour(baseUrl, token, secret, target) {
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
 
-    // Contract §19: a teammate, an API key within its scopes, and who did what.
+    // docs/teams.md: a teammate, an API key within its scopes, and who did what.
     const mate = (await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } })).answer.data;
     await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } });
     await send('POST', '/api/user/members', { bearer: mate.token, body: { email: 'another@example.com', role: 'viewer' } });

@@ -4,7 +4,7 @@ import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { racing } from './support/racing-requests';
 import { TestApp, startTestApp } from './support/test-app';
 
-/** Contract §19: API keys with scopes and expiry, acting as their creator. */
+/** docs/teams.md: API keys with scopes and expiry, acting as their creator. */
 describe('API keys', () => {
   let t: TestApp;
   beforeAll(async () => {

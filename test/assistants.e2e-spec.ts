@@ -47,7 +47,7 @@ describe('assistants, voices and phone numbers API', () => {
         errors: { phone_number: ['The phone number has already been taken.'] },
       });
       expect((await t.request('POST', '/api/user/phone-numbers', { token, body: { phone_number: '2015550123' } })).status).toBe(422);
-      // Contract §19: a number is one account's alone (its caller id, its inbound calls): another user is refused it.
+      // docs/teams.md: a number is one account's alone (its caller id, its inbound calls): another user is refused it.
       expect((await t.request('POST', '/api/user/phone-numbers', { token: otherToken, body: { phone_number: '+12015550123' } })).body).toEqual({
         message: 'Validation failed',
         errors: { phone_number: ['The phone number has already been taken.'] },

@@ -9,7 +9,7 @@ import { openCall } from './support/calls';
 import { TestApp, startTestApp } from './support/test-app';
 
 /**
- * The boundary as an attacker meets it (contract §18.4, §19): each request below was once
+ * The boundary as an attacker meets it (docs/real-calls.md, docs/teams.md): each request below was once
  * answered; each is now refused and writes nothing, on every DIALER.
  */
 const OWN_SECRET = 'attacker-suite-own-telephony-secret';

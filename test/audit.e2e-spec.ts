@@ -6,7 +6,7 @@ import { TestApp, startTestApp } from './support/test-app';
 const ALL_DAY = { calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
 type Entry = { position: number; type: string; stream: string; actor: { type: string; id: number | null }; occurred_at: string; data: any };
 
-/** Contract §19: every event records its actor; `GET /api/user/audit` shows an organisation's, filtered. */
+/** docs/teams.md: every event records its actor; `GET /api/user/audit` shows an organisation's, filtered. */
 describe('audit trail', () => {
   let t: TestApp;
   let owner: { id: number; token: string };
@@ -37,7 +37,7 @@ describe('audit trail', () => {
     expect(one('OrganisationFounded')[0].actor).toEqual({ type: 'system', id: null });
     expect(one('ApiKeyCreated')[0].actor).toEqual({ type: 'user', id: owner.id });
     expect(one('ApiKeyCreated')[0].data).toMatchObject({ name: 'builder', scopes: ['assistants:write'] });
-    // Credentials are shown as [secret] (contract §19).
+    // Credentials are shown as [secret] (docs/teams.md).
     expect(one('ApiKeyCreated')[0].data.token_hash).toBe('[secret]');
     expect(JSON.stringify(entries)).not.toContain(createHash('sha256').update(key.token).digest('hex'));
     expect(one('AssistantCreated')[0].actor).toEqual({ type: 'api_key', id: key.id });

@@ -230,7 +230,7 @@ describe('calls API and telephony callbacks', () => {
         campaign_id: null,
       });
       expect(call).not.toHaveProperty('campaign_name');
-      // The same runtime call id again (a retry, a replay): the first answer, no second call (contract §18.4).
+      // The same runtime call id again (a retry, a replay): the first answer, no second call (docs/real-calls.md).
       const total = (await list()).body.total;
       const again = await signed('/api/telephony/inbound', { call_id: 'prov-1', from: '+44 20 7946 0958', to: '+12015550777' });
       expect(again.body).toEqual(res.body);

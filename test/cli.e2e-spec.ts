@@ -56,7 +56,7 @@ describe('service and CLI as separate processes on one data directory', () => {
       expect(second.json.id).toBe(2);
       expect((await me(second.json.token)).status).toBe(200);
 
-      // Contract §19: the operator adds a member to an organisation; it shares the organisation's plan.
+      // docs/teams.md: the operator adds a member to an organisation; it shares the organisation's plan.
       const member = await cli(env, 'members:add', '--organisation', '1', '--email', 'Mate@Example.com', '--role', 'editor');
       expect(member.code).toBe(0);
       expect(member.json).toMatchObject({ id: 3, email: 'mate@example.com', organisation_id: 1, role: 'editor', token: expect.any(String) });

@@ -16,7 +16,7 @@ const advance = async (w: World, to: string) => {
   await settled(w);
 };
 
-/** Contract §13 over HTTP, with the fake provider. */
+/** docs/dialing.md over HTTP, with the fake provider. */
 describe('compliance-grade dialing', () => {
   describe("a window read in each lead's own time, under the quiet hours", () => {
     let w: World;

@@ -12,7 +12,7 @@ const LEADS = 6;
 const describeInBrowser = existsSync(CHROMIUM) || process.env.CI ? describe : describe.skip;
 if (!existsSync(CHROMIUM)) console.warn(`dashboard.e2e-spec: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 
-/** Contract §17, in a real browser: sign in, start a campaign, watch it dial, open it, stop it. */
+/** README.md, in a real browser: sign in, start a campaign, watch it dial, open it, stop it. */
 describeInBrowser('dashboard', () => {
   let t: TestApp;
   let browser: Browser;
@@ -98,7 +98,7 @@ describeInBrowser('dashboard', () => {
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-table="leads"] tbody tr').count()).toBe(LEADS);
     await page.locator('[data-history] li', { hasText: 'CampaignStarted' }).waitFor();
-    // Contract §19: each entry names its actor: the user who started it, the system for dialing.
+    // docs/teams.md: each entry names its actor: the user who started it, the system for dialing.
     expect(await page.locator('[data-history] li', { hasText: 'CampaignStarted' }).locator('[data-actor]').first().textContent()).toBe(`user ${userId}`);
     expect(await page.locator('[data-history] li', { hasText: 'LeadCallStarted' }).locator('[data-actor]').first().textContent()).toBe('system');
     // The leads filter asks the API for one status only.
@@ -114,7 +114,7 @@ describeInBrowser('dashboard', () => {
     );
     expect(await page.locator('[data-table="calls"] tbody tr').count()).toBeGreaterThan(0);
     const completedCall = page.locator('[data-table="calls"] tbody tr', { hasText: 'completed' }).first();
-    // Contract §18: who placed the call, and why one failed.
+    // docs/real-calls.md: who placed the call, and why one failed.
     await page.locator('[data-table="calls"] thead', { hasText: 'Why it failed' }).waitFor();
     expect(await completedCall.locator('td:nth-child(4)').textContent()).toBe('simulated');
     await completedCall.getByText('transcript').click();

@@ -7,7 +7,7 @@ import { cli, startService } from './support/processes';
 
 const SECRET = 'crash-secret';
 
-/** Contract §12: a service killed while its dial request is on the wire costs the lead nothing. */
+/** docs/api.md: a service killed while its dial request is on the wire costs the lead nothing. */
 describe('a SIGKILL in the middle of a dial', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-dial-crash-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -70,7 +70,7 @@ describe('a crash between claiming a lead and dialing it', () => {
       expect((await after.request('GET', `/api/user/calls/${secondCall}`, { token })).body.status).toBe('initiated');
 
       // The call that was opened but never placed is sent again under its own id once its dial is
-      // overdue for confirmation (contract §12); the lead's attempt is not used.
+      // overdue for confirmation (docs/api.md); the lead's attempt is not used.
       clock.advance(29_000);
       expect(await after.app.get(UnsentDialSweeper).sweepOnce()).toBe(0);
       clock.advance(1_000);

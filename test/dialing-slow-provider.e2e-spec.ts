@@ -21,7 +21,7 @@ async function notDialed(w: World, campaignId: number): Promise<Record<string, s
 
 const stop = async (w: World, id: number) => expect((await setStatus(w, id, 'stop')).body.message).toBe('Campaign stopped successfully.');
 
-describe('dialing through a provider that takes its time to accept each dial (contract §9)', () => {
+describe('dialing through a provider that takes its time to accept each dial (docs/dialing.md)', () => {
   describe('with no limit of its own', () => {
     let w: World;
     beforeAll(async () => (w = await world(NOW, {}, {}, 5, 1000)));

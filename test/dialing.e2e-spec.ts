@@ -96,7 +96,7 @@ describe('dialing a whole campaign through the http dialer', () => {
     expect(statusOf(l.human).status).toBe('completed');
     expect(statusOf(l.machine)).toMatchObject({ status: 'completed', secondary_contacts: [{ status: 'completed' }] });
     expect(statusOf(l.busy)).toMatchObject({ status: 'created', attempts: 1, secondary_contacts: [{ status: 'created' }] });
-    // Contract §13: the next round is due a retry delay after the round ended.
+    // docs/dialing.md: the next round is due a retry delay after the round ended.
     const dueIn = Date.parse(statusOf(l.busy).next_attempt_at) - w.clock.now().getTime();
     expect(dueIn).toBeGreaterThan(590_000);
     expect(dueIn).toBeLessThanOrEqual(600_000);

@@ -12,7 +12,7 @@ const ended = (w: World, id: number) =>
     `dnc import ${id} to end`,
   );
 
-/** Contract §15: do-not-call lists in bulk, CSV or plain text, streamed like a lead import. */
+/** docs/imports.md: do-not-call lists in bulk, CSV or plain text, streamed like a lead import. */
 describe('do-not-call import', () => {
   let w: World;
   beforeAll(async () => (w = await world('2026-06-01T14:00:00Z', {}, { DEFAULT_QUIET_HOURS: 'none' })));

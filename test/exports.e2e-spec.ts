@@ -41,7 +41,7 @@ function readSlowly(
   });
 }
 
-/** Contract §20: calls and leads as CSV or NDJSON, streamed from one moment. */
+/** docs/reports.md: calls and leads as CSV or NDJSON, streamed from one moment. */
 describe('exports', () => {
   let t: TestApp;
   let token: string;

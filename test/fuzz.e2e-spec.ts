@@ -42,7 +42,7 @@ interface Sent {
   telephony?: boolean;
 }
 
-/** What every answer to any request must be (contract §3, §12). */
+/** What every answer to any request must be (docs/api.md). */
 function checkAnswer(sent: Sent, status: number, text: string, writtenOnRefusal: boolean) {
   const where = `${sent.method} ${sent.path} ${sent.body ?? ''}`.slice(0, 600);
   if (status >= 500) throw new Error(`${status} for ${where}: ${text.slice(0, 300)}`);
@@ -63,7 +63,7 @@ function checkAnswer(sent: Sent, status: number, text: string, writtenOnRefusal:
   if (writtenOnRefusal) throw new Error(`${status} for ${where}, yet the store was written`);
 }
 
-describe('fuzzing every route (contract §3, §12)', () => {
+describe('fuzzing every route (docs/api.md)', () => {
   let t: TestApp;
   let token: string;
   let store: EventStore;
@@ -82,7 +82,7 @@ describe('fuzzing every route (contract §3, §12)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ ...httpRuntimeEnv(SECRET), LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, { background: false });
-    // Contract §19: the suite acts as an admin member of the organisation, not as the account that founded it.
+    // docs/teams.md: the suite acts as an admin member of the organisation, not as the account that founded it.
     const owner = await t.createUser(undefined, 1000);
     const addMember = async (email: string, role: string) =>
       (await t.request('POST', '/api/user/members', { token: owner.token, body: { email, role } })).body.data;

@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { TestApp, startTestApp } from './support/test-app';
 
-/** The cases of contract §12's "strict bodies", each as a client sends it. */
-describe('hostile and careless input (contract §12)', () => {
+/** The cases of docs/api.md's "strict bodies", each as a client sends it. */
+describe('hostile and careless input (docs/api.md)', () => {
   let t: TestApp;
   let token: string;
   let campaign: number;
@@ -109,7 +109,7 @@ describe('hostile and careless input (contract §12)', () => {
     });
   });
 
-  it("answers the HTTP layer's own errors in the contract's shape", async () => {
+  it("answers the HTTP layer's own errors in the shape of docs/api.md", async () => {
     expect(await t.request('GET', `/api/user/leads/${'9'.repeat(400)}`, { token })).toMatchObject({ status: 404 });
     expect((await t.request('PUT', `/api/user/leads/${'9'.repeat(400)}`, { token, body: {} })).body).toEqual({ message: 'Lead not found' });
     const big = await t.request('GET', '/api/user/me', { token, headers: { 'x-big': 'a'.repeat(20_000) } });

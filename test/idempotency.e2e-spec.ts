@@ -22,7 +22,7 @@ async function post(url: string, token: string, path: string, body: unknown, key
   return { status: res.status, replayed: res.headers.get('idempotent-replayed'), text: await res.text() };
 }
 
-/** Contract §12: `Idempotency-Key` on every create. */
+/** docs/api.md: `Idempotency-Key` on every create. */
 describe('idempotency keys', () => {
   let t: TestApp;
   let token: string;

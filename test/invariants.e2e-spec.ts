@@ -19,7 +19,7 @@ async function campaignOf(url: string, token: string): Promise<number> {
   return (await post(url, token, '/api/user/campaigns', { name: 'Race', assistant_id: assistant })).body.data.id;
 }
 
-describe('invariants under concurrency (contract §12)', () => {
+describe('invariants under concurrency (docs/api.md)', () => {
   let t: TestApp;
   let token: string;
   beforeAll(async () => {

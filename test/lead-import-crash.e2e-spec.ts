@@ -8,7 +8,7 @@ import { cli, startService } from './support/processes';
 
 const ROWS = 20_000;
 
-/** Contract §15: an import cut by a SIGKILL is finished by the restarted service, no row lost or made twice. */
+/** docs/imports.md: an import cut by a SIGKILL is finished by the restarted service, no row lost or made twice. */
 describe('a SIGKILL in the middle of an import', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-import-crash-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

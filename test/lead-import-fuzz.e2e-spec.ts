@@ -65,7 +65,7 @@ interface ImportView {
   errors: Array<{ row: number; message: string }>;
 }
 
-/** Contract §3, §12, §15: any body a client may send ends as an import whose counts add up to the leads it made. */
+/** docs/api.md, docs/imports.md: any body a client may send ends as an import whose counts add up to the leads it made. */
 describe('fuzzing the lead import', () => {
   let t: TestApp;
   let token: string;
@@ -87,7 +87,7 @@ describe('fuzzing the lead import', () => {
     });
     const text = await res.text();
     const where = `${contentType} ${JSON.stringify(body).slice(0, 400)}`;
-    // Contract §15: a CSV whose header names no phone_number column is refused before any import is made.
+    // docs/imports.md: a CSV whose header names no phone_number column is refused before any import is made.
     const missing = '{"message":"The phone_number column is required.","errors":{"phone_number":["The phone_number column is required."]}}';
     if (res.status === 422 && text === missing && contentType === 'text/csv') {
       const header = body.split(/\r?\n/).find((line) => line.trim() !== '' && line.trim() !== '\uFEFF') ?? '';

@@ -22,7 +22,7 @@ const importEnded = (t: TestApp, token: string, id: number, timeoutMs = 15_000) 
     `import ${id} to end`,
   );
 
-/** Contract §15: leads in bulk, CSV or NDJSON, streamed, each row taken or refused whole. */
+/** docs/imports.md: leads in bulk, CSV or NDJSON, streamed, each row taken or refused whole. */
 describe('lead import', () => {
   let t: TestApp;
   let token: string;
@@ -371,7 +371,7 @@ describe('lead import', () => {
     const [a, b] = [(await first.json()) as { data: { id: number } }, (await second.json()) as { data: { id: number } }];
     expect(b.data.id).toBe(a.data.id);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    // Another file, or the same file as another type, under the key: another request (contract §12).
+    // Another file, or the same file as another type, under the key: another request (docs/api.md).
     for (const [body, type] of [
       ['phone_number\n+12015550402\n', 'text/csv'],
       [csv, 'application/x-ndjson'],

@@ -10,7 +10,7 @@ const json = async (response: Response): Promise<any> => response.json();
 const SECRET = 'telephony-secret-for-the-log-test';
 const NUMBERS = ['+12015557001', '+12015557002'];
 
-/** Contract §16: one JSON line a request, with its id, route, status, duration and user; nothing secret. */
+/** docs/api.md: one JSON line a request, with its id, route, status, duration and user; nothing secret. */
 describe('logs', () => {
   it('writes a JSON line per request with the echoed request id, and never a token, secret or full phone number', async () => {
     const provider = new FakeProvider(SECRET, () => 'human');

@@ -9,7 +9,7 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-/** Contract §16: `GET /metrics` after a small campaign. */
+/** docs/api.md: `GET /metrics` after a small campaign. */
 describe('metrics', () => {
   it('counts requests, events, dials, calls, webhook attempts and leads, and shows no lag once settled', async () => {
     const receiver = new Receiver(() => ({ status: 200, body: { ok: true } }));
@@ -38,7 +38,7 @@ describe('metrics', () => {
         15_000,
         'the campaign to complete',
       );
-      // Three call.ended, three lead.completed and one campaign.completed (contract §14).
+      // Three call.ended, three lead.completed and one campaign.completed (docs/api.md).
       await eventually(() => receiver.received.length >= 7, 10_000, 'the webhooks');
 
       expect((await fetch(`${t.url}/metrics`)).status).toBe(401);

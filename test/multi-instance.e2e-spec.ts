@@ -14,7 +14,7 @@ const CAP = 3;
 const RATE_LIMIT = 300;
 
 /**
- * Contract §1 and §9: three service processes on one data directory behind one proxy, as
+ * docs/configuration.md, docs/dialing.md: three service processes on one data directory behind one proxy, as
  * `docker compose up --scale service=3` runs them: each piece of background work runs in one
  * of them at a time, so no lead is dialed twice at once, the campaign's cap holds across them,
  * each call's webhook goes out once, the rate limit counts a token's requests to all of them,
@@ -89,7 +89,7 @@ describe('three service processes on one data directory', () => {
       expect(created.code).toBe(0);
       for (let i = 0; i < 3; i++) expect((await call('GET', '/api/user/me', undefined, created.json.token)).status).toBe(200);
 
-      // Contract §19: a key revoked and a member removed through one instance are refused by every other at the next request.
+      // docs/teams.md: a key revoked and a member removed through one instance are refused by every other at the next request.
       const at = (i: number, method: string, path: string, bearer: string, body?: object) =>
         fetch(`${services[i].url}${path}`, {
           method,

@@ -15,7 +15,7 @@ const METHODS = ['get', 'post', 'put', 'delete'] as const;
 /** A voice runtime's callbacks exist with that runtime as the dialer only: their own suites walk them. */
 const runtimeRoute = /^POST \/api\/telephony\/(vapi|retell|twilio)\//;
 
-/** Contract §16: `GET /docs` and `GET /docs-json` describe every route, and what they say is what the service does. */
+/** docs/api.md: `GET /docs` and `GET /docs-json` describe every route, and what they say is what the service does. */
 describe('OpenAPI', () => {
   let t: TestApp;
   let target: { url: string; stop(): Promise<void> };

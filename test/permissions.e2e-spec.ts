@@ -9,7 +9,7 @@ const UNAUTHORIZED = 'This action is unauthorized.';
 const METHODS = ['get', 'post', 'put', 'delete'] as const;
 
 /**
- * Contract §19, in one place: every route of the user API in the OpenAPI document declares the
+ * docs/teams.md, in one place: every route of the user API in the OpenAPI document declares the
  * role and scope it needs, and every role and every single-scope API key gets exactly that answer.
  */
 describe('route × role × scope', () => {

@@ -47,7 +47,7 @@ describe("the README's quickstart", () => {
       expect(lines.filter((line) => 'occurred_at' in line).map((e) => e.type)).toEqual(
         expect.arrayContaining(['CampaignCreated', 'CampaignStarted', 'LeadCallStarted']),
       );
-      // Contract §20: the report, and the calls exported as NDJSON with their variables.
+      // docs/reports.md: the report, and the calls exported as NDJSON with their variables.
       const report = lines.find((line) => 'leads' in line);
       expect(report).toMatchObject({ leads: { total: 2 }, rate: expect.any(Number) });
       // Later than the list, so it may hold a call more.

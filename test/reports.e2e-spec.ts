@@ -39,7 +39,7 @@ async function all(t: TestApp, token: string, path: string): Promise<any[]> {
   }
 }
 
-/** Contract §20: the campaign report, and the figures it must agree with. */
+/** docs/reports.md: the campaign report, and the figures it must agree with. */
 describe('campaign report', () => {
   let t: TestApp;
   let provider: FakeProvider;

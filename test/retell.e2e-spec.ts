@@ -18,7 +18,7 @@ const WEBHOOK_KEY = 'key_retell_webhook_badge';
 const KEY = 'retell-api-key';
 const FROM = '+12015550800';
 
-/** Contract §18.2: the assistant published to Retell as an LLM and an agent, the calls dialed with it, Retell's events moving them. */
+/** docs/real-calls.md: the assistant published to Retell as an LLM and an agent, the calls dialed with it, Retell's events moving them. */
 describe('DIALER=retell', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-retell-'));
   let t: TestApp;
@@ -239,7 +239,7 @@ async function clockedRetell(scriptOf: (to: string) => RetellScript) {
   return { t, retell, receiver, clock, close };
 }
 
-/** Contract §18.2: a publication whose process died after Retell made its agent, before the id was recorded. */
+/** docs/real-calls.md: a publication whose process died after Retell made its agent, before the id was recorded. */
 describe('DIALER=retell after a publication cut short', () => {
   let w: Awaited<ReturnType<typeof clockedRetell>>;
   beforeAll(async () => (w = await clockedRetell(() => ({ reason: 'user_hangup' }))));
@@ -275,7 +275,7 @@ describe('DIALER=retell after a publication cut short', () => {
   });
 });
 
-/** Contract §10, §18: with Retell, the post-call webhook waits for call_analyzed, or gives up on it after ANALYSIS_WAIT_SECONDS. */
+/** docs/api.md, docs/real-calls.md: with Retell, the post-call webhook waits for call_analyzed, or gives up on it after ANALYSIS_WAIT_SECONDS. */
 describe('DIALER=retell post-call webhooks', () => {
   const analysis = { custom_analysis_data: { slot: 'Wed' }, call_successful: true, call_summary: 'Booked.' };
   let w: Awaited<ReturnType<typeof clockedRetell>>;
@@ -317,7 +317,7 @@ describe('DIALER=retell post-call webhooks', () => {
   });
 });
 
-/** Contract §18.4: what Retell cannot place is refused when saved, never at the dial. */
+/** docs/real-calls.md: what Retell cannot place is refused when saved, never at the dial. */
 describe('DIALER=retell, what Retell cannot place', () => {
   let t: TestApp;
   let token: string;

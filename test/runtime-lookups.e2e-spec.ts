@@ -21,7 +21,7 @@ const request = (callId: number, to: string): DialRequest => ({
   callback_url: '',
 });
 
-/** Contract §18: before a resend, each runtime is asked for the call it may have placed, matched on our call id. */
+/** docs/real-calls.md: before a resend, each runtime is asked for the call it may have placed, matched on our call id. */
 describe("looking up a dial's call at the runtime", () => {
   it('Retell: finds the call by metadata.call_id through every page of /v3/list-calls, a call still registered too; none; or unknown when unreachable', async () => {
     const retell = new FakeRetell('k', () => ({ silent: true }));

@@ -16,11 +16,11 @@ interface Operation {
 }
 
 /**
- * Contract §3 at every depth: the request schemas of the served OpenAPI document drive the
+ * docs/api.md at every depth: the request schemas of the served OpenAPI document drive the
  * bodies. For every property of every JSON body, at every depth, each JSON type its schema
  * refuses there, each value past its bounds and malformed values of its format (dates, times,
  * emails, URLs, E.164 numbers, zones, ids) are sent in the route's own example: every answer
- * is a 4xx in §3's shape naming the path (or a field that holds it), and no refusal writes an event.
+ * is a 4xx in docs/api.md's shape naming the path (or a field that holds it), and no refusal writes an event.
  */
 describe('every request schema, every wrong type at every depth', () => {
   let t: TestApp;
@@ -64,7 +64,7 @@ describe('every request schema, every wrong type at every depth', () => {
     return { status: res.status, text: await res.text() };
   }
 
-  it('answers each with a 4xx in the contract’s shape that names the path, and writes nothing', async () => {
+  it('answers each with a 4xx in the shape of docs/api.md that names the path, and writes nothing', async () => {
     const events = t.app.get<EventStore>(EVENT_STORE);
     const failures: string[] = [];
     let sent = 0;
@@ -87,7 +87,7 @@ describe('every request schema, every wrong type at every depth', () => {
           /* judged below */
         }
         if (answer.status < 400 || answer.status >= 500) failures.push(`${where}: ${answer.status} ${answer.text.slice(0, 120)}`);
-        else if (typeof body?.message !== 'string') failures.push(`${where}: ${answer.status} not in §3's shape: ${answer.text.slice(0, 120)}`);
+        else if (typeof body?.message !== 'string') failures.push(`${where}: ${answer.status} not in docs/api.md's shape: ${answer.text.slice(0, 120)}`);
         // A malformed format among wrong fields: the route may judge it once the others pass.
         else if (answer.status === 422 && !(mutation.format && base === allWrong)) {
           // The path itself, a field holding it (a rule on the whole), or a part of the wrong value.
@@ -95,7 +95,7 @@ describe('every request schema, every wrong type at every depth', () => {
             Object.keys(body.errors ?? {}).some(
               (field) => field === mutation.path || mutation.path.startsWith(`${field}.`) || field.startsWith(`${mutation.path}.`),
             ) ||
-            (body.message === 'Invalid phone number' && mutation.path === 'phone_number'); // interface.md §7: a lead update's own message
+            (body.message === 'Invalid phone number' && mutation.path === 'phone_number'); // docs/api.md: a lead update's own message
           if (!named) failures.push(`${where}: 422 names ${Object.keys(body.errors ?? {}).join(', ')}`);
         }
         if ((await events.headPosition()) !== head) failures.push(`${where}: refused (${answer.status}) but wrote events`);

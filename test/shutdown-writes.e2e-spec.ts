@@ -7,7 +7,7 @@ import { cli, startService } from './support/processes';
 /**
  * Creates that reach the service while SIGTERM stops it are either answered with what they
  * wrote or not taken at all: never "saved but cannot be read back", which a client retrying on
- * 503 would turn into a second lead (contract §12).
+ * 503 would turn into a second lead (docs/api.md).
  */
 describe('writes during a SIGTERM', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-sigterm-'));

@@ -9,7 +9,7 @@ const root = join(__dirname, '..');
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** The README's commands as a user runs them (contract §16): `npm start`, `npm run cli`. */
+/** The README's commands as a user runs them (docs/api.md): `npm start`, `npm run cli`. */
 describe('npm start and the CLI', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import { TestApp, startTestApp } from './support/test-app';
 const UNAUTHORIZED = { message: 'This action is unauthorized.' };
 const LAST_OWNER = 'An organisation must keep at least one owner.';
 
-/** Contract §19: organisations, members and their roles, API keys. */
+/** docs/teams.md: organisations, members and their roles, API keys. */
 describe('teams', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -140,7 +140,7 @@ describe('teams', () => {
   });
 });
 
-/** Contract §19: a store from before organisations is upgraded without an event lost or rewritten. */
+/** docs/teams.md: a store from before organisations is upgraded without an event lost or rewritten. */
 describe('a store from before organisations', () => {
   it('gives each user its own organisation, founded on its first change, and keeps every old event as it was', async () => {
     const first = await startTestApp();

@@ -6,7 +6,7 @@ import { startTestApp } from './support/test-app';
 
 const ALL_DAY = { calling_hours: { start: '00:00', end: '24:00' }, calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] };
 
-/** Contract §12: a campaign that cannot be dialed, whatever its stored data, fails alone. */
+/** docs/api.md: a campaign that cannot be dialed, whatever its stored data, fails alone. */
 describe('one tenant cannot stop another', () => {
   it.each([
     ['calling_hours: []', { calling_hours: [] }],

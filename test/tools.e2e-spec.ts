@@ -166,7 +166,7 @@ describe('mid call tools API', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         message: 'Tool updated successfully',
-        // Header values are secrets: shown as [secret] once set (contract §19).
+        // Header values are secrets: shown as [secret] once set (docs/teams.md).
         data: { ...body.data, timeout: 20, headers: [{ name: 'C', value: '[secret]' }], updated_at: expect.stringMatching(ISO_MICROS) },
       });
       const cleared = await t.request('PUT', `/api/user/tools/${body.data.id}`, { token, body: { schema: [] } });

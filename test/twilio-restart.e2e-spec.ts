@@ -16,7 +16,7 @@ const TOKEN = 'twilio-auth-token';
 const NUMBER = '+12015550861';
 
 /**
- * Contract §18.3, issue: conversations are state of one process. A restart mid-call closes the
+ * docs/real-calls.md, issue: conversations are state of one process. A restart mid-call closes the
  * relay's socket (Twilio then ends the call); the conversation so far is recorded at the stop, and
  * Twilio's callback, taken once the service is back, records the end: one attempt, not lost, not doubled.
  */

@@ -17,7 +17,7 @@ const SHARED_KEY_SECRET = 'twilio-shared-key-secret';
 /** The catalog voice of the assistants here, as Twilio names it. */
 const VOICE = 'ttsProvider="ElevenLabs" voice="21m00Tcm4TlvDq8ikWAM"';
 
-/** The model's next answer, from the conversation so far (contract §18.3's loop). */
+/** The model's next answer, from the conversation so far (docs/real-calls.md's loop). */
 function modelScript(body: any): ModelScript {
   const last = body.messages[body.messages.length - 1];
   if (last.role === 'tool') return { text: ['Booked', ' for Tuesday.'] };
@@ -28,7 +28,7 @@ function modelScript(body: any): ModelScript {
   return { text: ['Sure', ', go on.'] };
 }
 
-/** Contract §18.3: calls placed on Twilio, the conversation run by the service over ConversationRelay on an OpenAI-compatible model. */
+/** docs/real-calls.md: calls placed on Twilio, the conversation run by the service over ConversationRelay on an OpenAI-compatible model. */
 describe('DIALER=twilio', () => {
   let t: TestApp;
   let twilio: FakeTwilio;
@@ -118,7 +118,7 @@ describe('DIALER=twilio', () => {
       evaluation: { success: true, summary: 'Booked Tuesday.' },
       failure_reason: null,
     });
-    // The dial, as §18.3 gives it: each callback URL names the call (§18.4).
+    // The dial, as docs/real-calls.md gives it: each callback URL names the call (docs/real-calls.md).
     const params = Object.fromEntries(made.params);
     const id = callTo(calls, number).id;
     const status = `${t.url}/api/telephony/twilio/status?call_id=${id}`;
@@ -139,7 +139,7 @@ describe('DIALER=twilio', () => {
       { type: 'text', token: '', last: true },
       { type: 'end' },
     ]);
-    // The model was asked as §18.3 says.
+    // The model was asked as docs/real-calls.md says.
     const first = model.turns.find((b) => b.messages.some((m: any) => m.content === 'I would like Tuesday'));
     expect(first).toMatchObject({
       model: 'gpt-4o',
@@ -152,7 +152,7 @@ describe('DIALER=twilio', () => {
     });
     expect(first.tools.map((tool: any) => tool.function.name)).toEqual(['book_slot', 'end_call']);
     expect(model.requests.every((r) => r.authorization === `Bearer ${LLM_KEY}`)).toBe(true);
-    // The tool ran as §8 runs tools, recorded on the call.
+    // The tool ran as docs/api.md runs tools, recorded on the call.
     expect(receiver.to('/book').map((r) => r.body)).toContainEqual({ day: 'Tuesday' });
     const history = (await t.request('GET', `/api/user/campaigns/${campaign}/history?limit=100`, { token })).body.data;
     expect(history.some((e: { type: string; data: { tool_name?: string } }) => e.type === 'CallToolInvoked' && e.data.tool_name === 'book_slot')).toBe(true);
@@ -334,7 +334,7 @@ describe('DIALER=twilio', () => {
     }
   });
 
-  it('binds a live call to one relay socket only, and never a call that ended (contract §18.4)', async () => {
+  it('binds a live call to one relay socket only, and never a call that ended (docs/real-calls.md)', async () => {
     const relay = `${t.url.replace('http', 'ws')}/api/telephony/twilio/relay`;
     /** Opens a relay socket and sends setup: `bound` when the service keeps it open, `closed` when it closes it. */
     const setUp = (callSid: string, callId: number) =>

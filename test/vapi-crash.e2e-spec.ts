@@ -25,7 +25,7 @@ async function startedCampaign(call: (method: string, path: string, body?: objec
   return campaign;
 }
 
-/** Contract §18: Vapi does not deduplicate on our call id, so a dial left unconfirmed by a crash is looked up before any resend. */
+/** docs/real-calls.md: Vapi does not deduplicate on our call id, so a dial left unconfirmed by a crash is looked up before any resend. */
 describe('a SIGKILL between Vapi taking a dial and its confirmation', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-vapi-crash-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -93,7 +93,7 @@ describe('a SIGKILL between Vapi taking a dial and its confirmation', () => {
   }, 90_000);
 });
 
-/** Contract §18.4: a dial Vapi does not answer within the dial timeout is looked up, not judged refused. */
+/** docs/real-calls.md: a dial Vapi does not answer within the dial timeout is looked up, not judged refused. */
 describe('a dial Vapi leaves unanswered', () => {
   it('is not failed: the call Vapi made is adopted, the one it did not make is dialed again, once', async () => {
     const first: Record<string, VapiScript> = { [MADE]: { hold: true }, [NOT_MADE]: { hang: true } };

@@ -11,7 +11,7 @@ const KEY = 'vapi-private-key';
 const SECRET = 'vapi-webhook-secret';
 const FROM = '+12015550900';
 
-/** Contract §18.1: the campaigns dial through Vapi, each call a transient assistant, and Vapi's messages move the calls. */
+/** docs/real-calls.md: the campaigns dial through Vapi, each call a transient assistant, and Vapi's messages move the calls. */
 describe('DIALER=vapi', () => {
   let t: TestApp;
   let vapi: FakeVapi;
@@ -157,7 +157,7 @@ describe('DIALER=vapi', () => {
     const first = calls.find((c: { client_phone_number: string }) => c.client_phone_number === '+12015550911');
     expect(first).toMatchObject({ variables: { first_name: 'Ann', slot: 'Tue 10:00' }, evaluation: { success: true, summary: 'Booked Tuesday.' } });
     expect(first.variables.other).toBeUndefined();
-    // The post-call webhook (contract §10) carries them.
+    // The post-call webhook (docs/api.md) carries them.
     const hook = await eventually(
       () => receiver.to('/hook').find((r) => (r.body as { event: string; call?: { id: number } }).call?.id === first.id),
       10_000,
@@ -290,7 +290,7 @@ describe('DIALER=vapi', () => {
 });
 
 /**
- * Contract §18.4: what a user may save, Vapi can place. The fake refuses what Vapi's documents
+ * docs/real-calls.md: what a user may save, Vapi can place. The fake refuses what Vapi's documents
  * refuse (a name over 40, a language its Deepgram list lacks, a model outside its provider's list),
  * and lists 1,000 numbers a page, the assistant's number past the first page.
  */
@@ -382,7 +382,7 @@ describe('DIALER=vapi as Vapi defines it', () => {
   });
 });
 
-/** Contract §18: VAPI_MAX_CONCURRENT_CALLS holds across every campaign. */
+/** docs/real-calls.md: VAPI_MAX_CONCURRENT_CALLS holds across every campaign. */
 describe('DIALER=vapi at its concurrency cap', () => {
   let t: TestApp;
   let vapi: FakeVapi;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { requiredAssistantSettings } from '../src/testing/assistant.fixture';
 import { startTestApp, TestApp } from './support/test-app';
 
-/** Contract §18: VOICES_FILE replaces the built-in catalog: what is served, and what assistants may choose. */
+/** docs/real-calls.md: VOICES_FILE replaces the built-in catalog: what is served, and what assistants may choose. */
 describe('VOICES_FILE', () => {
   const dir = mkdtempSync(join(tmpdir(), 'voices-file-'));
   const voices = [

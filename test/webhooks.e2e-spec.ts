@@ -76,7 +76,7 @@ describe('post-call webhooks', () => {
     const [hook] = receiver.to('/ok').filter((r) => r.body.call.id === id);
     expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
     expect(hasValidSignature(hook.raw, 'another-secret', hook.headers['x-webhook-signature'] as string)).toBe(false);
-    // contract §14: the timestamp is signed with the body.
+    // docs/api.md: the timestamp is signed with the body.
     const timestamp = hook.headers['x-webhook-timestamp'] as string;
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
     expect(hasValidSignature(`${timestamp}.${hook.raw}`, user.webhook_secret, hook.headers['x-webhook-signature-v2'] as string)).toBe(true);
@@ -199,7 +199,7 @@ describe('post-call webhooks', () => {
     expect(hasValidSignature(hook.raw, user.webhook_secret, hook.headers['x-webhook-signature'] as string)).toBe(true);
   });
 
-  it('lists the deliveries newest first with their attempts, and sends an ended one again on request (contract §14)', async () => {
+  it('lists the deliveries newest first with their attempts, and sends an ended one again on request (docs/api.md)', async () => {
     const a = await assistant({ is_webhook_active: true, webhook_url: `${receiver.url}/missing` });
     const id = await callFor(a);
     await report(id, { status: 'completed' });
@@ -247,7 +247,7 @@ describe('post-call webhooks', () => {
     expect((await t.request('GET', '/api/user/webhook-deliveries?status=nope', { token: user.token })).status).toBe(422);
   });
 
-  it('notifies the end of a lead and of a campaign: lead.completed, campaign.stopped with its reason, campaign.completed (contract §14)', async () => {
+  it('notifies the end of a lead and of a campaign: lead.completed, campaign.stopped with its reason, campaign.completed (docs/api.md)', async () => {
     const a = await assistant({ is_webhook_active: true, webhook_url: `${receiver.url}/lifecycle` });
     const campaign = (await t.request('POST', '/api/user/campaigns', { token: user.token, body: { name: 'Ends', assistant_id: a } })).body.data;
     const lead = (await t.request('POST', '/api/user/lead', { token: user.token, body: { campaign_id: campaign.id, phone_number: '+12015550177' } })).body.data;

@@ -11,7 +11,7 @@ import { PERMISSION_EXTENSION, Permission } from '../infrastructure/auth/permiss
 type Exchange = { request?: unknown; answer: unknown };
 const EXAMPLES = examples as unknown as Record<string, Record<string, Exchange[]>>;
 
-/** Contract §3: every error is JSON with a `message`; a refused body or query adds each field's messages. */
+/** docs/api.md: every error is JSON with a `message`; a refused body or query adds each field's messages. */
 const ERROR: Schema = {
   type: 'object',
   properties: {
@@ -122,7 +122,7 @@ function uploadContent(types: string[], key: string) {
   );
 }
 
-/** Contract §19: who may call a user route: a role at least this strong, and an API key with this scope. */
+/** docs/teams.md: who may call a user route: a role at least this strong, and an API key with this scope. */
 const permissionText = ({ scope, role }: Permission) =>
   `Needs the role ${role} or above; an API key needs the scope \`${scope}\`. Otherwise 403 \`This action is unauthorized.\` (with \`required_scope\` for a key).`;
 

@@ -55,7 +55,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'GET /health/live': { tag: 'Operations', summary: 'Answers 200 while the process runs', caller: 'anyone' },
   'GET /health': { tag: 'Operations', summary: 'Answers 200 when both stores answer, 503 otherwise', caller: 'anyone' },
   'GET /health/ready': { tag: 'Operations', summary: 'The same as GET /health', caller: 'anyone' },
-  'GET /metrics': { tag: 'Operations', summary: 'Prometheus text (contract §16); behind METRICS_TOKEN when it is set', caller: 'scraper' },
+  'GET /metrics': { tag: 'Operations', summary: 'Prometheus text (docs/api.md); behind METRICS_TOKEN when it is set', caller: 'scraper' },
 
   'GET /api/user/me': user('Account', "The token's member: its organisation, role and, for an API key, the key's scopes"),
   'GET /api/user/members': user('Teams', 'The members of the organisation and their roles'),
@@ -84,7 +84,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     produces: ['text/csv', 'application/x-ndjson'],
   }),
   'GET /api/user/audit': user('Teams', 'Every event of the organisation with its actor, newest first', { query: AuditQuery }),
-  'GET /api/user/settings': user('Account', "The user's quiet hours (contract §13), their own or the operator's default; null: none"),
+  'GET /api/user/settings': user('Account', "The user's quiet hours (docs/dialing.md), their own or the operator's default; null: none"),
   'PUT /api/user/settings': user('Account', 'Narrows the quiet hours within 08:00-21:00 (only the operator lifts them)', { body: SettingsDto }),
   'GET /api/user/voices': user('Catalog', 'The voices an assistant may speak with'),
   'GET /api/user/languages': user('Catalog', 'The languages an assistant may speak'),

@@ -2,7 +2,7 @@ import { FieldErrors } from '../shared/domain-error';
 import { AssistantSettings } from './assistant.settings';
 
 /**
- * Port (contract §18.4): what the configured voice runtime cannot place of an assistant's
+ * Port (docs/real-calls.md): what the configured voice runtime cannot place of an assistant's
  * settings, field by field, so that it is refused when saved, never at the dial. The runtimes
  * answer it; with none configured, everything can be placed.
  */

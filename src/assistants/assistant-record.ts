@@ -10,7 +10,7 @@ export interface AssistantIdentity {
   deleted_at: string | null;
 }
 
-/** The list record of interface.md §2.4: renamed fields, 1/0 flags and numbers rendered as strings where it says so. */
+/** The list record of docs/api.md: renamed fields, 1/0 flags and numbers rendered as strings where it says so. */
 export function assistantRecord(identity: AssistantIdentity, s: AssistantSettings) {
   const language = languageByName(s.language);
   return {

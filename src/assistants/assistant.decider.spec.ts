@@ -84,7 +84,7 @@ describe('assistant decider', () => {
   });
 });
 
-describe('assistant decider: webhook targets (contract §12)', () => {
+describe('assistant decider: webhook targets (docs/api.md)', () => {
   it('refuses webhook URLs the handler found not public, on create and update', () => {
     const notPublic = { ...refs, webhookUrlPublic: false, inboundWebhookUrlPublic: false };
     expect(errorsOf(given([]).when(create({ webhook_url: 'http://127.0.0.1/h', inbound_webhook_url: 'http://localhost/h' }, notPublic)))).toEqual({

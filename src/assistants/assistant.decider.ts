@@ -10,7 +10,7 @@ export interface References {
   voiceExists: boolean;
   phoneNumberOwned: boolean;
   toolsOwned: boolean;
-  /** Whether the webhook URLs given point at public addresses (contract §12); true when none is given. */
+  /** Whether the webhook URLs given point at public addresses (docs/api.md); true when none is given. */
   webhookUrlPublic: boolean;
   inboundWebhookUrlPublic: boolean;
 }
@@ -25,7 +25,7 @@ export type AssistantCommand =
       settings: RequiredSettings & Partial<AssistantSettings>;
       references: References;
       inputErrors: FieldErrors;
-      /** What the configured runtime cannot place of the settings (contract §18.4). */
+      /** What the configured runtime cannot place of the settings (docs/real-calls.md). */
       placement?: (settings: AssistantSettings) => FieldErrors;
     }
   | {
@@ -87,7 +87,7 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
       case 'UpdateAssistant': {
         if (!owned(state, command.userId)) throw DomainError.notFound('Assistant');
         const changes = { ...command.changes } as Partial<AssistantSettings>;
-        // Removing the URL turns the webhook off (interface.md §4.2).
+        // Removing the URL turns the webhook off (docs/api.md).
         if (changes.webhook_url === null && changes.is_webhook_active === undefined) changes.is_webhook_active = false;
         check({ ...state.settings, ...changes }, command.changes, command.references, command.inputErrors, command.placement);
         return [{ type: 'AssistantUpdated', data: { assistant_id: command.id, user_id: command.userId, changes } }];

@@ -7,7 +7,7 @@ export type AssistantCreated = DomainEvent<'AssistantCreated', { assistant_id: n
 export type AssistantUpdated = DomainEvent<'AssistantUpdated', { assistant_id: number; user_id: number; changes: Partial<AssistantSettings> }>;
 export type AssistantDeleted = DomainEvent<'AssistantDeleted', { assistant_id: number; user_id: number }>;
 /**
- * Contract §18.2: publishing the assistant to a voice runtime. A publication is claimed (by an
+ * docs/real-calls.md: publishing the assistant to a voice runtime. A publication is claimed (by an
  * append with the expected revision, so one process at a time) for the settings as they stand
  * (`settings_version`: how many settings events the stream held), each object the runtime made is
  * recorded as soon as it exists, and the publication ends with both ids and the `PUBLIC_URL` its

@@ -1,4 +1,4 @@
-/** An assistant's configuration, under the request's field names (interface.md §2.2). */
+/** An assistant's configuration, under the request's field names (docs/api.md). */
 export interface AssistantSettings {
   assistant_name: string;
   voice_id: number;
@@ -83,6 +83,6 @@ export const ASSISTANT_DEFAULTS: Omit<AssistantSettings, keyof RequiredSettings>
 /** Fields an update may set to null (to unassign or remove them). */
 export const NULLABLE_SETTINGS: ReadonlySet<string> = new Set(['phone_number_id', 'webhook_url', 'inbound_webhook_url', 'end_call_tool.description']);
 
-/** Contract §20: the post-call fields whose values a campaign report counts (strings and booleans). */
+/** docs/reports.md: the post-call fields whose values a campaign report counts (strings and booleans). */
 export const outcomeFields = (settings: Pick<AssistantSettings, 'post_call_schema'>): string[] =>
   (settings.post_call_schema ?? []).filter((field) => field.type === 'string' || field.type === 'bool').map((field) => field.name);

@@ -25,7 +25,7 @@ const published = (version: number): AssistantEvent => ({
 const claim = { type: 'ClaimPublish' as const, assistantId: 3, publicUrl: URL };
 const isConflict = (error: unknown) => error instanceof DomainError && error.kind === 'conflict';
 
-describe("an assistant's publication to Retell (contract §18.2)", () => {
+describe("an assistant's publication to Retell (docs/real-calls.md)", () => {
   it('is claimed for the settings as they stand, by one process while its claim is young', () => {
     given([created])
       .when(claim, T)

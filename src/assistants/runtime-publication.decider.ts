@@ -28,7 +28,7 @@ export const isPublished = (state: PublicationState, publicUrl: string) =>
   state.publishedVersion === state.settingsVersion && state.publishedUrl === publicUrl && state.agentId !== null;
 
 /**
- * Contract §18.2: the assistant's publication to Retell, on the assistant's own stream. A claim is
+ * docs/real-calls.md: the assistant's publication to Retell, on the assistant's own stream. A claim is
  * an append with the expected revision: several instances racing, one publishes and the others
  * wait for its ids; a claim left by a process that died is taken over after PUBLISH_CLAIM_MS, and
  * goes on from the objects already recorded, so one assistant never gets two agents from racers.

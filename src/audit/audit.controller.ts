@@ -33,7 +33,7 @@ const view = ({ position, type, stream, actor, occurred_at, data }: AuditEntry) 
   data: withSecretsHidden(data),
 });
 
-/** Contract §19: who did what in the caller's organisation, newest first; admins and owners only. */
+/** docs/teams.md: who did what in the caller's organisation, newest first; admins and owners only. */
 @UserApi()
 export class AuditController {
   constructor(

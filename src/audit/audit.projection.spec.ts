@@ -17,7 +17,7 @@ const entry = (position: number, organisation_id: number, event: GivenEvent, act
   data,
 });
 
-describe('audit projection (contract §19)', () => {
+describe('audit projection (docs/teams.md)', () => {
   it('files each event under the organisation it names, with the actor in its metadata; events without one read as system', () => {
     const byUser = { type: 'user', id: 9 };
     const created = {
@@ -49,7 +49,7 @@ describe('audit projection (contract §19)', () => {
     };
     const stray = { type: 'LeadImportUploaded', stream: 'lead_import-77', revision: 3, data: { import_id: 77, bytes: 1 } };
     return spec.given(registered, token, legacy, assistant, published, stray).then([
-      // Secrets are not copied into the trail (contract §19).
+      // Secrets are not copied into the trail (docs/teams.md).
       entry(1, 1, registered, undefined, { ...registered.data, webhook_secret: '[secret]' }),
       entry(2, 1, token, SYSTEM, { user_id: 3, token_hash: '[secret]' }),
       entry(3, 5, legacy, undefined, { ...legacy.data, webhook_secret: '[secret]' }),

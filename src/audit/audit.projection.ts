@@ -41,12 +41,12 @@ const STREAMS_WITH_UNNAMED_EVENTS = ['user-', 'assistant-', 'lead_import-'];
 function organisationNamed(event: RecordedEvent): number | undefined {
   const data = event.data as { organisation_id?: unknown; user_id?: unknown } | null;
   if (typeof data?.organisation_id === 'number') return data.organisation_id;
-  // A user stream's `user_id` is the person, not the organisation (except in its first event, from before §19).
+  // A user stream's `user_id` is the person, not the organisation (except in its first event, from before docs/teams.md).
   if (event.stream.startsWith('user-') && event.revision > 0) return undefined;
   return typeof data?.user_id === 'number' ? data.user_id : undefined;
 }
 
-/** Contract §19: every event of the service's features, by organisation, with its actor. */
+/** docs/teams.md: every event of the service's features, by organisation, with its actor. */
 @Projection()
 @Injectable()
 export class AuditProjection implements ReadModelProjection {

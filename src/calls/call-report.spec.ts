@@ -26,7 +26,7 @@ const bucket = (counts: Record<string, number>) => ({
   hours: { [HOUR]: { calls: counts.calls, ...(counts.reached ? { reached: counts.reached } : {}) } },
 });
 
-describe("the campaign report's counters (contract §20)", () => {
+describe("the campaign report's counters (docs/reports.md)", () => {
   it('counts each call once in its day and hour, moving it from status to status as it goes', () =>
     report
       .given(

@@ -17,7 +17,7 @@ export interface CountedCall {
 }
 
 /**
- * Contract §20: what one campaign's calls created in one UTC day add up to, and their calls and
+ * docs/reports.md: what one campaign's calls created in one UTC day add up to, and their calls and
  * reached by hour of that day (`hours['09']`). A report's dates are whole days: it reads one
  * document a day of its range.
  */
@@ -70,7 +70,7 @@ function admit(key: string, counts: Counts): boolean {
 }
 
 /**
- * The calls projection's counters of contract §20's report: each write of a campaign's call
+ * The calls projection's counters of docs/reports.md's report: each write of a campaign's call
  * moves its day's counts (and its hour's calls and reached) by the difference it makes, at the
  * event's position (so an event applied again changes nothing). A report adds days up, never
  * reading a call. A call's day and hour are those of its `created_at` (`YYYY-MM-DD HH:MM:SS`, UTC).

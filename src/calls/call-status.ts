@@ -7,7 +7,7 @@ const STEP: Partial<Record<CallStatus, number>> = { initiated: 0, ringing: 1, 'i
 export const isTerminal = (status: CallStatus) => TERMINAL_STATUSES.includes(status);
 
 /**
- * contract §7: `initiated` → `ringing` → `in-progress` → terminal, forward only (a step may
+ * docs/api.md: `initiated` → `ringing` → `in-progress` → terminal, forward only (a step may
  * be skipped); `busy` and `no-answer` only before `in-progress`; `failed` from any open status.
  */
 export function canMove(from: CallStatus, to: CallStatus): boolean {

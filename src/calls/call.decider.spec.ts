@@ -16,7 +16,7 @@ const at = (status: CallStatus): CallEvent[] => (status === 'initiated' ? [initi
 const record = (status: CallStatus): CallCommand => ({ type: 'RecordCallOutcome', id: 1, status, details: {} });
 const decide = (events: CallEvent[], command: CallCommand) => () => callDecider.decide(command, fold(callDecider, events), new Date());
 
-/** Every (from, to) pair and whether contract §7 allows it. */
+/** Every (from, to) pair and whether docs/api.md allows it. */
 const ALLOWED: Record<CallStatus, CallStatus[]> = {
   initiated: ['ringing', 'in-progress', 'busy', 'no-answer', 'failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'],
   ringing: ['in-progress', 'busy', 'no-answer', 'failed', 'completed', 'ended', 'ended_by_customer', 'ended_by_assistant'],
@@ -33,7 +33,7 @@ const ALLOWED: Record<CallStatus, CallStatus[]> = {
 describe('call state machine', () => {
   const pairs = CALL_STATUSES.flatMap((from) => CALL_STATUSES.filter((to) => to !== from).map((to) => [from, to] as const));
 
-  it.each(pairs)('%s → %s follows contract §7', (from, to) => {
+  it.each(pairs)('%s → %s follows docs/api.md', (from, to) => {
     expect(canMove(from, to)).toBe(ALLOWED[from].includes(to));
   });
 
@@ -76,7 +76,7 @@ describe('call state machine', () => {
     expect(decide([initiated, machine], record('completed'))()[0].data).toMatchObject({ status: 'completed', reached: false });
   });
 
-  it("takes a runtime's report only on a call that runtime placed (contract §18.4)", () => {
+  it("takes a runtime's report only on a call that runtime placed (docs/real-calls.md)", () => {
     const placedBy = (provider: CallProvider): CallEvent[] => [{ type: 'CallInitiated', data: { call_id: 1, ...spec, provider } }];
     const from = (reportedBy: CallProvider): CallCommand => ({ type: 'RecordCallOutcome', id: 1, status: 'completed', details: {}, reportedBy });
     expect(decide(placedBy('vapi'), from('http'))).toThrow('Call not found');
@@ -179,7 +179,7 @@ describe('call decider: dials never confirmed', () => {
   });
 });
 
-describe('call decider: an analysis that follows the end (contract §18)', () => {
+describe('call decider: an analysis that follows the end (docs/real-calls.md)', () => {
   const { given } = deciderSpec(callDecider);
   const ids = { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5 };
   const ended = (follows: boolean): CallEvent => ({
@@ -225,7 +225,7 @@ describe('call decider: an analysis that follows the end (contract §18)', () =>
   });
 });
 
-describe('call decider: the service’s own conversation (contract §18.3)', () => {
+describe('call decider: the service’s own conversation (docs/real-calls.md)', () => {
   const { given } = deciderSpec(callDecider);
   const ids = { call_id: 1, user_id: 2, campaign_id: 4, lead_id: 5 };
   const talking = [initiated, moved('initiated', 'in-progress')];

@@ -58,7 +58,7 @@ export type CallState =
       /** Dial sends claimed so far, and when the latest was (null: none, or one of a store before the time was kept). */
       sends: number;
       lastSendAt: string | null;
-      /** When the first of them was: where a lookup at the runtime starts (contract §18). */
+      /** When the first of them was: where a lookup at the runtime starts (docs/real-calls.md). */
       firstSendAt: string | null;
       /** The call ended and its runtime's analysis is still to come. */
       analysisAwaited?: boolean;

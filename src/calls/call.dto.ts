@@ -17,7 +17,7 @@ export class CallEventDto {
   @Optional() @Rules(Num(), NonNegative()) total_cost?: number;
   @Optional() @Rules(Obj()) variables?: Record<string, unknown>;
   @Optional() @Rules(Obj()) evaluation?: Record<string, unknown>;
-  /** Contract §13: the number joins the user's do-not-call list and its lead stops. */
+  /** docs/dialing.md: the number joins the user's do-not-call list and its lead stops. */
   @Optional() @Rules(Bool()) opt_out?: boolean;
 }
 
@@ -28,7 +28,7 @@ export class InboundCallDto {
   @Rules(Required(), Str(), Phone()) to!: string;
 }
 
-/** The filters of the calls list (contract §7), which its export takes too (§20). */
+/** The filters of the calls list (docs/api.md), which its export takes too (docs/reports.md). */
 export class CallFilterQuery {
   @Optional() @Rules(OneOf(CALL_STATUSES)) status?: CallStatus;
   @Optional() @Rules(OneOf(CALL_TYPES)) type?: CallType;

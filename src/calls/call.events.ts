@@ -18,7 +18,7 @@ export const CALL_STATUSES: readonly CallStatus[] = [
 ];
 export type CallType = 'inbound' | 'outbound' | 'web';
 export const CALL_TYPES: readonly CallType[] = ['inbound', 'outbound', 'web'];
-/** Who placed the call (contract §18). */
+/** Who placed the call (docs/real-calls.md). */
 export type CallProvider = 'simulated' | 'http' | 'vapi' | 'retell' | 'twilio';
 export type AnsweredBy = 'human' | 'machine' | 'unknown';
 export const ANSWERED_BY: readonly AnsweredBy[] = ['human', 'machine', 'unknown'];
@@ -33,7 +33,7 @@ export interface CallDetails {
   total_cost?: number;
   variables?: Record<string, unknown>;
   evaluation?: Record<string, unknown>;
-  /** Contract §13: the called party asked not to be called again. */
+  /** docs/dialing.md: the called party asked not to be called again. */
   opt_out?: boolean;
 }
 
@@ -58,21 +58,21 @@ export interface CallSpec {
   provider?: CallProvider | null;
   /** The runtime's own id of an inbound call it announced. */
   provider_call_id?: string | null;
-  /** Contract §20: the assistant's post-call fields of type string or bool, whose values the campaign report counts; absent in older calls. */
+  /** docs/reports.md: the assistant's post-call fields of type string or bool, whose values the campaign report counts; absent in older calls. */
   outcome_fields?: string[];
 }
 
 export type CallInitiated = DomainEvent<'CallInitiated', { call_id: number } & CallSpec>;
 /**
- * v2 added `reached` (contract §7), decided once with the `answered_by` of earlier events
+ * v2 added `reached` (docs/api.md), decided once with the `answered_by` of earlier events
  * too; v1 events are lifted by calls/call.upcasters.ts.
  */
 /**
- * Why a claimed call was never dialed (contract §9, §13): checked again just before the dial
+ * Why a claimed call was never dialed (docs/dialing.md): checked again just before the dial
  * leaves, its number had joined the do-not-call list, the lead's window had closed (calling
  * hours, quiet hours, a holiday), the campaign was no longer running, or the lead no longer
  * waited for this call (deleted, closed, or another call current); or the voice runtime refused it
- * for its capacity (contract §18: no attempt used, the lead due again at `retry_at`).
+ * for its capacity (docs/real-calls.md: no attempt used, the lead due again at `retry_at`).
  */
 export type NotDialedReason = 'do-not-call' | 'outside-window' | 'campaign-not-running' | 'lead-not-live' | 'runtime-at-capacity';
 export type CallOutcomeRecorded = DomainEvent<
@@ -87,11 +87,11 @@ export type CallOutcomeRecorded = DomainEvent<
     reached: boolean;
     details: CallDetails;
     reason?: string;
-    /** Set when the call was never dialed: its number joined the do-not-call list after the claim (contract §13). */
+    /** Set when the call was never dialed: its number joined the do-not-call list after the claim (docs/dialing.md). */
     not_dialed?: NotDialedReason;
     /** With `runtime-at-capacity`: when the lead may be dialed again. */
     retry_at?: string;
-    /** The runtime analyses the call after its end (Retell's `call_analyzed`): its post-call webhook waits for that (contract §10, §18). */
+    /** The runtime analyses the call after its end (Retell's `call_analyzed`): its post-call webhook waits for that (docs/api.md, docs/real-calls.md). */
     analysis_follows?: boolean;
   }
 >;
@@ -122,20 +122,20 @@ export type CallDialResent = DomainEvent<'CallDialResent', CallIds & { resends: 
 /**
  * The service is sending the call's dial now (the `sends`-th time): claimed by an append with
  * the expected revision, so one sender at a time. The call's deadline counts from the latest
- * one (contract §9); one unconfirmed after DIAL_RESEND_AFTER_SECONDS is sent again under the
- * same id (contract §12).
+ * one (docs/dialing.md); one unconfirmed after DIAL_RESEND_AFTER_SECONDS is sent again under the
+ * same id (docs/api.md).
  */
 export type CallDialStarted = DomainEvent<'CallDialStarted', CallIds & { sends: number; at: string }>;
 /**
- * The runtime's analysis after the call (contract §18): extracted fields for `variables`, and the
+ * The runtime's analysis after the call (docs/real-calls.md): extracted fields for `variables`, and the
  * verdict. No status change. `awaited`: the call's end waited for it (its webhook leaves now).
  */
 export type CallAnalyzed = DomainEvent<'CallAnalyzed', CallIds & CallAnalysis & { awaited?: boolean }>;
 /** What is learnt of a call once its conversation is over: its transcript (the service's own conversations), extracted fields, the verdict. */
 export type CallAnalysis = Pick<CallDetails, 'variables' | 'evaluation' | 'transcript'>;
-/** The assistant ended the conversation (its end_call tool): however the carrier reports the end, it is the assistant's (contract §18.3). */
+/** The assistant ended the conversation (its end_call tool): however the carrier reports the end, it is the assistant's (docs/real-calls.md). */
 export type CallHungUpByAssistant = DomainEvent<'CallHungUpByAssistant', CallIds>;
-/** The call's recording is stored at the runtime (it comes after the call's end, contract §18.3). */
+/** The call's recording is stored at the runtime (it comes after the call's end, docs/real-calls.md). */
 export type CallRecordingSaved = DomainEvent<'CallRecordingSaved', CallIds & { recording_url: string }>;
 /** An analysis awaited since the call's end never came within ANALYSIS_WAIT_SECONDS: the call's webhook leaves without it. */
 export type CallAnalysisTimedOut = DomainEvent<'CallAnalysisTimedOut', CallIds>;

@@ -45,7 +45,7 @@ function row(call: CallDocument): unknown[] {
   ];
 }
 
-/** Contract §20: the calls of the list's filters, newest first, as CSV or NDJSON, streamed from one moment of the read store. */
+/** docs/reports.md: the calls of the list's filters, newest first, as CSV or NDJSON, streamed from one moment of the read store. */
 @UserApi()
 export class CallsExportController {
   constructor(private readonly read: CallsProjection) {}

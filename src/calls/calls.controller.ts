@@ -22,7 +22,7 @@ export class CallsController {
     private readonly config: AppConfig,
   ) {}
 
-  /** Newest first; dates are whole UTC days, both ends included (contract §7). */
+  /** Newest first; dates are whole UTC days, both ends included (docs/api.md). */
   @Permit('read')
   @Get('calls')
   async list(

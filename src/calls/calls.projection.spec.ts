@@ -72,7 +72,7 @@ describe('calls projection', () => {
     ]);
   });
 
-  it("keeps the runtime's own id of the call once its dial is confirmed under it (contract §18)", async () => {
+  it("keeps the runtime's own id of the call once its dial is confirmed under it (docs/real-calls.md)", async () => {
     const sentMs = Date.parse(sendAt);
     const confirmed = { type: 'CallDialSent', data: { call_id: 7, provider_call_id: 'vapi-7' }, occurredAt: sendAt };
     await given({ ...initiated, data: { ...initiated.data, provider: 'vapi' } }, started(sendAt, 1), confirmed).then([
@@ -118,7 +118,7 @@ describe('calls projection', () => {
       { ...initial, status: 'failed', deadline_at: null, resend_from: null, not_dialed: 'do-not-call', updated_at: sqlDateTime(later) },
     ]));
 
-  it('shows why a call failed, from the reason its failure was recorded with (contract §18)', () =>
+  it('shows why a call failed, from the reason its failure was recorded with (docs/real-calls.md)', () =>
     given(initiated, { ...outcome, data: { ...outcome.data, status: 'failed', reached: false, details: {}, reason: 'dial refused: vapi answered 500' } }).then([
       { ...initial, status: 'failed', deadline_at: null, resend_from: null, failure_reason: 'dial refused: vapi answered 500', updated_at: sqlDateTime(later) },
     ]));

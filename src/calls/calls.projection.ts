@@ -9,15 +9,15 @@ import { AnsweredBy, CallEvent, CallProvider, CallSpec, CallStatus, NotDialedRea
 import { WebhookAnswered } from './webhook-answers';
 import { CallReportCounters } from './call-report';
 
-/** Seconds past `max_call_duration` after which an open call is failed (contract §9). */
+/** Seconds past `max_call_duration` after which an open call is failed (docs/dialing.md). */
 export const STUCK_CALL_GRACE_SECONDS = 120;
 
-/** How long a call's webhook waits for the runtime's analysis after the call's end (contract §18). */
+/** How long a call's webhook waits for the runtime's analysis after the call's end (docs/real-calls.md). */
 export const ANALYSIS_WAIT_SECONDS = 300;
 
 export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call_id'> {
   id: number;
-  /** Contract §18: who placed the call, its id there, and why it failed (null unless it did). */
+  /** docs/real-calls.md: who placed the call, its id there, and why it failed (null unless it did). */
   provider: CallProvider | null;
   provider_call_id: string | null;
   failure_reason: string | null;
@@ -32,7 +32,7 @@ export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call
   recording_url: string | null;
   /**
    * Epoch ms after which the call, still open, is failed: `max_call_duration` + 120 s from its
-   * latest dial send (contract §9). Null once terminal, and while an outbound call's dial is
+   * latest dial send (docs/dialing.md). Null once terminal, and while an outbound call's dial is
    * not confirmed: such a call may never have been dialed, and belongs to the resend sweep.
    */
   deadline_at: number | null;
@@ -197,7 +197,7 @@ export class CallsProjection implements ReadModelProjection {
     await this.report.move(current, next, recorded.position);
   }
 
-  /** contract §10: the last answer of the post-call webhook, stored on the call. */
+  /** docs/api.md: the last answer of the post-call webhook, stored on the call. */
   private async recordWebhookResponse(recorded: RecordedEvent, { data }: WebhookAnswered): Promise<void> {
     if (data.event !== 'call.ended' || data.call_id === null) return;
     const current = await this.calls.get(data.call_id);
@@ -218,13 +218,13 @@ function sentAt(call: CallDocument): number {
   return call.dialed_at ?? Date.parse(`${call.created_at.replace(' ', 'T')}Z`);
 }
 
-/** Contract §9: an open call is failed `max_call_duration` + 120 s after its latest dial send. */
+/** docs/dialing.md: an open call is failed `max_call_duration` + 120 s after its latest dial send. */
 function deadlineFrom(sentAtMs: number, spec: Pick<CallSpec, 'max_duration_seconds'>): number {
   return sentAtMs + (spec.max_duration_seconds + STUCK_CALL_GRACE_SECONDS) * 1000;
 }
 
 /**
- * A call as the API shows it: interface.md §2.6 plus the ids of contract §7. A field a call
+ * A call as the API shows it: docs/api.md plus the ids of docs/api.md. A field a call
  * does not show is left undefined (JSON leaves it out): one literal of one shape, built once
  * per call written, costs far less than spreads of optional parts.
  */

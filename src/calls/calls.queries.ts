@@ -6,7 +6,7 @@ import { CallReportDay } from './call-report';
 import { CallFilterQuery } from './call.dto';
 import { CallDocument, CallsProjection } from './calls.projection';
 
-/** The calls list's filter (contract §7) of an organisation's calls; dates are whole UTC days, both ends included. */
+/** The calls list's filter (docs/api.md) of an organisation's calls; dates are whole UTC days, both ends included. */
 export function callListFilter(organisationId: number, query: CallFilterQuery): Filter {
   const createdAt =
     query.date_from || query.date_to ? { gte: query.date_from && `${query.date_from} 00:00:00`, lte: query.date_to && `${query.date_to} 23:59:59` } : undefined;
@@ -49,7 +49,7 @@ export class CallsQueries {
     return doc && doc.user_id === userId ? doc : null;
   }
 
-  /** Contract §20: a campaign's counters by day of its calls' creation, within `[fromDay, toDay]` (`YYYY-MM-DD`), oldest first. */
+  /** docs/reports.md: a campaign's counters by day of its calls' creation, within `[fromDay, toDay]` (`YYYY-MM-DD`), oldest first. */
   reportDays(campaignId: number, fromDay?: string, toDay?: string): Promise<CallReportDay[]> {
     const day = fromDay || toDay ? { gte: fromDay, lte: toDay } : undefined;
     return this.projection.report.days.find({ campaign_id: campaignId, day }, { sort: [['day', 'asc']] });
@@ -60,7 +60,7 @@ export class CallsQueries {
     return this.projection.calls.find({ user_id: userId, campaign_id: campaignId }, { sort: [['id', 'desc']], limit });
   }
 
-  /** The call a runtime knows by its own id (contract §18), or null. */
+  /** The call a runtime knows by its own id (docs/real-calls.md), or null. */
   async byProviderCallId(providerCallId: string): Promise<CallDocument | null> {
     return (await this.projection.calls.find({ provider_call_id: providerCallId }, { limit: 1 }))[0] ?? null;
   }

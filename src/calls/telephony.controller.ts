@@ -15,7 +15,7 @@ import { RecordCallOutcome } from './commands/record-call-outcome';
 
 /**
  * What the generic HTTP runtime calls back: signed with TELEPHONY_SECRET, no user token. Mounted
- * with `DIALER=http` only (contract §18.4): elsewhere these paths are unknown routes.
+ * with `DIALER=http` only (docs/real-calls.md): elsewhere these paths are unknown routes.
  */
 @Controller('api/telephony')
 @UseGuards(TelephonySignatureGuard)

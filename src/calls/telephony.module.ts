@@ -3,7 +3,7 @@ import { TelephonySignatureGuard } from '../infrastructure/auth/telephony-signat
 import { CallsModule } from './calls.module';
 import { TelephonyController } from './telephony.controller';
 
-/** The generic HTTP runtime's callbacks (contract §8): the app imports this with `DIALER=http` only. */
+/** The generic HTTP runtime's callbacks (docs/api.md): the app imports this with `DIALER=http` only. */
 @Module({
   imports: [CallsModule],
   controllers: [TelephonyController],

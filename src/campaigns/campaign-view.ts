@@ -5,7 +5,7 @@ import { CampaignDocument } from './campaigns.projection';
 import { Clock } from '../shared/clock';
 import { nextCallingInstant } from '../shared/calling-window';
 
-/** The campaign record of contract §5: its settings, the assistant's timezone and live stats. */
+/** The campaign record of docs/api.md: its settings, the assistant's timezone and live stats. */
 @Injectable()
 export class CampaignView {
   constructor(
@@ -44,7 +44,7 @@ export class CampaignView {
   }
 
   /**
-   * Contract §13: while it runs and nothing may be dialed now, when dialing resumes: the
+   * docs/dialing.md: while it runs and nothing may be dialed now, when dialing resumes: the
    * assistant's window opening, else the first instant a lead is due (its window, quiet hours,
    * holidays and retry delay all weighed when its turn was moved).
    */
@@ -54,7 +54,7 @@ export class CampaignView {
     let resumes = now;
     if ((doc.window_timezone ?? 'assistant') === 'assistant' && assistantTimezone) {
       const hours = doc.calling_hours as Partial<CampaignDocument['calling_hours']> | null;
-      // Stored settings the dialer refuses (contract §12: it shows `last_error`) have no window.
+      // Stored settings the dialer refuses (docs/api.md: it shows `last_error`) have no window.
       if (typeof hours?.start !== 'string' || typeof hours.end !== 'string' || !Array.isArray(doc.calling_days)) return null;
       const window = { timezone: assistantTimezone, calling_hours: doc.calling_hours, calling_days: doc.calling_days };
       resumes = nextCallingInstant(window, new Date(now))?.getTime() ?? now;

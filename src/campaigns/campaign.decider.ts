@@ -4,7 +4,7 @@ import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';
 import { BREAKER_DEFAULTS, CAMPAIGN_DEFAULTS, CampaignEvent, CampaignSettings, CampaignStatus } from './campaign.events';
 
-/** A breaker given in part takes the defaults for the rest (contract §13). */
+/** A breaker given in part takes the defaults for the rest (docs/dialing.md). */
 function withBreakerDefaults<T extends Partial<CampaignSettings>>(settings: T): T {
   const breaker = settings.failure_breaker;
   return breaker ? { ...settings, failure_breaker: { ...BREAKER_DEFAULTS, ...defined(breaker) } } : settings;
@@ -29,7 +29,7 @@ export type CampaignCommand =
   | { type: 'RecordDialingFailure'; id: number; message: string; retryAt: Date }
   /** The dialer went through this campaign again without failing. */
   | { type: 'RecordDialingRecovery'; id: number }
-  /** Contract §13: `failed` of the last `window` finished calls failed, above the breaker's share. */
+  /** docs/dialing.md: `failed` of the last `window` finished calls failed, above the breaker's share. */
   | { type: 'TripFailureBreaker'; id: number; failed: number; window: number };
 
 export type CampaignState = OwnedResource<{ status: CampaignStatus; settings: CampaignSettings; failing: boolean }>;

@@ -13,15 +13,15 @@ export interface CampaignSettings {
   calling_hours: { start: string; end: string };
   calling_days: Weekday[];
   max_concurrent_calls: number;
-  /** Contract §13: whose local time the calling hours and days are read in; absent in older events (`assistant`). */
+  /** docs/dialing.md: whose local time the calling hours and days are read in; absent in older events (`assistant`). */
   window_timezone?: WindowTimezone;
-  /** Contract §13: date-holidays codes whose public holidays are never dialed; absent in older events (none). */
+  /** docs/dialing.md: date-holidays codes whose public holidays are never dialed; absent in older events (none). */
   holidays?: string[];
-  /** Contract §13: whether and when a round that ended so is tried again; absent outcomes retry after `retry_delay_seconds`. */
+  /** docs/dialing.md: whether and when a round that ended so is tried again; absent outcomes retry after `retry_delay_seconds`. */
   retry_policy?: RetryPolicyByOutcome;
-  /** Contract §13: new dials per rolling minute; null (and absent in older events): no pacing. */
+  /** docs/dialing.md: new dials per rolling minute; null (and absent in older events): no pacing. */
   max_calls_per_minute?: number | null;
-  /** Contract §13: stop the campaign when too many of its last finished calls failed; null: never. */
+  /** docs/dialing.md: stop the campaign when too many of its last finished calls failed; null: never. */
   failure_breaker?: FailureBreaker | null;
 }
 

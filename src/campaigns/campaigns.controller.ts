@@ -47,7 +47,7 @@ export class CampaignsController {
     });
   }
 
-  /** contract §5: every answer of this route, refusals included, carries `success`. */
+  /** docs/api.md: every answer of this route, refusals included, carries `success`. */
   @Permit('campaigns:write')
   @Post('campaigns/update-status')
   @HttpCode(200)

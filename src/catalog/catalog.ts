@@ -1,5 +1,5 @@
-/** The voice and language catalogs every account shares (contract §4). */
-/** Contract §18: the voice as each runtime names it; a runtime left out uses its own default. */
+/** The voice and language catalogs every account shares (docs/api.md). */
+/** docs/real-calls.md: the voice as each runtime names it; a runtime left out uses its own default. */
 export interface RuntimeVoices {
   vapi?: { provider: string; voiceId: string };
   retell?: string;
@@ -20,7 +20,7 @@ export interface Language {
   code: string;
 }
 
-/** The built-in catalog (contract §4, §18). */
+/** The built-in catalog (docs/api.md, docs/real-calls.md). */
 export const BUILT_IN_VOICES: readonly Voice[] = [
   // Ids from the vendors' catalogs: ElevenLabs' premade voices, Azure neural voices, OpenAI's TTS voices, Retell's voice list.
   {
@@ -82,7 +82,7 @@ export const LANGUAGES: readonly Language[] = [
   { id: 8, name: 'Dutch', code: 'nl' },
 ];
 
-/** Contract §18: a language as voice runtimes take it (BCP-47); an unknown name: `en-US`. */
+/** docs/real-calls.md: a language as voice runtimes take it (BCP-47); an unknown name: `en-US`. */
 const BCP47: Record<string, string> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR', de: 'de-DE', hi: 'hi-IN', it: 'it-IT', pt: 'pt-BR', nl: 'nl-NL' };
 export const runtimeLanguage = (name: string): string => BCP47[languageByName(name)?.code ?? ''] ?? 'en-US';
 

@@ -112,7 +112,7 @@ export const commands: Record<string, CliCommandSpec> = {
       const hhmm = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
       if (unrestricted === (start !== undefined || end !== undefined)) throw new CliUsageError('give either --unrestricted or --start and --end');
       if (!unrestricted && !(hhmm.test(start ?? '') && hhmm.test(end ?? ''))) throw new CliUsageError('--start and --end must both be HH:MM');
-      // Quiet hours hold for the user's whole organisation (contract §19), kept under its id.
+      // Quiet hours hold for the user's whole organisation (docs/teams.md), kept under its id.
       const organisation = (await app.get(UsersQueries).get(userId))?.organisation_id ?? userId;
       await app.get(CommandBus).execute(new SetQuietHours(organisation, unrestricted ? null : { start: start!, end: end! }, 'operator'));
       return { user_id: userId, quiet_hours: await app.get(UsersQueries).quietHours(organisation) };
@@ -144,7 +144,7 @@ export const commands: Record<string, CliCommandSpec> = {
       const user = positiveInt(values.user, '--user');
       if (!campaign || !user) throw new CliUsageError('--campaign and --user are required');
       if (positionals.length !== 1) throw new CliUsageError('leads:import takes one file');
-      // The leads are the organisation's the user belongs to (contract §19).
+      // The leads are the organisation's the user belongs to (docs/teams.md).
       const organisation = (await app.get(UsersQueries).get(user))?.organisation_id ?? user;
       return importLeads(app, { userId: organisation, campaignId: campaign, file: positionals[0], allowDuplicate: allowDuplicates, charset: values.charset });
     },

@@ -30,7 +30,7 @@ export interface LeadsFile {
   charset?: string;
 }
 
-/** Imports a file's leads as the import route does (contract §15), with a progress bar; answers the import's summary. */
+/** Imports a file's leads as the import route does (docs/imports.md), with a progress bar; answers the import's summary. */
 export async function importLeads(app: INestApplicationContext, { userId, campaignId, file, allowDuplicate, charset }: LeadsFile) {
   const format = FORMATS[extname(file).toLowerCase()];
   if (!format) throw new CliUsageError('the file must end in .csv, .ndjson or .jsonl');

@@ -2,7 +2,7 @@ import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DashboardFiles } from './dashboard-files';
 
-/** Everything from this service: no script, style or chart comes from anywhere else (contract §17). */
+/** Everything from this service: no script, style or chart comes from anywhere else (README.md). */
 const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'";
 
 /** `GET /dashboard`: the campaign dashboard, a page that calls the API with the token the user pastes. */

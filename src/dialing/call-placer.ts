@@ -16,7 +16,7 @@ import { DialAccepted, DialRefused, DialUnanswered, DialRequest, Dialer } from '
 import { DIAL_TIMEOUT_MS } from './http-dialer';
 import { DialingPolicies } from './dialing-policies';
 
-/** Contract §18: the runtime could not be asked about a dial that may have left. */
+/** docs/real-calls.md: the runtime could not be asked about a dial that may have left. */
 export const DIAL_OUTCOME_UNKNOWN = 'dial outcome unknown';
 
 /** A lookup starts this much before the first send: the runtime's clock may run behind ours. */
@@ -24,7 +24,7 @@ const LOOKUP_SLACK_MS = 60_000;
 
 /**
  * Sends a call's dial request to the dialer, the first time or again under the same call id.
- * Just before it leaves, every rule the claim judged is judged again (contract §9): refused,
+ * Just before it leaves, every rule the claim judged is judged again (docs/dialing.md): refused,
  * the call ends `failed` with why, never dialed. Each send is claimed on the call's stream, so
  * one sender at a time; accepted, the call records that its dial was sent; refused by the
  * dialer, the call is `failed`.
@@ -77,7 +77,7 @@ export class CallPlacer {
       callback_url: `${this.config.publicUrl.replace(/\/$/, '')}/api/telephony/calls/${callId}/events`,
     };
     // A send again (the first was never confirmed): a runtime that does not deduplicate on our id
-    // is asked first for the call it may have placed (contract §18).
+    // is asked first for the call it may have placed (docs/real-calls.md).
     if (claim.sends > 1 && !(await this.mayResend(callId, request, claim))) return;
     // A process stalled since its claim past DIAL_RESEND_AFTER_SECONDS less the dial's own timeout may be taken
     // for dead and its dial sent by another: better this attempt lost than the call doubled.
@@ -88,7 +88,7 @@ export class CallPlacer {
       this.metrics.callPlaced('accepted');
     } catch (error) {
       // No answer in time: the runtime may have placed the call. It stays unconfirmed; the resend
-      // sweep looks it up before anything is sent again (contract §18.4).
+      // sweep looks it up before anything is sent again (docs/real-calls.md).
       if (error instanceof DialUnanswered) {
         this.logger.warn(`call ${callId}: ${error.message}; it is looked up before any resend`);
         return;

@@ -16,7 +16,7 @@ const take = (ids: number[], capacity: number, statuses: Record<number, SlotStat
   earlier: earlier && earlier.map(slot),
 });
 
-describe("a campaign's places among its calls in flight (contract §9: max_concurrent_calls where the claim is written)", () => {
+describe("a campaign's places among its calls in flight (docs/dialing.md: max_concurrent_calls where the claim is written)", () => {
   it('takes a place for each call wanted while the campaign is under its cap, in order', () => {
     given([taken(1)])
       .when(take([2, 3], 3))

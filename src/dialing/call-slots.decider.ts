@@ -1,7 +1,7 @@
 import { Decider, DomainEvent } from '../infrastructure/event-sourcing/decider';
 
 /**
- * A campaign's calls in flight as its own stream holds them (contract §9): each claim batch
+ * A campaign's calls in flight as its own stream holds them (docs/dialing.md): each claim batch
  * takes places here, by an append with the expected revision, before its leads are claimed,
  * so two schedulers at once (a lease holder paused past its lease and its successor) never
  * take more than `max_concurrent_calls` between them. A place is freed when its call ends.

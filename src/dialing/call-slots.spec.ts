@@ -9,7 +9,7 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { ManualClock } from '../shared/clock';
 import { CallSlots, runtimeSlotsStream } from './call-slots';
 
-/** Contract §18: a runtime's places among calls in flight, on a stream read only from its last carry-forward. */
+/** docs/real-calls.md: a runtime's places among calls in flight, on a stream read only from its last carry-forward. */
 describe('call slots on the event store', () => {
   it('stays short to read however many calls took and freed a place, and keeps the places held', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slots-'));

@@ -15,7 +15,7 @@ import {
   callSlotsStream,
 } from './call-slots.decider';
 
-/** A voice runtime's cap on calls in flight across every campaign and instance (contract §18). */
+/** A voice runtime's cap on calls in flight across every campaign and instance (docs/real-calls.md). */
 export const runtimeSlotsStream = (provider: string) => `call_slots-runtime_${provider}`;
 
 /**

@@ -14,7 +14,7 @@ const placedAt = (call: RecentCall) => Date.parse(`${call.created_at.replace(' '
 const dialed = (call: RecentCall) => !call.not_dialed;
 
 /**
- * Contract §13's breaker: of the last `window` calls finished since `since`, newest first, the
+ * docs/dialing.md's breaker: of the last `window` calls finished since `since`, newest first, the
  * number that failed when it is above the breaker's share; null while it holds (or fewer finished).
  */
 export function breakerTrips(breaker: FailureBreaker, newestFirst: readonly RecentCall[], since: number): number | null {
@@ -24,7 +24,7 @@ export function breakerTrips(breaker: FailureBreaker, newestFirst: readonly Rece
   return failed / breaker.window > breaker.max_failure_ratio ? failed : null;
 }
 
-/** Contract §13's pacing: how many more calls may be placed now, of `perMinute` in any rolling minute. */
+/** docs/dialing.md's pacing: how many more calls may be placed now, of `perMinute` in any rolling minute. */
 export function dialsLeftThisMinute(perMinute: number, newestFirst: readonly RecentCall[], now: number): number {
   const placed = newestFirst.filter((c) => dialed(c) && placedAt(c) > now - 60_000).length;
   return Math.max(0, perMinute - placed);

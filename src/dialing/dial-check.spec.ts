@@ -41,7 +41,7 @@ const given = (events: LeadEvent[], facts: Partial<DialFacts> = {}) => ({
   }),
 });
 
-describe('the last check before a dial leaves (contract §9)', () => {
+describe('the last check before a dial leaves (docs/dialing.md)', () => {
   it('lets the dial go when everything the claim judged still holds', () => {
     given([created, claimed(100)])
       .when()

@@ -2,7 +2,7 @@ import { NotDialedReason } from '../calls/call.events';
 import { LeadState, RetryPolicy } from '../leads/lead.decider';
 import { mayDial } from '../shared/compliance/dial-window';
 
-/** What a dial about to leave is checked against (contract §9), each read just before it. */
+/** What a dial about to leave is checked against (docs/dialing.md), each read just before it. */
 export interface DialFacts {
   callId: number;
   /** The campaign the call was claimed for, and its status now (null: gone). */
@@ -18,7 +18,7 @@ export interface DialFacts {
 }
 
 /**
- * The last check before a dial leaves (contract §9): null when it may go, else why it may not.
+ * The last check before a dial leaves (docs/dialing.md): null when it may go, else why it may not.
  * The claim judged the same rules with the same `mayDial`; what changed since (a stop, a window
  * closing while the dial waited, a do-not-call entry, a deleted lead) is caught here.
  */

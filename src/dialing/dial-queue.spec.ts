@@ -21,7 +21,7 @@ class HeldPlacer {
 const dialerWithLimit = (limit: number | null) => ({ maxOpenDials: limit }) as unknown as Dialer;
 const spec = (user: number): CallSpec => callSpec({ user_id: user, assistant_id: 1 });
 
-describe('the dials of a process (contract §9: in parallel, fair across users)', () => {
+describe('the dials of a process (docs/dialing.md: in parallel, fair across users)', () => {
   it('sends every dial at once when the provider sets no limit: none waits on another', () => {
     const placer = new HeldPlacer();
     const queue = new DialQueue(placer as unknown as CallPlacer, dialerWithLimit(null));

@@ -9,7 +9,7 @@ interface Waiting {
 }
 
 /**
- * The dials of this process that wait to leave or are on the wire (contract §9): sent in
+ * The dials of this process that wait to leave or are on the wire (docs/dialing.md): sent in
  * parallel, so a provider slow to accept one delays no other; bounded only by the dialer's own
  * limit of open requests, taken from each user's queue in turn when that limit binds. A dial
  * waiting here when the process dies is the resend sweep's: its call is unconfirmed.

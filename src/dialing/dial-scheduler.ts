@@ -31,7 +31,7 @@ const SCHEDULER_SHARE = 0.5;
 const CAMPAIGNS_AT_ONCE = 16;
 
 /**
- * Decides who is dialed now (contract §9): for each `in-progress` campaign inside its
+ * Decides who is dialed now (docs/dialing.md): for each `in-progress` campaign inside its
  * calling window and under its concurrency limit, the due leads, oldest due first, each
  * claimed by an append with the expected revision, after the batch took its places among the
  * campaign's calls in flight (see CallSlots). Due leads are found through the read
@@ -98,7 +98,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.projections.projected(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
-    // Contract §13: every campaign has its turn; each pass begins one further along, so no
+    // docs/dialing.md: every campaign has its turn; each pass begins one further along, so no
     // campaign is always served first (its calls would end, and it would claim, before the others').
     const running = await this.campaigns.inProgress();
     const inFlight = await this.leads.inFlightByCampaign();
@@ -115,7 +115,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     return started;
   }
 
-  /** One campaign's turn: its failure is its own (contract §12), recorded and retried later, never the pass's. */
+  /** One campaign's turn: its failure is its own (docs/api.md), recorded and retried later, never the pass's. */
   private async dialIsolated(campaign: CampaignDocument, now: Date, inFlight: number): Promise<number> {
     if (!this.backoff.due(campaign.id, now)) return 0;
     try {
@@ -136,7 +136,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Contract §13: with `max_calls_per_minute`, the calls still allowed in the rolling minute:
+   * docs/dialing.md: with `max_calls_per_minute`, the calls still allowed in the rolling minute:
    * those the read model shows (every instance's), and this scheduler's own claims whose calls
    * it does not show yet (a claim's call is recorded a moment after it).
    */
@@ -208,7 +208,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Places among the campaign's calls in flight, then among the voice runtime's when it caps
-   * them (contract §18): a lead past either cap waits, no attempt used.
+   * them (docs/real-calls.md): a lead past either cap waits, no attempt used.
    */
   private async placesFor(campaignId: number, capacity: number, wanted: CallSlot[]): Promise<CallSlot[]> {
     const inCampaign = await this.slots.take(campaignId, capacity, wanted);

@@ -1,6 +1,6 @@
 import { CallProvider } from '../calls/call.events';
 
-/** The signed request of contract §8 that asks the telephony provider to place one call. */
+/** The signed request of docs/api.md that asks the telephony provider to place one call. */
 export interface DialRequest {
   call_id: number;
   from: string | null;
@@ -20,7 +20,7 @@ export interface DialAccepted {
 }
 
 /**
- * What the runtime says of a dial that may have left unconfirmed (contract §18): the call it placed
+ * What the runtime says of a dial that may have left unconfirmed (docs/real-calls.md): the call it placed
  * (to adopt), none (to dial again), or it could not be asked.
  */
 export type DialLookup = { found: string } | 'none' | 'unknown';
@@ -50,7 +50,7 @@ export abstract class Dialer {
 export class DialRefused extends Error {
   /**
    * `retryAfterMs`: refused for the runtime's capacity (HTTP 429, a concurrency limit): no attempt
-   * is used, and the lead is due again after that long (contract §18).
+   * is used, and the lead is due again after that long (docs/real-calls.md).
    */
   constructor(
     reason: string,
@@ -63,7 +63,7 @@ export class DialRefused extends Error {
 
 /**
  * The runtime did not answer the dial in time, or the connection broke after it was sent: it may
- * have placed the call (contract §18.4). Nothing is judged: the call stays unconfirmed, and the
+ * have placed the call (docs/real-calls.md). Nothing is judged: the call stays unconfirmed, and the
  * resend sweep looks it up at the runtime before anything is sent again.
  */
 export class DialUnanswered extends Error {

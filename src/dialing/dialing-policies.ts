@@ -11,7 +11,7 @@ import { UsersQueries } from '../users/users.queries';
 import { assertDialable } from './dialable-settings';
 
 /**
- * What a campaign's dials are held to (contract §13): its calling window, in its assistant's
+ * What a campaign's dials are held to (docs/dialing.md): its calling window, in its assistant's
  * timezone or each lead's, its user's quiet hours, its holidays and do-not-call list; retries
  * follow its settings.
  */

@@ -30,7 +30,7 @@ import { TwilioCallbacksController } from './runtimes/twilio/twilio-callbacks.co
 import { TwilioRelay } from './runtimes/twilio/relay/twilio-relay';
 import { ModelClient } from './runtimes/twilio/relay/model-client';
 
-/** The dialer DIALER names (contract §8, §18). */
+/** The dialer DIALER names (docs/api.md, docs/real-calls.md). */
 async function dialerFor(config: AppConfig, commands: CommandBus): Promise<Dialer> {
   if (config.dialer === 'http') return new HttpDialer(config);
   if (config.dialer === 'vapi') return VapiDialer.create(config, config.runtimes.vapi!);
@@ -39,7 +39,7 @@ async function dialerFor(config: AppConfig, commands: CommandBus): Promise<Diale
   return new SimulatedDialer(config, commands);
 }
 
-/** The routes a runtime takes in: only the configured runtime's exist (contract §18.4). */
+/** The routes a runtime takes in: only the configured runtime's exist (docs/real-calls.md). */
 const RUNTIME_CONTROLLERS: Partial<Record<DialerKind, Type[]>> = {
   vapi: [VapiEventsController],
   retell: [RetellEventsController],

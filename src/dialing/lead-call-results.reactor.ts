@@ -19,7 +19,7 @@ import { CallSlots } from './call-slots';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
 
-/** How an unanswered call went, as a campaign's retry_policy names it (contract §13). */
+/** How an unanswered call went, as a campaign's retry_policy names it (docs/dialing.md). */
 export function roundOutcome(status: string, answeredBy: string | null | undefined): RoundOutcome | null {
   if (status === 'busy' || status === 'no-answer' || status === 'failed') return status;
   return answeredBy === 'machine' ? 'machine' : null;
@@ -75,7 +75,7 @@ export class LeadCallResultsReactor implements Reactor {
     await this.judgeFailures(lead.campaign_id);
     this.scheduler.nudge();
   }
-  /** Contract §13: a campaign whose last finished calls failed beyond its breaker's share stops. */
+  /** docs/dialing.md: a campaign whose last finished calls failed beyond its breaker's share stops. */
   private async judgeFailures(campaignId: number): Promise<void> {
     const campaign = await this.campaigns.get(campaignId);
     const breaker = campaign?.failure_breaker;

@@ -8,7 +8,7 @@ import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { StopLead } from '../leads/commands/stop-lead';
 
 /**
- * Contract §13: a called party who opts out joins the user's do-not-call list, and their lead
+ * docs/dialing.md: a called party who opts out joins the user's do-not-call list, and their lead
  * stops. An opt-out on a call's last status is also seen by the lead's own end of call
  * (LeadCallResultsReactor), whichever of the two comes first ends the lead, once.
  */

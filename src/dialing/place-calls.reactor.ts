@@ -16,9 +16,9 @@ import { Dialer } from './dialer.port';
 
 /**
  * A claimed lead gets its call: the call's stream is opened (only once, whoever reacts) and
- * its dial queued to leave in parallel with every other (contract §9); the reactor goes on at
+ * its dial queued to leave in parallel with every other (docs/dialing.md); the reactor goes on at
  * once, never waiting on a provider. After a crash before the dial left, the call's dial is
- * never confirmed, and the resend sweep sends it under the same id (contract §12): nothing is
+ * never confirmed, and the resend sweep sends it under the same id (docs/api.md): nothing is
  * dialed twice under two ids, and no attempt is lost.
  */
 @ReactsToEvents()

@@ -15,8 +15,8 @@ const PAGE = 100;
 
 /**
  * A call with no terminal status `max_call_duration` + 120 s after it started is recorded
- * `failed` (contract §9); an analysis awaited ANALYSIS_WAIT_SECONDS after a call's end (Retell's)
- * is given up, so the call's webhook leaves without it (contract §18). Both deadlines are kept on
+ * `failed` (docs/dialing.md); an analysis awaited ANALYSIS_WAIT_SECONDS after a call's end (Retell's)
+ * is given up, so the call's webhook leaves without it (docs/real-calls.md). Both deadlines are kept on
  * the calls read model, so the sweep finds such calls through an index, also after a restart.
  */
 @Injectable()

@@ -11,7 +11,7 @@ import { DialQueue } from './dial-queue';
 const PAGE = 100;
 
 /**
- * Contract §12, "a crash before the dial costs nothing": a call whose dial was not confirmed
+ * docs/api.md, "a crash before the dial costs nothing": a call whose dial was not confirmed
  * `resendAfterSeconds` after it was claimed or last sent (its process died before or during
  * the dial) is queued to be sent again under the same call id, which providers deduplicate on.
  * Each send is claimed by an append with the expected revision (see CallPlacer), so one

@@ -17,7 +17,7 @@ import { DoNotCallEntry, DoNotCallProjection } from './do-not-call.projection';
 
 const view = ({ phone_number, reason, source, created_at }: DoNotCallEntry) => ({ phone_number, reason, source, created_at });
 
-/** The user's do-not-call list (contract §13): its numbers are never dialed, whatever campaign holds them. */
+/** The user's do-not-call list (docs/dialing.md): its numbers are never dialed, whatever campaign holds them. */
 @UserApi()
 export class DoNotCallController {
   constructor(

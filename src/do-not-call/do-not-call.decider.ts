@@ -3,7 +3,7 @@ import { DomainError } from '../shared/domain-error';
 import { DoNotCallEvent, ListingSource } from './do-not-call.events';
 
 /**
- * One number of one user's do-not-call list, in a stream of its own (contract §15: a list of
+ * One number of one user's do-not-call list, in a stream of its own (docs/imports.md: a list of
  * millions costs each add, each removal and each check the same as the first). `listedBefore`:
  * whether the list showed the number before it had a stream (a store from before them); the
  * stream's own events decide from its first on.

@@ -1,7 +1,7 @@
 import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
 /**
- * One stream per user and number (contract §13, §15). Stores from before kept a user's whole
+ * One stream per user and number (docs/dialing.md, docs/imports.md). Stores from before kept a user's whole
  * list in `dnc-<user id>`: its events are still read by the projection, never written again.
  */
 export const doNotCallStream = (userId: number, e164: string) => `dnc_number-${userId}_${e164.replace(/^\+/, '')}`;

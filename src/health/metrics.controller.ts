@@ -4,7 +4,7 @@ import { isSameSecret } from '../shared/signature';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { Metrics } from '../infrastructure/metrics/metrics';
 
-/** `GET /metrics`: Prometheus text (contract §16), behind METRICS_TOKEN when it is set. */
+/** `GET /metrics`: Prometheus text (docs/api.md), behind METRICS_TOKEN when it is set. */
 @Controller('metrics')
 export class MetricsController {
   constructor(

@@ -13,12 +13,12 @@ export interface TrailEntry {
   type: string;
   stream: string;
   occurred_at: string;
-  /** Contract §19: who the event was written for. */
+  /** docs/teams.md: who the event was written for. */
   actor: Actor;
   data: unknown;
 }
 
-/** The audit trail of contract §5, replayed from the event store through its campaign correlation index. */
+/** The audit trail of docs/api.md, replayed from the event store through its campaign correlation index. */
 @Injectable()
 export class CampaignHistory {
   constructor(

@@ -7,7 +7,7 @@ const read = async (body: Readable) => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
-describe("a CSV's header row, read before the import is made (contract §15)", () => {
+describe("a CSV's header row, read before the import is made (docs/imports.md)", () => {
   it.each([
     ['phone_number,name\n+12015550100,Ann\n', ['phone_number', 'name']],
     ['\uFEFF\n\n phone_number ,"first, name"\n+1', ['phone_number', 'first, name']],

@@ -31,7 +31,7 @@ export function headerIn(text: string, ended: boolean): string[] | null | undefi
 /**
  * Reads a CSV body up to its header row and answers the header with the whole body again, the
  * bytes read first: a file that names no `phone_number` column is refused before anything is made
- * (contract §15). A failure of the body (an upload cut short) reaches whoever reads the rest.
+ * (docs/imports.md). A failure of the body (an upload cut short) reaches whoever reads the rest.
  */
 export function peekCsvHeader(body: Readable): Promise<{ header: string[] | null; body: Readable }> {
   return new Promise((resolve) => {

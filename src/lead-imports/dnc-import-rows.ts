@@ -13,7 +13,7 @@ export interface DncBatch {
   errors: RowError[];
 }
 
-/** Reads a batch of rows as numbers for the do-not-call list (contract §15); a number listed already is still accepted. */
+/** Reads a batch of rows as numbers for the do-not-call list (docs/imports.md); a number listed already is still accepted. */
 export function dncBatch(rows: readonly ImportRow[]): DncBatch {
   const batch: DncBatch = { numbers: [], accepted: 0, invalid: 0, errors: [] };
   for (const row of rows) {

@@ -13,7 +13,7 @@ import { LeadImportListQuery } from './lead-import.dto';
 import { LeadImportsProjection, dncImportView } from './lead-imports.projection';
 import { LeadImportsQueries } from './lead-imports.queries';
 
-/** Contract §15: numbers in bulk for the user's do-not-call list, from a CSV or a plain-text body, and the imports' progress. */
+/** docs/imports.md: numbers in bulk for the user's do-not-call list, from a CSV or a plain-text body, and the imports' progress. */
 @UserApi()
 export class DncImportsController {
   constructor(

@@ -23,7 +23,7 @@ export interface ImportTarget {
   check?: () => void;
 }
 
-/** An import asked for over HTTP (contract §15): the body's type and charset, its `Idempotency-Key`, then the import. */
+/** An import asked for over HTTP (docs/imports.md): the body's type and charset, its `Idempotency-Key`, then the import. */
 @Injectable()
 export class ImportRequests {
   constructor(
@@ -42,7 +42,7 @@ export class ImportRequests {
       }
       if (!charset) throw new HttpException({ message: 'The charset of the Content-Type header is not one this service can read.' }, 415);
       target.check?.();
-      // The same key with another file is another request (contract §12), told apart by the file's bytes.
+      // The same key with another file is another request (docs/api.md), told apart by the file's bytes.
       return await this.idempotent.answerStreamed(exchange, 202, body, async (file) => {
         const importId = await this.commands.execute<StartLeadImport, number>(
           new StartLeadImport(target.userId, target.campaignId, format, target.allowDuplicate, asUtf8(file, charset)),

@@ -3,7 +3,7 @@ import { Readable, pipeline } from 'node:stream';
 import { BODY_LIMIT_BYTES } from '../infrastructure/http/json-body-parser';
 import { ImportFormat } from './lead-import.events';
 
-/** A data row: its number (contract §15) and the lead body of §6 it stands for, or why it cannot be read. */
+/** A data row: its number (docs/imports.md) and the lead body of docs/api.md it stands for, or why it cannot be read. */
 export type ImportRow = { row: number; body: Record<string, unknown> } | { row: number; unreadable: string };
 
 const SECONDARY = /^secondary_phone_number_(\d+)$/;
@@ -85,7 +85,7 @@ function leadOf(header: string[], cells: string[]): Record<string, unknown> {
     } else if (contact) {
       if (cell !== '') secondary.push({ order: Number(contact[1]), phone_number: cell });
     } else {
-      // Defined, not assigned: a `__proto__` column is a key like any other, refused by §12's rules
+      // Defined, not assigned: a `__proto__` column is a key like any other, refused by docs/api.md's rules
       // as in a single create; assigned, it would be dropped silently.
       Object.defineProperty(variables, name, { value: cell, enumerable: true, writable: true, configurable: true });
     }
@@ -96,7 +96,7 @@ function leadOf(header: string[], cells: string[]): Record<string, unknown> {
 }
 
 /**
- * NDJSON: one lead body of §6 per line (LF or CRLF), numbered by its line; blank lines are passed
+ * NDJSON: one lead body of docs/api.md per line (LF or CRLF), numbered by its line; blank lines are passed
  * over, not counted. A line past `MAX_ROW_BYTES` is refused without being held.
  */
 async function* ndjsonRows(input: Readable): AsyncGenerator<ImportRow> {

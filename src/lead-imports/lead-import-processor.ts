@@ -31,7 +31,7 @@ interface BatchOutcome {
 }
 
 /**
- * Takes an import's stored body row by row (contract §15): each batch is reserved with its lead
+ * Takes an import's stored body row by row (docs/imports.md): each batch is reserved with its lead
  * ids, its leads made as single creates are (the same rules, messages and duplicate checks, also
  * against imports and creates racing with it), then recorded done. After a crash the import goes
  * on from its last batch done, and the batch in hand is made again on the same ids: a lead made

@@ -31,7 +31,7 @@ const running = (state: LeadImportState) => {
 };
 
 /**
- * An import's progress (contract §15): rows are taken in batches, each reserved (with its lead
+ * An import's progress (docs/imports.md): rows are taken in batches, each reserved (with its lead
  * ids) before any lead is made and recorded done after, so a restart redoes at most the one
  * batch in hand, on the same ids. A batch already recorded is not recorded twice.
  */

@@ -1,7 +1,7 @@
 import { PageQuery } from '../shared/http/page-query';
 import { OneOf, Optional, Rules } from '../shared/validation/rules';
 
-/** Contract §15: `allow_dupplicate=true|false` (spelled as in §6), false unless said. */
+/** docs/imports.md: `allow_dupplicate=true|false` (spelled as in docs/api.md), false unless said. */
 export class LeadImportQuery {
   @Optional() @Rules(OneOf(['true', 'false'])) allow_dupplicate?: 'true' | 'false';
 }

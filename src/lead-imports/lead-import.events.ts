@@ -1,6 +1,6 @@
 import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
 
-/** One stream per import (contract §15). */
+/** One stream per import (docs/imports.md). */
 export const leadImportStream = (importId: number) => `lead_import-${importId}`;
 
 /** `text`: one phone number a line (do-not-call imports only). */
@@ -13,10 +13,10 @@ export interface RowError {
   message: string;
 }
 
-/** The errors an import keeps (contract §15: the first 1,000). */
+/** The errors an import keeps (docs/imports.md: the first 1,000). */
 export const KEPT_ERRORS = 1000;
 
-/** `campaign_id` null: the rows are numbers for the user's do-not-call list (contract §15), not leads. */
+/** `campaign_id` null: the rows are numbers for the user's do-not-call list (docs/imports.md), not leads. */
 export type LeadImportStarted = DomainEvent<
   'LeadImportStarted',
   { import_id: number; user_id: number; campaign_id: number | null; format: ImportFormat; allow_duplicate: boolean }

@@ -13,7 +13,7 @@ import { LeadImportListQuery, LeadImportQuery } from './lead-import.dto';
 import { LeadImportsProjection, importView } from './lead-imports.projection';
 import { LeadImportsQueries } from './lead-imports.queries';
 
-/** Contract §15: leads in bulk from a CSV or NDJSON body, and the imports' progress. */
+/** docs/imports.md: leads in bulk from a CSV or NDJSON body, and the imports' progress. */
 @UserApi()
 export class LeadImportsController {
   constructor(

@@ -11,7 +11,7 @@ import { LeadImportsController } from './lead-imports.controller';
 import { LeadImportsProjection } from './lead-imports.projection';
 import { LeadImportsQueries } from './lead-imports.queries';
 
-/** Contract §15: bulk import of leads, and of numbers for the do-not-call list. */
+/** docs/imports.md: bulk import of leads, and of numbers for the do-not-call list. */
 @Module({
   imports: [CampaignsModule, LeadsModule],
   controllers: [LeadImportsController, DncImportsController],

@@ -5,8 +5,8 @@ import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-st
 import { isoMicros } from '../shared/formats';
 import { ImportFormat, ImportStatus, KEPT_ERRORS, LEAD_IMPORT_EVENT_TYPES, LeadImportEvent, RowError } from './lead-import.events';
 
-/** An import as `GET /api/user/lead-imports/{id}` shows it (contract §15), and what the service keeps of it. */
-/** What an import's rows are made into (contract §15). */
+/** An import as `GET /api/user/lead-imports/{id}` shows it (docs/imports.md), and what the service keeps of it. */
+/** What an import's rows are made into (docs/imports.md). */
 export type ImportList = 'leads' | 'do_not_call';
 
 export interface LeadImportDocument {

@@ -11,7 +11,7 @@ import { LeadsQueries } from './leads.queries';
 export const leadNumberStream = (campaignId: number, e164: string) => `lead_number-${campaignId}_${e164.replace(/^\+/, '')}`;
 
 /**
- * Contract §12: a lead's number is unique in its campaign unless duplicates are allowed, decided
+ * docs/api.md: a lead's number is unique in its campaign unless duplicates are allowed, decided
  * by an append to the number's reservation stream. A holder counts while its lead is live in that
  * campaign with that number; a deleted or moved lead frees the number by that alone.
  */
@@ -24,7 +24,7 @@ export class LeadNumbers {
   ) {}
 
   /**
-   * Takes the number for a lead about to be created: refused (§6's 422) when a live lead holds it,
+   * Takes the number for a lead about to be created: refused (docs/api.md's 422) when a live lead holds it,
    * unless allowed. `live`: the campaign's live leads with the number, when the caller read them
    * already (an import, for a batch of rows at once).
    */
@@ -43,7 +43,7 @@ export class LeadNumbers {
     return this.reservations.creating(leadNumberStream(campaignId, e164), leadId, exists, create);
   }
 
-  /** A lead moved or renumbered by an update uses its new number there too (no duplicate check, §6). */
+  /** A lead moved or renumbered by an update uses its new number there too (no duplicate check, docs/api.md). */
   async follow(campaignId: number, e164: string, leadId: number): Promise<void> {
     await this.reservations.register(leadNumberStream(campaignId, e164), leadId);
   }

@@ -1,9 +1,9 @@
 import { DialRules } from '../shared/compliance/dial-window';
 
-/** How a round that reached nobody ended, as `retry_policy` names it (contract §13). */
+/** How a round that reached nobody ended, as `retry_policy` names it (docs/dialing.md). */
 export type RoundOutcome = 'busy' | 'no-answer' | 'machine' | 'failed';
 
-/** What decides a lead's rounds: the campaign's retry settings and its dialing rules (contract §13). */
+/** What decides a lead's rounds: the campaign's retry settings and its dialing rules (docs/dialing.md). */
 export interface RetryPolicy {
   max_retries: number;
   retry_delay_seconds: number;

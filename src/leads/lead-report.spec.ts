@@ -12,7 +12,7 @@ const created = (lead_id: number, campaign_id = 1) => ({
 });
 const ids = (lead_id: number, campaign_id = 1) => ({ lead_id, user_id: 9, campaign_id });
 
-describe("the campaign report's lead counters (contract §20)", () => {
+describe("the campaign report's lead counters (docs/reports.md)", () => {
   it('counts live leads by status and the attempt that completed each, across moves and deletions', () =>
     report
       .given(

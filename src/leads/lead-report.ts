@@ -10,7 +10,7 @@ export interface CountedLead {
   deleted: boolean;
 }
 
-/** Contract §20: what a campaign's live leads add up to. */
+/** docs/reports.md: what a campaign's live leads add up to. */
 export interface LeadReportDocument {
   campaign_id: number;
   counts: Counts;

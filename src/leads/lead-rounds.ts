@@ -29,7 +29,7 @@ function roundEnded(leadId: number, state: Existing, policy: RetryPolicy, now: D
 }
 
 /**
- * A contact on the do-not-call list passed over with no attempt used (contract §13): the next
+ * A contact on the do-not-call list passed over with no attempt used (docs/dialing.md): the next
  * `created` contact is due now; with none left the round ends, or the lead when every number is listed.
  */
 function passOver(
@@ -67,7 +67,7 @@ function deferred(leadId: number, state: Existing, contactId: number | null, pol
 }
 
 /**
- * The dialer's claim on a due lead (contract §13): a contact on the do-not-call list is passed
+ * The dialer's claim on a due lead (docs/dialing.md): a contact on the do-not-call list is passed
  * over (see `passOver`); a contact that may not be dialed now has its turn moved to its next
  * allowed instant (none: the lead ends, `no-timezone`); otherwise the call starts. Only the last
  * is a claim; the others are recorded for the audit trail.

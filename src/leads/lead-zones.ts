@@ -1,6 +1,6 @@
 import { zonesOfNumber } from '../shared/compliance/number-zones';
 
-/** The zones a number is dialed in: the one the user gave, else those its number rings in (contract §13). */
+/** The zones a number is dialed in: the one the user gave, else those its number rings in (docs/dialing.md). */
 export function zonesFor(e164: string, timezone: string | null | undefined): string[] {
   return timezone ? [timezone] : zonesOfNumber(e164);
 }

@@ -193,7 +193,7 @@ describe('lead decider', () => {
       expect(events.at(-1)).toMatchObject({ type: 'LeadAttemptFailed', data: { next_due_at: '2025-01-02T09:00:00.000Z' } });
     });
 
-    describe("retried by outcome, all outcomes sharing one budget (contract §13's retry_policy)", () => {
+    describe("retried by outcome, all outcomes sharing one budget (docs/dialing.md's retry_policy)", () => {
       const noContacts: LeadEvent = {
         type: 'LeadCreated',
         data: { ...ids, phone_number: '+12015550123', zones: ['America/New_York'], variables: {}, secondary_contacts: [] },
@@ -223,7 +223,7 @@ describe('lead decider', () => {
       });
     });
 
-    describe('held to the compliance rules (contract §13)', () => {
+    describe('held to the compliance rules (docs/dialing.md)', () => {
       const byLead = { ...policy, rules: { ...policy.rules, window_timezone: 'lead' as const, calling_hours: { start: '09:00', end: '17:00' } } };
       const berlin: LeadEvent = {
         type: 'LeadCreated',
@@ -316,7 +316,7 @@ describe('lead decider', () => {
         });
       });
 
-      describe('a call never dialed for a reason found just before the dial (contract §9)', () => {
+      describe('a call never dialed for a reason found just before the dial (docs/dialing.md)', () => {
         const notDialed = (reason: LeadNotDialed, p = policy): LeadCommand => ({
           type: 'FinishLeadCall',
           id: 1,
@@ -346,7 +346,7 @@ describe('lead decider', () => {
           expect(isDue(state, NOW)).toBe(true);
         });
 
-        it('gives the same contact its turn again when the runtime said to, with no attempt used, when it was at capacity (contract §18)', () => {
+        it('gives the same contact its turn again when the runtime said to, with no attempt used, when it was at capacity (docs/real-calls.md)', () => {
           const claimed = given([twoContacts]).when(start(100))();
           const retryAt = new Date(NOW.getTime() + 60_000).toISOString();
           const events = given([twoContacts, ...claimed]).when(notDialed({ retryAt }))();

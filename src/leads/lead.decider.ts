@@ -26,7 +26,7 @@ export function creationRefusal(request: CreateLeadRequest): DomainError | null 
   const found: FieldErrors = {};
   if (!request.campaignOwned) found.campaign_id = [INVALID_CAMPAIGN];
   else if (request.duplicate && !request.allowDuplicate) found.phone_number = [DUPLICATE_MESSAGE];
-  // A lead's refusal carries its first field message on top (contract §3).
+  // A lead's refusal carries its first field message on top (docs/api.md).
   return DomainError.invalid(request.inputErrors, found, true);
 }
 

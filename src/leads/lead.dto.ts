@@ -9,7 +9,7 @@ export const MAX_SECONDARY_CONTACTS = 10;
 export class SecondaryContactDto {
   @Rules(Required(), Str(), Phone()) phone_number!: string;
   @Optional() @Rules(Variables()) variables?: LeadVariables;
-  /** Contract §13: where the number rings, when its number does not tell (or tells wrong). */
+  /** docs/dialing.md: where the number rings, when its number does not tell (or tells wrong). */
   @Optional() @Rules(Str(), Timezone()) timezone?: string;
 }
 
@@ -18,7 +18,7 @@ export class CreateLeadDto {
   @Rules(Required(), Int()) campaign_id!: number;
   @Optional() @Rules(Variables()) variables?: LeadVariables;
   @Optional() @Rules(Str(), Timezone()) timezone?: string;
-  /** Spelled so by interface.md §4.3. */
+  /** Spelled so by docs/api.md. */
   @Optional() @Rules(Bool()) allow_dupplicate?: boolean;
   // class-validator reports the rule registered first, and decorators register bottom-up: the type check goes last.
   @Optional()
@@ -29,7 +29,7 @@ export class CreateLeadDto {
   secondary_contacts?: SecondaryContactDto[];
 }
 
-/** The four fields an update may carry (interface.md §4.3); the phone number is checked by the handler. */
+/** The four fields an update may carry (docs/api.md); the phone number is checked by the handler. */
 export const UPDATABLE_LEAD_FIELDS = ['campaign_id', 'phone_number', 'status', 'variables'] as const;
 
 export class UpdateLeadDto {
@@ -39,8 +39,8 @@ export class UpdateLeadDto {
   @Optional() @Rules(Variables()) variables?: LeadVariables;
 }
 
-/** contract §6: `page` and `per_page` (1 to 1000, default 1000) with the list filters. */
-/** The filters of the leads list, which its export takes too (contract §20). */
+/** docs/api.md: `page` and `per_page` (1 to 1000, default 1000) with the list filters. */
+/** The filters of the leads list, which its export takes too (docs/reports.md). */
 export class LeadFilterQuery {
   @Optional() @Type(() => Number) @Rules(Int()) campaign_id?: number;
   @Optional() @Rules(OneOf(LEAD_STATUSES)) status?: LeadStatus;

@@ -10,7 +10,7 @@ export type Variables = Record<string, string | number | boolean | null>;
 type Ids = { lead_id: number; user_id: number; campaign_id: number };
 
 /**
- * Where a number rings (contract §13): `timezone` as the user gave it, else null; `zones` the
+ * Where a number rings (docs/dialing.md): `timezone` as the user gave it, else null; `zones` the
  * zones dialing reads, the given one or those of the number, fixed when recorded. Both are
  * absent in events recorded before them (the number's zones are read then).
  */
@@ -56,7 +56,7 @@ export type LeadAttemptFailed = DomainEvent<'LeadAttemptFailed', Ids & { attempt
 /** The last allowed round reached nobody: the lead and its open contacts are `reached-max-retries`. */
 export type LeadReachedMaxRetries = DomainEvent<'LeadReachedMaxRetries', Ids & { attempts: number }>;
 
-/** Why a lead was ended without being reached (contract §13). */
+/** Why a lead was ended without being reached (docs/dialing.md). */
 export type LeadStopReason = 'do-not-call' | 'opt-out' | 'no-timezone';
 /** A contact's number is on the do-not-call list: passed over in its round, with no attempt used. */
 export type LeadContactSkipped = DomainEvent<'LeadContactSkipped', Ids & { secondary_contact_id: number | null; phone_number: string; reason: 'do-not-call' }>;

@@ -32,10 +32,10 @@ export type LeadCommand =
   | { type: 'DeleteLead'; id: number; userId: number }
   /**
    * The dialer claims the lead for a call to its next contact, held to the campaign's rules
-   * (contract §13): `doNotCall`, the lead's numbers on its user's do-not-call list.
+   * (docs/dialing.md): `doNotCall`, the lead's numbers on its user's do-not-call list.
    */
   | { type: 'StartLeadCall'; id: number; callId: number; policy: RetryPolicy; doNotCall: readonly string[] }
-  /** Contract §13: the lead ends without being reached (an opt-out). */
+  /** docs/dialing.md: the lead ends without being reached (an opt-out). */
   | { type: 'StopLead'; id: number; reason: LeadStopReason }
   /** A call of the lead reached its terminal status. */
   | {
@@ -50,12 +50,12 @@ export type LeadCommand =
       outcome?: RoundOutcome | null;
       /**
        * Set when the call was never dialed, its number having joined the do-not-call list after
-       * the claim (contract §13): the lead's numbers on that list.
+       * the claim (docs/dialing.md): the lead's numbers on that list.
        */
       doNotCall?: readonly string[] | null;
       /**
        * Set when the call was never dialed for another reason found just before the dial
-       * (contract §9): its contact's window had closed (`outside-window`: the turn moves to the
+       * (docs/dialing.md): its contact's window had closed (`outside-window`: the turn moves to the
        * next allowed instant), or the campaign or the lead no longer wanted it (`held`: the
        * lead keeps its turn as it was), or the voice runtime refused it for its capacity
        * (`{retryAt}`: the same contact's turn comes again then). None uses an attempt.
@@ -70,7 +70,7 @@ export interface ContactState {
   id: number;
   phoneNumber: string;
   status: LeadStatus;
-  /** The zones the contact is dialed in (contract §13). */
+  /** The zones the contact is dialed in (docs/dialing.md). */
   zones: readonly string[];
 }
 

@@ -23,7 +23,7 @@ const row = (lead: LeadDocument): unknown[] => [
   lead.created_at,
 ];
 
-/** Contract §20: the live leads of the list's filters, newest first, as CSV or NDJSON, streamed from one moment of the read store. */
+/** docs/reports.md: the live leads of the list's filters, newest first, as CSV or NDJSON, streamed from one moment of the read store. */
 @UserApi()
 export class LeadsExportController {
   constructor(private readonly read: LeadsProjection) {}

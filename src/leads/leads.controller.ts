@@ -32,7 +32,7 @@ export class LeadsController {
     private readonly idempotent: IdempotentRequests,
   ) {}
 
-  /** interface.md labels the success 200. */
+  /** The user's API labels the success 200 (docs/api.md). */
   @Permit('leads:write')
   @Post('lead')
   @HttpCode(200)
@@ -51,7 +51,7 @@ export class LeadsController {
     });
   }
 
-  /** A plain array, oldest first; the total and the next page travel in headers (contract §6). */
+  /** A plain array, oldest first; the total and the next page travel in headers (docs/api.md). */
   @Permit('read')
   @Get('leads')
   async list(

@@ -23,7 +23,7 @@ export interface LeadDocument {
   phone_number: string;
   variables: Variables;
   status: LeadStatus;
-  /** Contract §13: the zone the lead is dialed in when there is one (given, or its number's only one). */
+  /** docs/dialing.md: the zone the lead is dialed in when there is one (given, or its number's only one). */
   timezone: string | null;
   stopped_reason: LeadStopReason | null;
   last_call_status: string | null;
@@ -56,7 +56,7 @@ export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads', 'lead_report'];
   readonly eventTypes = LEAD_EVENT_TYPES;
-  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view; 4: the fields of contract §13; 5: the report's counters. */
+  /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view; 4: the fields of docs/dialing.md; 5: the report's counters. */
   readonly version = 5;
   readonly leads: Collection<LeadDocument>;
   readonly report: LeadReportCounters;
@@ -174,7 +174,7 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
   }
 }
 
-/** A lead as the API shows it (interface.md §2.5). */
+/** A lead as the API shows it (docs/api.md). */
 export function leadView(doc: LeadDocument, campaign: { id: number; name: string } | null) {
   return { ...leadFields(doc), campaign: campaignOfLead(campaign) };
 }
@@ -195,7 +195,7 @@ export function leadFields(doc: LeadDocument) {
     timezone: doc.timezone ?? null,
     stopped_reason: doc.stopped_reason ?? null,
     attempts: doc.attempts,
-    // Contract §13: when the next call is due, while one may be placed (not during a call, not once ended).
+    // docs/dialing.md: when the next call is due, while one may be placed (not during a call, not once ended).
     next_attempt_at: doc.dial_due_at === null ? null : new Date(doc.dial_due_at).toISOString(),
     last_call_status: doc.last_call_status ?? null,
     last_called_at: doc.last_called_at ?? null,

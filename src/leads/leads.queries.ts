@@ -63,7 +63,7 @@ export class LeadsQueries implements CampaignLeads {
     return Object.fromEntries(LEAD_STATUSES.map((status) => [status, counts[`s:${status}`] ?? 0]));
   }
 
-  /** Contract §20: what the campaign's live leads add up to (see lead-report.ts). */
+  /** docs/reports.md: what the campaign's live leads add up to (see lead-report.ts). */
   async reportCounts(campaignId: number): Promise<Counts> {
     return (await this.projection.report.campaigns.get(campaignId))?.counts ?? {};
   }

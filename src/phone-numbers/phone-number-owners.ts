@@ -8,12 +8,12 @@ import { PhoneNumbersProjection } from './phone-numbers.projection';
 
 /**
  * One reservation stream per number: its caller id and its inbound calls are one account's alone
- * (contract §19; until organisations, each user is its own). Streams of before were per user and
+ * (docs/teams.md; until organisations, each user is its own). Streams of before were per user and
  * number (`phone_number_owner-<user>_<digits>`); records they reserved are found as legacy holders.
  */
 export const phoneNumberOwnerStream = (e164: string) => `phone_number_holder-${e164.replace(/^\+/, '')}`;
 
-/** Contract §4, §19: a number is held by one record at a time, decided by an append to the number's reservation stream. */
+/** docs/api.md, docs/teams.md: a number is held by one record at a time, decided by an append to the number's reservation stream. */
 @Injectable()
 export class PhoneNumberOwners {
   constructor(

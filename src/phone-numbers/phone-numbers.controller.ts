@@ -23,7 +23,7 @@ export class AddPhoneNumberDto {
 
 const view = ({ user_id: _owner, ...record }: PhoneNumberRecord) => record;
 
-/** The user's own phone numbers, which assistants answer and call from (contract §4). */
+/** The user's own phone numbers, which assistants answer and call from (docs/api.md). */
 @UserApi()
 export class PhoneNumbersController {
   constructor(

@@ -10,7 +10,7 @@ const day = (d: string, counts: Record<string, number>, hours: Record<string, { 
   hours,
 });
 
-describe('campaign report (contract §20)', () => {
+describe('campaign report (docs/reports.md)', () => {
   it('adds the days up into rates rounded to four decimals, each post-call field’s values most frequent first', () => {
     const report = campaignReport(
       1,

@@ -11,7 +11,7 @@ const round = (value: number, decimals: number) => Math.round(value * 10 ** deci
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : round(part / whole, 4));
 
 /**
- * Contract §20's report of one campaign, from the counters its calls' days (oldest first) and its
+ * docs/reports.md's report of one campaign, from the counters its calls' days (oldest first) and its
  * leads keep: added up here, never counted from the calls or the events.
  */
 export function campaignReport(campaignId: number, days: CallReportDay[], leads: Counts, now: Date) {

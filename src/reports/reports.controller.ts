@@ -17,7 +17,7 @@ export class ReportQuery {
   @Optional() @Rules(DateYmd()) date_to?: string;
 }
 
-/** Contract §20: how a campaign went, from the counters its calls and leads keep. */
+/** docs/reports.md: how a campaign went, from the counters its calls and leads keep. */
 @UserApi()
 export class ReportsController {
   constructor(

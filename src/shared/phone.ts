@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 /** A request's number is checked by its validation rule and read again by its handler: parse it once. */
 const recent = new LRUCache<string, { e164: string | null }>({ max: 1024 });
 
-/** E.164 of a valid number written with its `+` country code; null for anything else (contract §6). */
+/** E.164 of a valid number written with its `+` country code; null for anything else (docs/api.md). */
 export function toE164(input: unknown): string | null {
   if (typeof input !== 'string') return null;
   let known = recent.get(input);

@@ -1,6 +1,6 @@
 import { SECRET, keptSecretHeaders, withSecretsHidden } from './secrets';
 
-describe('secrets in answers (contract §19)', () => {
+describe('secrets in answers (docs/teams.md)', () => {
   it('shows secrets at any depth as [secret], leaving everything else', () => {
     const data = {
       user_id: 1,

@@ -1,4 +1,4 @@
-/** How every answer shows a secret once it was set (contract §19). */
+/** How every answer shows a secret once it was set (docs/teams.md). */
 export const SECRET = '[secret]';
 
 /** Fields of event data and documents that hold a secret or name a credential. */

@@ -5,7 +5,7 @@ import { ValidationFailed } from '../shared/validation/validation.pipe';
 import { checkToolArguments } from './tool-arguments';
 import { ToolSpec } from './tool.events';
 
-/** contract §8's answer of a tool run; `error` says why there was no answer. */
+/** docs/api.md's answer of a tool run; `error` says why there was no answer. */
 export interface ToolRunResult {
   status_code: number | null;
   body: unknown;

@@ -10,7 +10,7 @@ import { ToolsProjection } from './tools.projection';
 /** One reservation stream per user: the tools that use a place of the plan. */
 export const toolSlotsStream = (userId: number) => `tool_slots-${userId}`;
 
-/** Contract §12: a user never has more live tools than the plan allows, decided by an append to their slots. */
+/** docs/api.md: a user never has more live tools than the plan allows, decided by an append to their slots. */
 @Injectable()
 export class ToolSlots {
   constructor(

@@ -52,7 +52,7 @@ describe('tool decider', () => {
   });
 });
 
-describe('tool decider: endpoints (contract §12)', () => {
+describe('tool decider: endpoints (docs/api.md)', () => {
   const { given: on } = deciderSpec(toolDecider);
   const notPublic = (error: unknown) =>
     refusalOf(() => {

@@ -6,7 +6,7 @@ import { ToolEvent, ToolSpec } from './tool.events';
 import { keptSecretHeaders } from '../shared/secrets';
 
 export type ToolCommand =
-  /** `endpointPublic`: whether the handler found the endpoint's host public (contract §12). */
+  /** `endpointPublic`: whether the handler found the endpoint's host public (docs/api.md). */
   | { type: 'CreateTool'; toolId: number; userId: number; tool: Omit<ToolSpec, 'timeout' | 'headers' | 'schema'> & Partial<ToolSpec>; endpointPublic: boolean }
   | { type: 'UpdateTool'; toolId: number; userId: number; changes: Partial<ToolSpec>; endpointPublic: boolean }
   | { type: 'DeleteTool'; toolId: number; userId: number };

@@ -49,7 +49,7 @@ export class ToolsController {
     return (await this.read.tools.find({ user_id: user.organisationId }, { sort: [['id', 'asc']] })).map(toolView);
   }
 
-  /** interface.md §4.1: this read demands JSON Accept and Content-Type headers. */
+  /** docs/api.md: this read demands JSON Accept and Content-Type headers. */
   @Permit('read')
   @Get('tools/:id')
   async get(
@@ -65,7 +65,7 @@ export class ToolsController {
     return toolView(tool);
   }
 
-  /** Runs the tool for its owner with the given arguments (contract §8). */
+  /** Runs the tool for its owner with the given arguments (docs/api.md). */
   @Permit('tools:write')
   @Post('tools/:id/test')
   @HttpCode(200)

@@ -46,7 +46,7 @@ export class ToolsProjection implements ReadModelProjection {
   }
 }
 
-/** What the API shows of a tool (interface.md §2.1); header values only as `[secret]` (contract §19). */
+/** What the API shows of a tool (docs/api.md); header values only as `[secret]` (docs/teams.md). */
 export function toolView({ user_id: _owner, ...tool }: ToolRecord) {
   return {
     id: tool.id,

@@ -11,7 +11,7 @@ interface UsageRecord {
 const EVERY_MS = 60_000;
 
 /**
- * Contract §19: an API key's `last_used_at`, kept without an event per request. Each instance
+ * docs/teams.md: an API key's `last_used_at`, kept without an event per request. Each instance
  * writes it at most once a minute per key, in a collection of its own (no projection owns it, so
  * a rebuild keeps it); the write's time is its position, so a later use is never overwritten.
  */

@@ -34,7 +34,7 @@ const view = (key: ApiKeyRecord, lastUsedAt: string | null) => ({
   last_used_at: lastUsedAt,
 });
 
-/** Contract §19: the organisation's API keys; a key's token is shown once, at its creation. */
+/** docs/teams.md: the organisation's API keys; a key's token is shown once, at its creation. */
 @UserApi()
 export class ApiKeysController {
   constructor(

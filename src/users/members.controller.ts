@@ -20,7 +20,7 @@ export class ChangeMemberDto {
 
 const view = (member: MemberRecord) => ({ id: member.user_id, email: member.email, role: member.role, created_at: member.created_at });
 
-/** Contract §19: the members of the caller's organisation and their roles. */
+/** docs/teams.md: the members of the caller's organisation and their roles. */
 @UserApi()
 export class MembersController {
   constructor(

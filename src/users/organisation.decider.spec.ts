@@ -14,7 +14,7 @@ const team = [founded, added(2, 'admin'), added(3, 'editor'), added(4, 'viewer')
 const UNAUTHORIZED = 'This action is unauthorized.';
 const key = { keyId: 9, name: 'crm', scopes: ['read' as const], prefix: 'ak_12345678', tokenHash: 'h', expiresAt: null };
 
-describe('organisation decider (contract §19)', () => {
+describe('organisation decider (docs/teams.md)', () => {
   it('founds an organisation once, with its owner', () => {
     given([]).when({ type: 'FoundOrganisation', organisationId: ORG, ownerUserId: 1, email: 'o@x.io' }).then([founded]);
     given([founded]).when({ type: 'FoundOrganisation', organisationId: ORG, ownerUserId: 1, email: 'o@x.io' }).thenThrows('Organisation already exists');

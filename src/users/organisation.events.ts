@@ -2,7 +2,7 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
 import { Role, Scope } from '../infrastructure/auth/permissions';
 
 /**
- * Contract §19. An organisation made with a user takes that user's id, so every resource a
+ * docs/teams.md. An organisation made with a user takes that user's id, so every resource a
  * user owned before organisations existed is already its organisation's.
  */
 export const organisationStream = (id: number) => `organisation-${id}`;

@@ -21,7 +21,7 @@ export class SettingsDto {
   @Rules(Required(), Obj()) @ValidateNested() @Type(() => QuietHoursDto) quiet_hours!: QuietHoursDto;
 }
 
-/** Contract §13: the user's dialing settings; their quiet hours hold above every campaign. */
+/** docs/dialing.md: the user's dialing settings; their quiet hours hold above every campaign. */
 @UserApi()
 export class SettingsController {
   constructor(

@@ -2,7 +2,7 @@ import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { QuietHours, UserEvent } from './user.events';
 
-/** Contract §13: the floor a user may only narrow. */
+/** docs/dialing.md: the floor a user may only narrow. */
 export const QUIET_HOURS_FLOOR: QuietHours = { start: '08:00', end: '21:00' };
 export const QUIET_HOURS_OUTSIDE_FLOOR = `The quiet hours field must stay within ${QUIET_HOURS_FLOOR.start}-${QUIET_HOURS_FLOOR.end}.`;
 

@@ -2,7 +2,7 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
 
 export const userStream = (userId: number) => `user-${userId}`;
 
-/** `organisation_id`: absent before organisations (§19): the user's own organisation then, which took its id. */
+/** `organisation_id`: absent before organisations (docs/teams.md): the user's own organisation then, which took its id. */
 export type UserRegistered = DomainEvent<
   'UserRegistered',
   { user_id: number; email: string; tool_limit: number; webhook_secret: string; organisation_id?: number }
@@ -13,7 +13,7 @@ export type AccessTokenRevoked = DomainEvent<'AccessTokenRevoked', { user_id: nu
 
 export type QuietHours = { start: string; end: string };
 /**
- * Contract §13: the user's quiet hours, in the called party's time; null: no floor (only the
+ * docs/dialing.md: the user's quiet hours, in the called party's time; null: no floor (only the
  * operator sets that). `by` names who set them: the user (within the floor) or the operator.
  */
 export type UserQuietHoursSet = DomainEvent<'UserQuietHoursSet', { user_id: number; quiet_hours: QuietHours | null; by: 'user' | 'operator' }>;

@@ -13,7 +13,7 @@ export interface UserRecord {
   webhook_secret: string;
   /** The organisation the user belongs to; a user from before organisations founded its own, of its id. */
   organisation_id: number;
-  /** Contract §13: absent until set (the operator's default applies); null: no floor. */
+  /** docs/dialing.md: absent until set (the operator's default applies); null: no floor. */
   quiet_hours?: { start: string; end: string } | null;
   created_at: string;
 }
@@ -49,7 +49,7 @@ export interface ApiKeyRecord {
 @Injectable()
 export class UsersProjection implements ReadModelProjection {
   readonly name = 'users';
-  /** 2: organisations and their members (contract §19). */
+  /** 2: organisations and their members (docs/teams.md). */
   readonly version = 2;
   readonly collections = ['users', 'access_tokens', 'members', 'api_keys'];
   readonly eventTypes = [...USER_EVENT_TYPES, ...ORGANISATION_EVENT_TYPES];

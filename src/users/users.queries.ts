@@ -15,7 +15,7 @@ export class UsersQueries {
     return this.projection.users.get(id);
   }
 
-  /** The user's quiet hours (contract §13): their own, else the operator's default; null: no floor. */
+  /** The user's quiet hours (docs/dialing.md): their own, else the operator's default; null: no floor. */
   async quietHours(id: number): Promise<QuietHours | null> {
     const user = await this.projection.users.get(id);
     return user?.quiet_hours === undefined ? this.config.defaultQuietHours : user.quiet_hours;

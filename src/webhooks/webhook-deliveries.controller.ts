@@ -13,7 +13,7 @@ import { RedeliverWebhook } from './commands/redeliver-webhook';
 import { WebhookDeliveryListQuery } from './webhook-delivery.dto';
 import { WebhookDeliveriesProjection, WebhookDeliveryDocument, deliveryDetail, deliveryView } from './webhook-deliveries.projection';
 
-/** The user's webhook deliveries (contract §14): what was sent, what came back, and sending one again. */
+/** The user's webhook deliveries (docs/api.md): what was sent, what came back, and sending one again. */
 @UserApi()
 export class WebhookDeliveriesController {
   constructor(

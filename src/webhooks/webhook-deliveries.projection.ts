@@ -37,7 +37,7 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly name = 'webhook_deliveries';
   readonly collections = ['webhook_deliveries'];
   readonly eventTypes = WEBHOOK_EVENT_TYPES;
-  /** 2: what the deliveries list and detail show (contract §14). */
+  /** 2: what the deliveries list and detail show (docs/api.md). */
   readonly version = 2;
   readonly deliveries: Collection<WebhookDeliveryDocument>;
 
@@ -101,7 +101,7 @@ function next(current: WebhookDeliveryDocument, event: WebhookEvent, at: string)
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** A delivery as the list shows it (contract §14): a retry still due is pending. */
+/** A delivery as the list shows it (docs/api.md): a retry still due is pending. */
 export function deliveryView(doc: WebhookDeliveryDocument) {
   return {
     id: doc.id,

@@ -19,7 +19,7 @@ import { WebhookKind, deliveryId, lifecycleDeliveryId } from './webhook.events';
 
 type Watched = CallEvent | LeadEvent | CampaignEvent;
 
-/** The notification a lead's or a campaign's event owes, if any (contract §14). */
+/** The notification a lead's or a campaign's event owes, if any (docs/api.md). */
 function lifecycleKind(event: Watched): WebhookKind | null {
   switch (event.type) {
     case 'LeadReached':
@@ -39,7 +39,7 @@ function lifecycleKind(event: Watched): WebhookKind | null {
 }
 
 /**
- * interface.md §6 and contract §10, §14: a call reaching a terminal status owes its assistant's
+ * docs/api.md and docs/api.md: a call reaching a terminal status owes its assistant's
  * `webhook_url` a `call.ended` notification (when the webhook is active, and only for
  * `completed` calls if so configured); an inbound call starting owes `inbound_webhook_url` a
  * `call.started` one; a lead or a campaign reaching an end owes the campaign's assistant's

@@ -3,7 +3,7 @@ import { WebhookAnswered } from '../calls/webhook-answers';
 
 /**
  * One notification: about a call, `call.ended` (post-call) or `call.started` (inbound); about a
- * lead or a campaign reaching an end (contract §14).
+ * lead or a campaign reaching an end (docs/api.md).
  */
 export type WebhookKind = 'call.ended' | 'call.started' | 'lead.completed' | 'lead.reached-max-retries' | 'campaign.completed' | 'campaign.stopped';
 export const deliveryId = (callId: number, kind: 'call.ended' | 'call.started') => `${callId}-${kind === 'call.ended' ? 'ended' : 'started'}`;

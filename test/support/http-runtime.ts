@@ -1,5 +1,5 @@
 /**
- * The generic HTTP runtime (`DIALER=http`): its callback routes exist only then (contract §18.4).
+ * The generic HTTP runtime (`DIALER=http`): its callback routes exist only then (docs/real-calls.md).
  * Suites that play the runtime's callbacks by hand start the service with it; its dial requests
  * go to `dialUrl` (by default a closed loopback port: a dial, if any, is refused).
  */

@@ -36,7 +36,7 @@ const REPLAY_WAIT_MS = 5000;
 /**
  * A call to one of a user's numbers: an `inbound` call for the assistant holding that number, and
  * its configuration for the runtime. A request repeated with the same runtime call id (a retry, a
- * replay) answers as the first did and makes no second call (contract §18.4), decided by an append
+ * replay) answers as the first did and makes no second call (docs/real-calls.md), decided by an append
  * to that id's reservation stream.
  */
 @CommandHandler(ReceiveInboundCall)

@@ -14,7 +14,7 @@ export interface RecordCallOutcomeOptions {
   retryAt?: string;
   /** The runtime analyses the call after this end: the call's webhook waits for it. */
   analysisFollows?: boolean;
-  /** The runtime reporting it (contract §18.4: a call's outcome is taken only from the runtime that placed it). */
+  /** The runtime reporting it (docs/real-calls.md: a call's outcome is taken only from the runtime that placed it). */
   reportedBy?: CallProvider;
 }
 
@@ -57,7 +57,7 @@ export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutco
   }
 }
 
-/** The runtime's analysis of an ended call: its extracted fields and verdict (contract §18). */
+/** The runtime's analysis of an ended call: its extracted fields and verdict (docs/real-calls.md). */
 export class RecordCallAnalysis {
   constructor(
     readonly callId: number,

@@ -3,7 +3,7 @@ import { CommandRunner } from '../../infrastructure/event-sourcing/command-runne
 import { campaignDecider } from '../campaign.decider';
 import { campaignStream } from '../campaign.events';
 
-/** Contract §13: too many of the campaign's last finished calls failed; it stops, `failure-rate`. */
+/** docs/dialing.md: too many of the campaign's last finished calls failed; it stops, `failure-rate`. */
 export class TripFailureBreaker {
   constructor(
     readonly campaignId: number,

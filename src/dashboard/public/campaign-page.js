@@ -89,7 +89,7 @@ export function campaignPage(main, id, { every }) {
 }
 
 /** The campaign's audit trail, oldest first, fifty events at a time. */
-/** Contract §19: who an entry was written for. */
+/** docs/teams.md: who an entry was written for. */
 const actorName = (actor) => (actor.type === 'system' ? 'system' : `${actor.type === 'api_key' ? 'API key' : 'user'} ${actor.id}`);
 
 function historyList(id) {

@@ -20,7 +20,7 @@ async function download(what, accept, campaignId) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Contract §20: how the campaign went (from its report) and its exports. */
+/** docs/reports.md: how the campaign went (from its report) and its exports. */
 export function reportSection(campaignId) {
   const figures = h('dl', { className: 'figures', 'data-report': '' });
   const outcomes = h('div', { 'data-outcomes': '' });

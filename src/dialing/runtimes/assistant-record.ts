@@ -1,4 +1,4 @@
-/** What the assistant record (interface.md §2.4, with its tools) holds that a runtime's assistant is made of. */
+/** What the assistant record (docs/api.md, with its tools) holds that a runtime's assistant is made of. */
 export interface AssistantRecord {
   name: string;
   voice_id: number;

@@ -7,7 +7,7 @@ export interface PostCallField {
 const fits = (type: PostCallField['type'], value: unknown) =>
   type === 'bool' ? typeof value === 'boolean' : type === 'number' ? typeof value === 'number' && Number.isFinite(value) : typeof value === 'string';
 
-/** Contract §18: the runtime's answers for the assistant's fields; a value of the wrong type, or of no field, is dropped. */
+/** docs/real-calls.md: the runtime's answers for the assistant's fields; a value of the wrong type, or of no field, is dropped. */
 export function analysisValues(answers: unknown, fields: readonly PostCallField[]): Record<string, unknown> {
   if (answers === null || typeof answers !== 'object' || Array.isArray(answers)) return {};
   const given = answers as Record<string, unknown>;

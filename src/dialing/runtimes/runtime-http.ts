@@ -1,7 +1,7 @@
 import { DialRefused, DialUnanswered } from '../dialer.port';
 import { DIAL_TIMEOUT_MS } from '../http-dialer';
 
-/** Contract §18: a runtime's 429 waits `Retry-After` seconds, or 60. */
+/** docs/real-calls.md: a runtime's 429 waits `Retry-After` seconds, or 60. */
 export const CAPACITY_WAIT_MS = 60_000;
 
 /** A runtime's API answering JSON, authorised by `authorization` (a bearer key, Basic credentials); each request ends in 10 s. */
@@ -30,7 +30,7 @@ export class RuntimeApi {
         redirect: 'error',
       });
     } catch (error) {
-      // Sent, perhaps placed: only a lookup can tell (contract §18.4).
+      // Sent, perhaps placed: only a lookup can tell (docs/real-calls.md).
       if ((error as Error).name === 'TimeoutError') throw new DialUnanswered(`${this.runtime} did not answer within ${DIAL_TIMEOUT_MS / 1000} s`);
       throw new DialRefused(`${this.runtime} could not be reached`);
     }

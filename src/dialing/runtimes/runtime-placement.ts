@@ -25,7 +25,7 @@ function retellRefusals(settings: AssistantSettings): FieldErrors {
 
 const RULES: Partial<Record<AppConfig['dialer'], (settings: AssistantSettings) => FieldErrors>> = { vapi: vapiRefusals, retell: retellRefusals };
 
-/** The configured runtime's rules for what an assistant may be saved as (contract §18.4); Twilio's relay places any. */
+/** The configured runtime's rules for what an assistant may be saved as (docs/real-calls.md); Twilio's relay places any. */
 @Global()
 @Module({
   providers: [

@@ -6,6 +6,6 @@ export interface RuntimeReport {
   details: CallDetails;
   /** Why it failed, for `failure_reason`. */
   reason?: string;
-  /** Ended for the runtime's concurrency limit: no attempt used (contract §18). */
+  /** Ended for the runtime's concurrency limit: no attempt used (docs/real-calls.md). */
   atCapacity?: boolean;
 }

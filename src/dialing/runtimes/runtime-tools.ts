@@ -34,7 +34,7 @@ export function argumentsOf(raw: unknown): unknown {
 }
 
 /**
- * Contract §18.1: runs each of a `tool-calls` message's tools by name as §8 does (each run
+ * docs/real-calls.md: runs each of a `tool-calls` message's tools by name as docs/api.md does (each run
  * recorded on the call); an unknown tool, or arguments its schema refuses, answer an error the
  * model reads (Vapi ignores any status but 200: docs.vapi.ai, Server URL, "Responding to events").
  */

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { Actor } from '../event-sourcing/actor';
 import { Role, Scope } from './permissions';
 
-/** Who a request acts as (contract §19): a member of one organisation, directly or through an API key. */
+/** Who a request acts as (docs/teams.md): a member of one organisation, directly or through an API key. */
 export interface AuthenticatedUser {
   /** The member: the user the token belongs to, or the key's creator. */
   id: number;

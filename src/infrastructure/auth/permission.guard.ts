@@ -4,7 +4,7 @@ import { AuthenticatedRequest } from './bearer-auth.guard';
 import { Permission, PERMISSION_KEY, forbidden, roleAtLeast } from './permissions';
 
 /**
- * The one place a request's permission is decided (contract §19): the route's declared role
+ * The one place a request's permission is decided (docs/teams.md): the route's declared role
  * against the member's role now, and for an API key its scopes too. A route that declares
  * nothing is refused to everyone.
  */

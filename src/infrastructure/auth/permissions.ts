@@ -2,11 +2,11 @@ import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { DomainError } from '../../shared/domain-error';
 
-/** Contract §19: roles, weakest first. */
+/** docs/teams.md: roles, weakest first. */
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Contract §19: what an API key may be limited to. */
+/** docs/teams.md: what an API key may be limited to. */
 export const SCOPES = [
   'read',
   'assistants:write',

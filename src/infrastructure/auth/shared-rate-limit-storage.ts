@@ -9,7 +9,7 @@ import { SlidingWindowStorage } from './sliding-window-storage';
 const LOOK_EVERY_MS = 5000;
 
 /**
- * The rate limit across instances (contract §1): while other instances beat on the store, each
+ * The rate limit across instances (docs/configuration.md): while other instances beat on the store, each
  * request is counted there, in fixed windows of the limit's length; alone, it is counted in
  * memory (a sliding window, no write per request). When a second instance starts, the windows
  * under way are counted afresh in the store: for up to one window a token may get its limit

@@ -3,7 +3,7 @@ import { hasValidSignature } from '../../shared/signature';
 import { AppConfig } from '../config/app-config';
 import { RawBodyRequest } from '../http/json-body-parser';
 
-/** Telephony callbacks carry `X-Signature: sha256=<HMAC of the raw body>` keyed with TELEPHONY_SECRET (contract §8). */
+/** Telephony callbacks carry `X-Signature: sha256=<HMAC of the raw body>` keyed with TELEPHONY_SECRET (docs/api.md). */
 @Injectable()
 export class TelephonySignatureGuard implements CanActivate {
   constructor(private readonly config: AppConfig) {}

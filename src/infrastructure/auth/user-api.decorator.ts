@@ -16,7 +16,7 @@ import { AuthenticatedRequest, BearerAuthGuard } from './bearer-auth.guard';
 import { PermissionGuard } from './permission.guard';
 import { TokenRateLimitGuard } from './token-rate-limit.guard';
 
-/** Every event the handler writes records the caller as its actor (contract §19). */
+/** Every event the handler writes records the caller as its actor (docs/teams.md). */
 @Injectable()
 export class ActorInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

@@ -31,13 +31,13 @@ export class AppConfig {
     readonly metricsToken: string | null = null,
     /** Readable log lines (pino-pretty) instead of JSON. */
     readonly logPretty = false,
-    /** Contract §13: the quiet hours of users who set none, in the called party's time; null: no floor. */
+    /** docs/dialing.md: the quiet hours of users who set none, in the called party's time; null: no floor. */
     readonly defaultQuietHours: { start: string; end: string } | null = { start: '08:00', end: '21:00' },
     /** How long an instance's hold on a piece of background work lasts unless renewed (see WorkLeases). */
     readonly workLeaseTtlMs = 10_000,
-    /** Contract §15: the largest lead import body taken. */
+    /** docs/imports.md: the largest lead import body taken. */
     readonly importMaxBytes = 512 * 1024 * 1024,
-    /** Contract §18: the voice runtime's keys and limits, when it is the dialer. */
+    /** docs/real-calls.md: the voice runtime's keys and limits, when it is the dialer. */
     readonly runtimes: VoiceRuntimeSettings = NO_VOICE_RUNTIME,
     /** VOICES_FILE's catalog of voices; null: the built-in one. */
     readonly voices: VoiceEntry[] | null = null,

@@ -1,4 +1,4 @@
-/** Contract §18: what `DIALER=vapi`, `retell` and `twilio` need, read from the environment. */
+/** docs/real-calls.md: what `DIALER=vapi`, `retell` and `twilio` need, read from the environment. */
 export interface VapiSettings {
   apiKey: string;
   webhookSecret: string;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** A catalog voice as VOICES_FILE lists it (contract §18): the catalog's fields and, optionally, the runtimes' ids. */
+/** A catalog voice as VOICES_FILE lists it (docs/real-calls.md): the catalog's fields and, optionally, the runtimes' ids. */
 export interface VoiceEntry {
   id: number;
   name: string;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Contract §19: who an event was written for. Background work is `system`. */
+/** docs/teams.md: who an event was written for. Background work is `system`. */
 export interface Actor {
   type: 'user' | 'api_key' | 'system';
   id: number | null;

@@ -14,7 +14,7 @@ export async function deliverUntilTaken(
 ): Promise<void> {
   for (;;) {
     try {
-      // Whoever's append woke the subscription, its handlers act as the system (contract §19).
+      // Whoever's append woke the subscription, its handlers act as the system (docs/teams.md).
       await actingAs(SYSTEM_ACTOR, () => handler(event));
       return;
     } catch (error) {

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 
 /**
  * Errors Node's HTTP parser raises before any route runs (a header section too large, a
- * request it cannot parse, a client too slow), answered in the contract's error shape.
+ * request it cannot parse, a client too slow), answered in the error shape of docs/api.md.
  */
 const ANSWERS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request header fields too large.'],

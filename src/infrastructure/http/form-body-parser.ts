@@ -4,7 +4,7 @@ import { BODY_LIMIT_BYTES, RawBodyRequest } from './json-body-parser';
 
 /**
  * Form bodies (`application/x-www-form-urlencoded`) for `routes` only (a telephony provider's
- * callbacks, contract §18.3): parsed into a record of their fields, the text kept as `rawBody`.
+ * callbacks, docs/real-calls.md): parsed into a record of their fields, the text kept as `rawBody`.
  * Every other route refuses them as it refuses every type but JSON.
  */
 export function installFormBodyParser(fastify: FastifyInstance, routes: readonly string[]): void {

@@ -48,7 +48,7 @@ export function errorAnswer(error: unknown): { status: number; body: Record<stri
     const status = error.getStatus();
     const response = error.getResponse();
     // Nest's own exceptions answer `{statusCode, message, error}`, and Fastify's errors reach
-    // us wrapped with a plain string: both get the contract's wording for their status.
+    // us wrapped with a plain string: both get the wording docs/api.md gives their status.
     if (FRAMEWORK_MESSAGES[status] && (typeof response === 'string' || isFrameworkResponse(response))) {
       return { status, body: { message: FRAMEWORK_MESSAGES[status] } };
     }

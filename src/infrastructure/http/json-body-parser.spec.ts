@@ -12,7 +12,7 @@ function jsonParser(): Parser {
   return parser;
 }
 
-describe('JSON bodies over 1 MiB (contract §12: 413 answered before the connection closes)', () => {
+describe('JSON bodies over 1 MiB (docs/api.md: 413 answered before the connection closes)', () => {
   it('reads the rest of a body past the limit before refusing it, so a client still sending reads the 413', async () => {
     const size = BODY_LIMIT_BYTES + 512 * 1024;
     const chunk = Buffer.alloc(64 * 1024, 'a');

@@ -34,7 +34,7 @@ export interface RawBodyRequest {
 /**
  * JSON bodies up to 1 MiB. An empty body reads as no body (so a DELETE sent with a JSON
  * content type still works); anything unparsable is a 400; a value nested deeper than 32
- * levels is refused before it is parsed (contract §12). `__proto__` keys are parsed as plain
+ * levels is refused before it is parsed (docs/api.md). `__proto__` keys are parsed as plain
  * keys, as JSON.parse does, and judged by validation (see proto-keys). The text is kept as
  * `rawBody` for signature checks. `notJsonRoutes` (the import's) get the body unread, of any
  * size, to refuse the type in their own words.

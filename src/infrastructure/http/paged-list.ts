@@ -4,7 +4,7 @@ import { listPath } from '../../shared/http/page-query';
 import { Collection, Filter, SortOrder } from '../read-store/document-store.port';
 
 /**
- * One page of a collection in the page envelope (interface.md §2.7): its documents and their
+ * One page of a collection in the page envelope (docs/api.md): its documents and their
  * total read together, the request's other parameters kept in the page links.
  */
 export async function pagedList<T extends object, V>(

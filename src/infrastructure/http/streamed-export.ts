@@ -6,7 +6,7 @@ import type { Snapshot } from '../read-store/document-store.port';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
-/** CSV unless the client asks for NDJSON (contract §20). */
+/** CSV unless the client asks for NDJSON (docs/reports.md). */
 export const exportFormat = (accept: string | string[] | undefined): ExportFormat =>
   [accept].flat().some((value) => value?.includes('application/x-ndjson')) ? 'ndjson' : 'csv';
 
@@ -63,7 +63,7 @@ export async function sendExport(reply: FastifyReply, format: ExportFormat, name
 }
 
 /**
- * Contract §20: the documents of a snapshot, each as `rowOf` makes its columns, then one `var_<name>`
+ * docs/reports.md: the documents of a snapshot, each as `rowOf` makes its columns, then one `var_<name>`
  * column per key of any document's `variables` (known before the first row); the snapshot is let go
  * however the answer ended.
  */

@@ -29,7 +29,7 @@ export type IdempotencyCommand =
   | { type: 'Answer'; status: number; body: unknown; bodyHash?: string }
   | { type: 'Abandon' };
 
-/** How long an answer is repeated (contract §12). */
+/** How long an answer is repeated (docs/api.md). */
 export const ANSWER_KEPT_MS = 24 * 60 * 60 * 1000;
 /** A request running this long since it began or last progressed died with its process: its key may be used again. */
 export const RUNNING_ABANDONED_MS = 2 * 60 * 1000;

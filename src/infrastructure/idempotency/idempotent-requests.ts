@@ -15,7 +15,7 @@ import { ReadModelBehind } from '../projections/read-model-behind';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { IdempotencyCommand, KEY_REUSED, RUNNING_ABANDONED_MS, idempotencyDecider, idempotencyStream } from './idempotency.decider';
 
-/** 1 to 255 printable ASCII characters (contract §12). */
+/** 1 to 255 printable ASCII characters (docs/api.md). */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 export const KEY_FORMAT = 'The Idempotency-Key header must be 1 to 255 printable characters.';
 
@@ -25,7 +25,7 @@ const PROGRESS_EVERY_MS = RUNNING_ABANDONED_MS / 4;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * `Idempotency-Key` on a create (contract §12): the first request under a key runs and its
+ * `Idempotency-Key` on a create (docs/api.md): the first request under a key runs and its
  * answer is stored in the key's stream; a repeat with the same body gets that answer again
  * (`Idempotent-Replayed: true`) and writes nothing; another body is refused, and so is a
  * repeat while the first still runs. Who runs is decided by an append with the expected

@@ -37,7 +37,7 @@ interface Entry {
 const RENEWALS_PER_TTL = 4;
 
 /**
- * Shares background work between the instances of a store (contract §1, §9): each piece runs
+ * Shares background work between the instances of a store (docs/configuration.md, docs/dialing.md): each piece runs
  * where its lease is held, renewed every quarter of its lifetime, and given up when a renewal
  * fails or the lease is lost. An instance holds at most its share of the pieces (their number
  * over the instances that beat), so a newcomer is handed some at the next round; a piece left

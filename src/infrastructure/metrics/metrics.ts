@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * The service's Prometheus metrics (contract §16), in a registry of the app's own: several
+ * The service's Prometheus metrics (docs/api.md), in a registry of the app's own: several
  * apps in one process (the tests) each count their own. Counters are moved where things
  * happen; gauges that describe stored state are read when scraped, by collectors the
  * features and the runners register.

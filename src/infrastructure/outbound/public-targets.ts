@@ -9,7 +9,7 @@ export type Resolve = (hostname: string) => Promise<string[]>;
 const resolveAll: Resolve = async (hostname) => (await lookup(hostname, { all: true })).map((a) => a.address);
 
 /**
- * Contract §12: a webhook or tool URL whose host is a non-public IP literal, or a name that
+ * docs/api.md: a webhook or tool URL whose host is a non-public IP literal, or a name that
  * resolves only to non-public addresses (`localhost` included), is refused when it is saved,
  * not only when it is called. A name that does not resolve is accepted: it is checked again
  * at every call, by the outbound client.

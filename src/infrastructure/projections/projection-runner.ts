@@ -169,7 +169,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
 
   /**
    * Waits however long the projections take to apply the event at `position`: for background
-   * work, lag is waiting, not failure (contract §9: it delays dialing by no more than itself).
+   * work, lag is waiting, not failure (docs/dialing.md: it delays dialing by no more than itself).
    * Throws ReadModelBehind only when the projections stopped (the process is shutting down).
    */
   async projected(position: number | null, options: SettleOptions = { background: true }): Promise<void> {

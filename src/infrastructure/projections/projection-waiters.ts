@@ -5,7 +5,7 @@ interface Waiter {
 }
 
 /**
- * The waits of read-your-writes (contract §9): each resolves true once the projections have
+ * The waits of read-your-writes (docs/dialing.md): each resolves true once the projections have
  * applied its position, false when its time runs out or the projections stop short of it.
  */
 export class ProjectionWaiters {

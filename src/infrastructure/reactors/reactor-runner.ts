@@ -24,7 +24,7 @@ interface RunningReactor {
  * Runs each reactor on its own checkpointed subscription: one event at a time (the next
  * is read only when the reactor is done, which is the backpressure). A failing event is
  * parked with the later events of its campaign and tried again with backoff, while the
- * reactor goes on with every other campaign (contract §12, see ParkedEvents). The checkpoint
+ * reactor goes on with every other campaign (docs/api.md, see ParkedEvents). The checkpoint
  * trails by up to CHECKPOINT_EVERY_MS (and is saved at stop) rather than costing a
  * transaction per event: after a crash a reactor sees the last moments' events again, which
  * it must bear anyway (reactors are idempotent). Each reactor runs in one instance at a time,

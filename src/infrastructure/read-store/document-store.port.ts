@@ -43,7 +43,7 @@ export function noView(collection: string): Error {
   return new Error(`Collection ${collection} has no view`);
 }
 
-/** Contract §20: the documents of a filter as one moment of the store saw them, read a page at a time. */
+/** docs/reports.md: the documents of a filter as one moment of the store saw them, read a page at a time. */
 export interface Snapshot<T> {
   /** The distinct keys of the object each document holds at `field` (`variables`), in order. */
   keysOf(field: string): Promise<string[]>;

@@ -41,7 +41,7 @@ export class Reservations {
   /**
    * Runs `create` for a holder whose place was just taken; when it fails and the holder's own
    * stream shows it was not made, the place is given back before the failure goes on, so the same
-   * request made again finds it free (contract §12: nothing is half-written).
+   * request made again finds it free (docs/api.md: nothing is half-written).
    */
   async creating<T>(stream: string, holder: number, exists: () => Promise<boolean>, create: () => Promise<T>): Promise<T> {
     try {

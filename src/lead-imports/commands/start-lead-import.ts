@@ -17,7 +17,7 @@ import { ImportFormat, UPLOAD_CUT_SHORT, leadImportStream } from '../lead-import
 export const NO_PHONE_COLUMN = 'The phone_number column is required.';
 
 /**
- * An import asked for (contract §15): its body is stored whole before it counts as uploaded.
+ * An import asked for (docs/imports.md): its body is stored whole before it counts as uploaded.
  * `campaignId` null: the rows are numbers for the user's do-not-call list.
  */
 export class StartLeadImport {

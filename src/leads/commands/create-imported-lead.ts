@@ -4,7 +4,7 @@ import { CreateLeadDto } from '../lead.dto';
 import { ImportedRow, LeadCreation, LeadMade } from './lead-creation';
 
 /**
- * A row of an import made a lead under the id set aside for it (contract §15): refused as a
+ * A row of an import made a lead under the id set aside for it (docs/imports.md): refused as a
  * single create would be. Its caller settles the projections once per batch.
  */
 export class CreateImportedLead {

@@ -11,7 +11,7 @@ export class FinishLeadCall {
     readonly callStatus: string,
     readonly reached: boolean,
     readonly policy: RetryPolicy,
-    /** The called party opted out on the call's last status (contract §13). */
+    /** The called party opted out on the call's last status (docs/dialing.md). */
     readonly optOut = false,
     readonly outcome: RoundOutcome | null = null,
     /** Set when the call was never dialed, its number listed after the claim: the lead's numbers on the do-not-call list. */

@@ -29,7 +29,7 @@ export interface LeadMade {
 
 /**
  * Makes a lead from a checked body, for a single create and for each row of an import alike
- * (contract §6, §12, §15): the same refusals and messages, the number taken in the campaign's
+ * (docs/api.md, docs/imports.md): the same refusals and messages, the number taken in the campaign's
  * reservation stream, one `LeadCreated`. Waiting for the projections is the caller's affair.
  */
 @Injectable()

@@ -17,7 +17,7 @@ export class StartLeadCall {
  * Claims a lead for one call: an append with the expected revision, never retried, so of
  * two schedulers (or processes) reaching for the same lead exactly one wins. The decision may
  * instead pass over listed numbers, move the lead's turn to its next window, or end it
- * (contract §13): those are appended too, and are no claim.
+ * (docs/dialing.md): those are appended too, and are no claim.
  */
 @CommandHandler(StartLeadCall)
 export class StartLeadCallHandler implements ICommandHandler<StartLeadCall, { claimed: boolean; position: number | null }> {

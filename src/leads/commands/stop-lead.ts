@@ -10,7 +10,7 @@ export class StopLead {
   ) {}
 }
 
-/** Ends a lead still to be dialed, `completed` with its reason (contract §13); an ended lead stays as it is. */
+/** Ends a lead still to be dialed, `completed` with its reason (docs/dialing.md); an ended lead stays as it is. */
 @CommandHandler(StopLead)
 export class StopLeadHandler implements ICommandHandler<StopLead, void> {
   constructor(private readonly runner: CommandRunner) {}

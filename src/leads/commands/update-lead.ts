@@ -19,7 +19,7 @@ export class UpdateLead {
   ) {}
 }
 
-/** interface.md §7's order of refusals: the lead, then the target campaign, then the number. */
+/** docs/api.md's order of refusals: the lead, then the target campaign, then the number. */
 @CommandHandler(UpdateLead)
 export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
   constructor(

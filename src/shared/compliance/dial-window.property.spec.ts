@@ -78,7 +78,7 @@ function holiday(codes: readonly string[], date: string): boolean {
 
 const inside = (h: HoursOfDay, time: string) => time >= h.start && (h.end === '24:00' || time < h.end);
 
-/** Contract §13 read literally, instant by instant. */
+/** docs/dialing.md read literally, instant by instant. */
 function oracle(rules: DialRules, contact: DialContact, t: number): boolean {
   if (contact.doNotCall) return false;
   const windowZones = rules.window_timezone === 'assistant' ? [rules.assistant_timezone] : contact.zones;
@@ -95,7 +95,7 @@ function oracle(rules: DialRules, contact: DialContact, t: number): boolean {
 const relevantZones = (rules: DialRules, contact: DialContact) => [rules.assistant_timezone, ...contact.zones];
 
 describe('dial window, over random campaigns, quiet hours, zones and a year of clock', () => {
-  it('agrees with the contract read instant by instant', () => {
+  it('agrees with docs/dialing.md read instant by instant', () => {
     fc.assert(
       fc.property(rulesArb, contactArb, instantArb, (rules, contact, t) => {
         fc.pre(!nearClockChange(relevantZones(rules, contact), t));

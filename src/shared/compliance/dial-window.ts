@@ -4,7 +4,7 @@ import { isPublicHoliday } from './public-holidays';
 
 export type HoursOfDay = { start: string; end: string };
 
-/** Everything that decides when a campaign may dial (contract §13), but the contact. */
+/** Everything that decides when a campaign may dial (docs/dialing.md), but the contact. */
 export interface DialRules {
   calling_hours: HoursOfDay;
   calling_days: readonly Weekday[];

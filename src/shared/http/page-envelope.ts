@@ -1,4 +1,4 @@
-/** Laravel's length-aware paginator body (interface.md §2.7), shared by every paginated list. */
+/** Laravel's length-aware paginator body (docs/api.md), shared by every paginated list. */
 export interface PageEnvelope<T> {
   current_page: number;
   data: T[];

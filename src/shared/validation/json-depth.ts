@@ -1,4 +1,4 @@
-/** Objects and arrays nested deeper than this are refused (contract §12). */
+/** Objects and arrays nested deeper than this are refused (docs/api.md). */
 export const MAX_JSON_DEPTH = 32;
 
 /**

@@ -14,7 +14,7 @@ import { RegisterUser, RegisteredUser } from './register-user';
 type ByMember<C> = C extends { by: unknown } ? Omit<C, 'by'> : never;
 
 /**
- * Contract §19: members and API keys, changed through the organisation's stream, where the
+ * docs/teams.md: members and API keys, changed through the organisation's stream, where the
  * acting member's role and the last owner are decided. Each answer waits for the read models,
  * so a removed member or a revoked key is refused from the next request on.
  */

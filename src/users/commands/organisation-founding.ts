@@ -7,7 +7,7 @@ import { organisationStream } from '../organisation.events';
 import { UsersProjection } from '../users.projection';
 
 /**
- * A user from a store older than organisations (contract §19) has one in the read model, of its
+ * A user from a store older than organisations (docs/teams.md) has one in the read model, of its
  * own id, from its `UserRegistered`; its stream is founded the first time it is changed. No
  * event is rewritten: the founding is a new event, marked `upgraded`.
  */

@@ -4,7 +4,7 @@ import { ProjectionRunner } from '../../infrastructure/projections/projection-ru
 import { userDecider } from '../user.decider';
 import { QuietHours, userStream } from '../user.events';
 
-/** Contract §13: a user narrows their quiet hours; the operator (CLI) sets any range, or none. */
+/** docs/dialing.md: a user narrows their quiet hours; the operator (CLI) sets any range, or none. */
 export class SetQuietHours {
   constructor(
     readonly userId: number,

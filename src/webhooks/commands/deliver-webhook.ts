@@ -59,7 +59,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
   }
 
   private async send(url: string, body: string, secret: string): Promise<AttemptResult> {
-    // contract §14: the timestamp is signed with the body, so a receiver can refuse a replayed one.
+    // docs/api.md: the timestamp is signed with the body, so a receiver can refuse a replayed one.
     const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
     try {
       const response = await this.http.send({

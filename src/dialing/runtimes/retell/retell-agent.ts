@@ -25,7 +25,7 @@ const retellLanguage = (name: string): RetellLanguage => LANGUAGES[languageByNam
 const analysisType = (type: string) => (type === 'bool' ? 'boolean' : type) as 'string' | 'number' | 'boolean';
 
 /**
- * Contract §18.2: the Retell LLM an assistant is published as (retell-sdk's `LlmCreateParams`),
+ * docs/real-calls.md: the Retell LLM an assistant is published as (retell-sdk's `LlmCreateParams`),
  * its tools calling back this service. `{{name}}` in the prompt and first message are Retell's
  * dynamic variables, filled from the call's `retell_llm_dynamic_variables`. An assistant that lets
  * the customer speak first starts with the user (`start_speaker`), with no begin message.
@@ -46,7 +46,7 @@ export function retellLlm(assistant: AssistantRecord, publicUrl: string): LlmCre
     general_prompt: assistant.system_prompt,
     begin_message: assistant.wait_for_customer ? '' : assistant.initial_message,
     start_speaker: assistant.wait_for_customer ? 'user' : 'agent',
-    // Refused at save when Retell does not offer it (contract §18.4).
+    // Refused at save when Retell does not offer it (docs/real-calls.md).
     model: assistant.llm_model as RetellModel,
     model_temperature: Number(assistant.llm_temperature),
     general_tools: tools,
@@ -60,7 +60,7 @@ export function retellLlm(assistant: AssistantRecord, publicUrl: string): LlmCre
 export const retellAgentName = (assistant: AssistantRecord, assistantId: number) => `${assistant.name} (assistant ${assistantId})`;
 
 /**
- * Contract §18.2: the Retell agent that speaks with that LLM (retell-sdk's `AgentCreateParams`).
+ * docs/real-calls.md: the Retell agent that speaks with that LLM (retell-sdk's `AgentCreateParams`).
  * Voicemail is Retell's `voicemail_option` (its `enable_voicemail_detection` was removed).
  */
 export function retellAgent(assistant: AssistantRecord, assistantId: number, llmId: string, publicUrl: string): AgentCreateParams {

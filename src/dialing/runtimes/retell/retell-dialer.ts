@@ -19,7 +19,7 @@ const asStrings = (variables: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 
 /**
- * `DIALER=retell` (contract §18.2): the assistant published as a Retell LLM and agent before its
+ * `DIALER=retell` (docs/real-calls.md): the assistant published as a Retell LLM and agent before its
  * first call and again after it changes (its ids kept in the assistant's events), then each call
  * dialed with that agent. retell-sdk's client, with no retries of its own: a retried dial could call twice.
  */
@@ -58,7 +58,7 @@ export class RetellDialer extends Dialer {
   }
 
   /**
-   * Contract §18.4: Retell's call carrying our call id in its metadata, through every page of
+   * docs/real-calls.md: Retell's call carrying our call id in its metadata, through every page of
    * `POST /v3/list-calls` (retell-sdk 5.66, `client.call.list`; `/v2/list-calls` is deprecated).
    * Not filtered on `start_timestamp`: a call still `registered` has none.
    */
@@ -125,7 +125,7 @@ export class RetellDialer extends Dialer {
 
   /**
    * A Retell refusal as a DialRefused naming its status and message (a 429 one for capacity). A call
-   * being placed that got no answer may have been placed: DialUnanswered, for a lookup (contract §18.4).
+   * being placed that got no answer may have been placed: DialUnanswered, for a lookup (docs/real-calls.md).
    */
   private async retell<T>(request: () => Promise<T>, placing = false): Promise<T> {
     try {

@@ -19,7 +19,7 @@ import { RetellDialer } from './retell-dialer';
 import { ValidationFailed } from '../../../shared/validation/validation.pipe';
 import { invalidArguments } from '../runtime-tools';
 
-/** Contract §18.2: Retell's call events and custom tool calls, each signed with the API key over its raw body. */
+/** docs/real-calls.md: Retell's call events and custom tool calls, each signed with the API key over its raw body. */
 @Controller('api/telephony/retell')
 export class RetellEventsController {
   constructor(

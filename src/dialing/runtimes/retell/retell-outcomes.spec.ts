@@ -1,6 +1,6 @@
 import { retellCallAnalysis, retellCallEnded, retellEndedStatus } from './retell-outcomes';
 
-describe("Retell's disconnection_reason → call status (contract §18.2)", () => {
+describe("Retell's disconnection_reason → call status (docs/real-calls.md)", () => {
   // Every reason retell-sdk's CallResponse type lists, and the status it ends a call with.
   const table: Array<[string, string, boolean]> = [
     ['user_hangup', 'ended_by_customer', false],

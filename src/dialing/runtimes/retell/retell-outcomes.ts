@@ -20,7 +20,7 @@ const TABLE: Record<string, CallStatus> = {
 };
 const AT_CAPACITY = new Set(['concurrency_limit_reached', 'no_concurrency_fallback']);
 
-/** Contract §18.2's table: the status a `disconnection_reason` ends a call with; any other: `failed`. */
+/** docs/real-calls.md's table: the status a `disconnection_reason` ends a call with; any other: `failed`. */
 export function retellEndedStatus(reason: string): { status: CallStatus; atCapacity: boolean } {
   if (AT_CAPACITY.has(reason)) return { status: 'failed', atCapacity: true };
   return { status: TABLE[reason] ?? 'failed', atCapacity: false };
@@ -40,7 +40,7 @@ export interface RetellCall {
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const finite = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
-/** Contract §18.2: what a `call_ended` event tells of a call. */
+/** docs/real-calls.md: what a `call_ended` event tells of a call. */
 export function retellCallEnded(call: RetellCall, wasStarted: boolean): RuntimeReport {
   const reason = text(call.disconnection_reason) ?? 'unknown';
   const { status, atCapacity } = retellEndedStatus(reason);
@@ -58,7 +58,7 @@ export function retellCallEnded(call: RetellCall, wasStarted: boolean): RuntimeR
   return { status, details, ...(status === 'failed' ? { reason: `retell: ${reason}` } : {}), ...(atCapacity ? { atCapacity } : {}) };
 }
 
-/** Contract §18.2: what a `call_analyzed` event adds (no status change): the extracted fields of the right type, and the verdict. */
+/** docs/real-calls.md: what a `call_analyzed` event adds (no status change): the extracted fields of the right type, and the verdict. */
 export function retellCallAnalysis(call: RetellCall, fields: readonly PostCallField[]): Pick<CallDetails, 'variables' | 'evaluation'> {
   const analysis = call.call_analysis;
   if (!analysis) return {};

@@ -19,7 +19,7 @@ import { isTwilios } from './twilio-signature';
 import { TwilioParams, twilioAnsweredBy, twilioStatusReport } from './twilio-outcomes';
 import { REJECT_TWIML, publicBase, relayTwiml } from './twilio-twiml';
 
-/** Contract §18.3: Twilio's callbacks (form bodies signed with the auth token) and a number's voice URL. */
+/** docs/real-calls.md: Twilio's callbacks (form bodies signed with the auth token) and a number's voice URL. */
 @Controller('api/telephony/twilio')
 export class TwilioCallbacksController {
   private readonly logger = new Logger('Twilio');
@@ -100,7 +100,7 @@ export class TwilioCallbacksController {
 
   /**
    * An answering machine took the call: it is recorded as one, and with end_call_on_voicemail hung
-   * up at Twilio. Twilio's `completed` callback then ends it with its duration (contract §18.4).
+   * up at Twilio. Twilio's `completed` callback then ends it with its duration (docs/real-calls.md).
    */
   private async answeredBy(call: CallDocument, params: TwilioParams): Promise<void> {
     if (twilioAnsweredBy(params.AnsweredBy) !== 'machine' || !(this.dialer instanceof TwilioDialer)) return;

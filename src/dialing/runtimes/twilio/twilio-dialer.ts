@@ -35,7 +35,7 @@ function twilioForm(options: CallListInstanceCreateOptions): Array<[string, stri
   });
 }
 
-/** `DIALER=twilio` (contract §18.3): each call connected to the service's own conversation over ConversationRelay. */
+/** `DIALER=twilio` (docs/real-calls.md): each call connected to the service's own conversation over ConversationRelay. */
 export class TwilioDialer extends Dialer {
   readonly provider = 'twilio' as const;
   private readonly api: RuntimeApi;
@@ -70,7 +70,7 @@ export class TwilioDialer extends Dialer {
   }
 
   /**
-   * Contract §18.4: the calls from the assistant's number to the contact created since the first
+   * docs/real-calls.md: the calls from the assistant's number to the contact created since the first
    * send, through every page. Not filtered on `StartTime`: a call Twilio still holds `queued` (past
    * its rate) has none.
    */
@@ -94,7 +94,7 @@ export class TwilioDialer extends Dialer {
     }
   }
 
-  /** Hangs the call up (an answering machine took it, contract §18.3). */
+  /** Hangs the call up (an answering machine took it, docs/real-calls.md). */
   async hangUp(callSid: string): Promise<void> {
     await this.api.call('POST', `/Calls/${encodeURIComponent(callSid)}.json`, { Status: 'completed' });
   }

@@ -1,7 +1,7 @@
 import { twilioAnsweredBy, twilioStatusReport } from './twilio-outcomes';
 import { relayTwiml, relayUrl } from './twilio-twiml';
 
-describe('Twilio status callbacks (contract §18.3)', () => {
+describe('Twilio status callbacks (docs/real-calls.md)', () => {
   it.each([
     [{ CallStatus: 'queued' }, null, null],
     [{ CallStatus: 'initiated' }, null, null],

@@ -1,7 +1,7 @@
 import { AnsweredBy, CallDetails } from '../../../calls/call.events';
 import { RuntimeReport } from '../runtime-report';
 
-/** A Twilio callback's form fields (contract §18.3). */
+/** A Twilio callback's form fields (docs/real-calls.md). */
 export type TwilioParams = Record<string, string | undefined>;
 
 /** `AnsweredBy`: `human`; `machine_*` and `fax` are machines; anything else (`unknown`) says nothing. */
@@ -14,7 +14,7 @@ export function twilioAnsweredBy(value: string | undefined): AnsweredBy | undefi
 const FAILED = new Set(['busy', 'no-answer', 'failed', 'canceled']);
 
 /**
- * Contract §18.3's table: what a status callback changes on a call, given what the call knows of
+ * docs/real-calls.md's table: what a status callback changes on a call, given what the call knows of
  * who answered. A `completed` call the relay ended is the assistant's: the call decider knows that.
  * `queued`, `initiated` and anything unknown change nothing (null).
  */

@@ -16,7 +16,7 @@ export const TWILIO_CALLBACK_ROUTES = [TWILIO_STATUS_PATH, TWILIO_RECORDING_PATH
  */
 export const TWIML_MAX_CHARS = 4000;
 
-/** One of the call's callback URLs: the call named in it, so a callback that comes before the create's answer is matched (contract §18.4). */
+/** One of the call's callback URLs: the call named in it, so a callback that comes before the create's answer is matched (docs/real-calls.md). */
 export const callbackUrl = (publicUrl: string, path: string, callId: number) => `${publicBase(publicUrl)}${path}?call_id=${callId}`;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -29,7 +29,7 @@ export const publicBase = (publicUrl: string) => publicUrl.replace(/\/+$/, '');
 export const relayUrl = (publicUrl: string) => `${publicBase(publicUrl).replace(/^http/, 'ws')}${TWILIO_RELAY_PATH}`;
 
 /**
- * Contract §18.3: the call is connected to the service's relay, which runs the conversation; the
+ * docs/real-calls.md: the call is connected to the service's relay, which runs the conversation; the
  * call's id rides along as a parameter. A voice the catalog has no Twilio voice for: Twilio's default.
  * The greeting is said with the call's variables in its `{{name}}`s, as Vapi and Retell fill them;
  * an assistant that lets the customer speak first has none (ConversationRelay then waits).

@@ -37,7 +37,7 @@ export interface VapiServer {
 }
 
 /**
- * Contract §18.1: the transient assistant of one call, its id in `metadata`, as Vapi's
+ * docs/real-calls.md: the transient assistant of one call, its id in `metadata`, as Vapi's
  * `CreateAssistantDto` (@vapi-ai/server-sdk 2.x) has it. `{{name}}` placeholders are Vapi's own
  * template variables, filled from `assistantOverrides.variableValues`.
  */
@@ -49,7 +49,7 @@ export function vapiAssistant(assistant: AssistantRecord, callId: number, server
     server: withTimeout,
   }));
   if (assistant.end_call_tool.description) tools.push({ type: 'endCall' });
-  // Deprecated by Vapi for structured outputs, still accepted: the plan the contract names (§18.1).
+  // Deprecated by Vapi for structured outputs, still accepted: the plan docs/real-calls.md names.
   const analysisPlan: Vapi.AnalysisPlan = {
     ...(assistant.post_call_schema.length
       ? { structuredDataPlan: { enabled: true, schema: parametersOf(assistant.post_call_schema) as Vapi.JsonSchema } }

@@ -26,7 +26,7 @@ const PAGE = 1000;
 /** Phone numbers are looked up again at most this often when one is not found. */
 const NUMBERS_FRESH_MS = 60_000;
 
-/** `DIALER=vapi` (contract §18.1): each call a transient assistant, from the Vapi number that is the assistant's. */
+/** `DIALER=vapi` (docs/real-calls.md): each call a transient assistant, from the Vapi number that is the assistant's. */
 export class VapiDialer extends Dialer {
   readonly provider = 'vapi' as const;
   private readonly api: RuntimeApi;
@@ -64,7 +64,7 @@ export class VapiDialer extends Dialer {
     return { providerCallId: typeof call?.id === 'string' ? call.id : null };
   }
 
-  /** Contract §18: the calls placed from the assistant's number since the first send (every page), matched on our call id. */
+  /** docs/real-calls.md: the calls placed from the assistant's number since the first send (every page), matched on our call id. */
   override async lookup(request: DialRequest, sentSince: Date): Promise<DialLookup> {
     const phoneNumberId = request.from && (await this.phoneNumberId(request.from).catch(() => null));
     if (!phoneNumberId) return 'unknown';

@@ -29,7 +29,7 @@ interface VapiMessage {
 
 const INVALID = () => new HttpException({ message: 'Invalid signature.' }, 401);
 
-/** Contract §18.1: what Vapi sends about the calls it runs, checked by `X-Vapi-Secret`. */
+/** docs/real-calls.md: what Vapi sends about the calls it runs, checked by `X-Vapi-Secret`. */
 @Controller('api/telephony/vapi')
 export class VapiEventsController {
   constructor(

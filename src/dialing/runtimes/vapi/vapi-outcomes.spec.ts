@@ -3,8 +3,8 @@ import { vapiEndOfCallReport, vapiEndedStatus, vapiStatusUpdate } from './vapi-o
 
 // DOCUMENTED: every `endedReason` @vapi-ai/server-sdk 2.0.1 documents (ServerMessageEndOfCallReportEndedReason), 597 of them.
 
-describe("Vapi's endedReason → call status (contract §18.1)", () => {
-  // The documented reasons the contract names a status for: [endedReason, status, no attempt used].
+describe("Vapi's endedReason → call status (docs/real-calls.md)", () => {
+  // The documented reasons docs/real-calls.md names a status for: [endedReason, status, no attempt used].
   const named: Array<[string, string, boolean]> = [
     ['customer-ended-call', 'ended_by_customer', false],
     ['customer-ended-call-after-warm-transfer-attempt', 'ended_by_customer', false],

@@ -2,7 +2,7 @@ import { CallDetails, CallStatus } from '../../../calls/call.events';
 import { PostCallField, analysisValues } from '../post-call-analysis';
 import { RuntimeReport } from '../runtime-report';
 
-/** Contract §18.1: `status-update` statuses that move a call; any other changes nothing. */
+/** docs/real-calls.md: `status-update` statuses that move a call; any other changes nothing. */
 export function vapiStatusUpdate(status: unknown): CallStatus | null {
   return status === 'ringing' ? 'ringing' : status === 'in-progress' ? 'in-progress' : null;
 }
@@ -16,7 +16,7 @@ const ENDED_BY_ASSISTANT = new Set([
 ]);
 const ENDED = new Set(['voicemail', 'exceeded-max-duration', 'silence-timed-out', 'manually-canceled']);
 
-/** Contract §18.1's table: the status an `endedReason` ends a call with, given whether it was in progress. */
+/** docs/real-calls.md's table: the status an `endedReason` ends a call with, given whether it was in progress. */
 export function vapiEndedStatus(reason: string, wasInProgress: boolean): { status: CallStatus; atCapacity: boolean } {
   const is = (status: CallStatus) => ({ status, atCapacity: false });
   if (reason.startsWith('customer-ended-call')) return is('ended_by_customer');
@@ -56,7 +56,7 @@ function verdict(value: unknown): boolean | null {
   return said === 'true' ? true : said === 'false' ? false : null;
 }
 
-/** Contract §18.1: what an `end-of-call-report` tells of a call, held to the assistant's post-call fields. */
+/** docs/real-calls.md: what an `end-of-call-report` tells of a call, held to the assistant's post-call fields. */
 export function vapiEndOfCallReport(message: EndOfCallReport, wasInProgress: boolean, fields: readonly PostCallField[]): RuntimeReport {
   const reason = text(message.endedReason) ?? 'unknown';
   const { status, atCapacity } = vapiEndedStatus(reason, wasInProgress);

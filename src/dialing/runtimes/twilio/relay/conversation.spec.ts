@@ -36,7 +36,7 @@ describe('the relay’s conversation', () => {
   });
 });
 
-describe('the post-call analysis of a relayed call (contract §18)', () => {
+describe('the post-call analysis of a relayed call (docs/real-calls.md)', () => {
   const assistant = {
     post_call_schema: [
       { name: 'slot', type: 'string' as const, description: 'The slot' },

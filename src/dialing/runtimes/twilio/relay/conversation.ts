@@ -10,7 +10,7 @@ export interface ModelToolCall {
   arguments: string;
 }
 
-/** Contract §18.3: the system prompt with each `{{name}}` replaced by its variable; a name with no variable stays as written. */
+/** docs/real-calls.md: the system prompt with each `{{name}}` replaced by its variable; a name with no variable stays as written. */
 export function promptWithVariables(prompt: string, variables: Record<string, unknown>): string {
   return prompt.replace(/\{\{\s*([^{}\s]+)\s*\}\}/g, (placeholder, name: string) => {
     if (!Object.hasOwn(variables, name)) return placeholder;

@@ -81,7 +81,7 @@ export class ModelClient {
     if (asked.length) yield { type: 'tools', calls: asked };
   }
 
-  /** One answer in the JSON the schema describes (contract §18: the post-call analysis). */
+  /** One answer in the JSON the schema describes (docs/real-calls.md: the post-call analysis). */
   async json(request: Omit<ModelRequest, 'tools'>, schema: Record<string, unknown>): Promise<unknown> {
     const { client, llm } = this.settings();
     const idle = new IdleTimer(llm.timeoutMs * 3);

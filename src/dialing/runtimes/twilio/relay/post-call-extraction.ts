@@ -10,7 +10,7 @@ const jsonType = (type: string) => (type === 'bool' ? 'boolean' : type);
 /** Whether the assistant asks for anything after the call. */
 export const asksForAnalysis = (assistant: Analysed) => assistant.post_call_schema.length > 0 || assistant.post_call_evaluation;
 
-/** Contract §18: the JSON schema of the one answer — the assistant's fields, and with post_call_evaluation `success` and `summary`. */
+/** docs/real-calls.md: the JSON schema of the one answer — the assistant's fields, and with post_call_evaluation `success` and `summary`. */
 export function analysisSchema(assistant: Analysed): Record<string, unknown> {
   const properties: Record<string, unknown> = Object.fromEntries(
     assistant.post_call_schema.map((f) => [f.name, { type: jsonType(f.type), description: f.description }]),

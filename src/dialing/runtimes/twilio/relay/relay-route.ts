@@ -10,7 +10,7 @@ import { TwilioRelay } from './twilio-relay';
 const MAX_FRAME_BYTES = 1024 * 1024;
 
 /**
- * Contract §18.3: `GET /api/telephony/twilio/relay`, a WebSocket whose upgrade carries Twilio's
+ * docs/real-calls.md: `GET /api/telephony/twilio/relay`, a WebSocket whose upgrade carries Twilio's
  * signature over the exact URL the TwiML gave (no params); anything else is refused 401 before
  * the upgrade. Installed with `DIALER=twilio` only.
  */

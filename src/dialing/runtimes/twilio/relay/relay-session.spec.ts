@@ -65,7 +65,7 @@ async function* words(signal: AbortSignal, ...parts: string[]): AsyncGenerator<M
   }
 }
 
-describe('RelaySession (contract §18.3)', () => {
+describe('RelaySession (docs/real-calls.md)', () => {
   it('asks the model with the prompt filled in, sends each delta as it comes and closes the turn', async () => {
     const socket = new FakeSocket();
     const { ports, seen } = portsWith((_r, signal) => words(signal, 'Hi', ' Ann.'));

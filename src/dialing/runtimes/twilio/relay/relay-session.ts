@@ -36,7 +36,7 @@ interface Bound {
 }
 
 /**
- * One call's conversation over Twilio's ConversationRelay (contract §18.3): each prompt asks the
+ * One call's conversation over Twilio's ConversationRelay (docs/real-calls.md): each prompt asks the
  * model, whose text deltas go back as they arrive; tools run as the model asks; `interrupt`
  * cuts the answer in hand; the close records the transcript. Messages are handled in order.
  */

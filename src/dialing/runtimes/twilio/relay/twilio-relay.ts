@@ -50,7 +50,7 @@ export class TwilioRelay implements RelayPorts, OnModuleDestroy {
   }
 
   /**
-   * A live Twilio call under its own CallSid, once (contract §18.4): a second socket for the same
+   * A live Twilio call under its own CallSid, once (docs/real-calls.md): a second socket for the same
    * call, on this instance or another, is refused by the append to the call's relay stream, and a
    * call that ended is never bound again.
    */
