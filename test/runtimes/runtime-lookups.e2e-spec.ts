@@ -1,0 +1,95 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { DialRequest } from '../../src/dialing/dialer.port';
+import { RetellDialer } from '../../src/dialing/runtimes/retell/retell-dialer';
+import { VapiDialer } from '../../src/dialing/runtimes/vapi/vapi-dialer';
+import { loadConfig } from '../../src/infrastructure/config/app-config';
+import { FakeRetell } from '../support/fake-retell';
+import { FakeVapi } from '../support/fake-vapi';
+import { FakeTwilio } from '../support/fake-twilio';
+import { TwilioDialer } from '../../src/dialing/runtimes/twilio/twilio-dialer';
+
+const request = (callId: number, to: string): DialRequest => ({
+  call_id: callId,
+  from: '+12015550700',
+  to,
+  assistant_id: 1,
+  assistant: {},
+  campaign_id: 1,
+  lead_id: 1,
+  secondary_contact_id: null,
+  variables: {},
+  callback_url: '',
+});
+
+/** docs/real-calls.md: before a resend, each runtime is asked for the call it may have placed, matched on our call id. */
+describe("looking up a dial's call at the runtime", () => {
+  it('Retell: finds the call by metadata.call_id through every page of /v3/list-calls, a call still registered too; none; or unknown when unreachable', async () => {
+    const retell = new FakeRetell('k', () => ({ silent: true }));
+    const url = await retell.start();
+    retell.listPage = 2;
+    const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
+    const post = (path: string, body: object) =>
+      fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
+    const { agent_id } = await post('/create-agent', { agent_name: 'a' });
+    const since = new Date(Date.now() - 1000);
+    const dial = (callId: number) =>
+      post('/v2/create-phone-call', { from_number: '+12015550700', to_number: '+12015550701', override_agent_id: agent_id, metadata: { call_id: callId } });
+    for (const other of [1, 2, 3, 4]) await dial(other);
+    // Never started: `registered`, with no start_timestamp, and on the third page.
+    const made = await dial(7);
+    const config = loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: url });
+    const dialer = new RetellDialer(config, config.runtimes.retell!, {} as CommandBus);
+    expect(await dialer.lookup(request(7, '+12015550701'), since)).toEqual({ found: made.call_id });
+    expect(await dialer.lookup(request(8, '+12015550701'), since)).toBe('none');
+    await retell.stop();
+    expect(await dialer.lookup(request(7, '+12015550701'), since)).toBe('unknown');
+  });
+
+  it("Vapi: finds the call by the transient assistant's metadata.call_id from the number since the first send; none; or unknown", async () => {
+    const vapi = new FakeVapi('k', [{ id: 'pn', number: '+12015550700' }], () => ({ silent: true }));
+    const url = await vapi.start();
+    const config = loadConfig({ DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: url });
+    const dialer = await VapiDialer.create(config, config.runtimes.vapi!);
+    const since = new Date(Date.now() - 1000);
+    const assistant = { name: 'Ada', voice_id: 1, initial_message: 'Hi', system_prompt: 'Be kind.', llm_model: 'gpt-4o', llm_temperature: '0.5' };
+    const shape = {
+      ...assistant,
+      language: 'English',
+      max_duration: 60,
+      record: true,
+      end_call_on_voicemail: 0,
+      end_call_tool: { description: null },
+      wait_for_customer: false,
+    };
+    const placed = await dialer.dial({ ...request(9, '+12015550702'), assistant: { ...shape, post_call_schema: [], post_call_evaluation: false, tools: [] } });
+    expect(await dialer.lookup(request(9, '+12015550702'), since)).toEqual({ found: placed.providerCallId });
+    expect(await dialer.lookup(request(10, '+12015550702'), since)).toBe('none');
+    await vapi.stop();
+    expect(await dialer.lookup(request(9, '+12015550702'), since)).toBe('unknown');
+  });
+
+  it('Twilio: finds the call placed from the number to the contact since the first send; none; or unknown when unreachable', async () => {
+    const sid = 'AC00000000000000000000000000000009';
+    const twilio = new FakeTwilio(sid, 't', () => ({ silent: true }));
+    const url = await twilio.start();
+    const config = loadConfig({ DIALER: 'twilio', TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: 't', TWILIO_API_BASE_URL: url, LLM_API_KEY: 'sk' });
+    const dialer = new TwilioDialer(config, config.runtimes.twilio!);
+    const since = new Date(Date.now() - 1000);
+    const shape = { initial_message: 'Hi', language: 'English', voice_id: 1, max_duration: 60, record: false, end_call_on_voicemail: 0 };
+    const placed = await dialer.dial({ ...request(11, '+12015550703'), assistant: shape });
+    expect(placed.providerCallId).toMatch(/^CA[0-9a-f]{32}$/);
+    // Still queued at Twilio (no StartTime yet), and found.
+    expect(await dialer.lookup(request(11, '+12015550703'), since)).toEqual({ found: placed.providerCallId });
+    // Every page is read (one call a page here) before a lookup answers none.
+    twilio.pageSize = 1;
+    for (const other of [13, 14, 15]) await dialer.dial({ ...request(other, '+12015550705'), assistant: shape });
+    const listsBefore = twilio.lists.length;
+    expect(await dialer.lookup(request(16, '+12015550705'), new Date(Date.now() + 60_000))).toBe('none');
+    expect(twilio.lists.length - listsBefore).toBe(3);
+    expect(twilio.lists.every((query) => !query.includes('StartTime'))).toBe(true);
+    expect(await dialer.lookup(request(12, '+12015550704'), since)).toBe('none');
+    expect(await dialer.lookup(request(11, '+12015550703'), new Date(Date.now() + 60_000))).toBe('none');
+    await twilio.stop();
+    expect(await dialer.lookup(request(11, '+12015550703'), since)).toBe('unknown');
+  });
+});
