@@ -87,7 +87,10 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
 
   async snapshot(filter?: Filter): Promise<Snapshot<T>> {
     if (!this.snapshotSession) throw new Error(`Collection ${this.name} takes no snapshots`);
-    return new MongoSnapshot<T>(this.native(), this.snapshotSession(), toMongoFilter(filter), (doc) => strip<T>(doc)!);
+    const session = this.snapshotSession();
+    // A snapshot session reads at the time of its first read: one now pins it to this moment.
+    await this.native().findOne({}, { session, projection: { _id: 1 } });
+    return new MongoSnapshot<T>(this.native(), session, toMongoFilter(filter), (doc) => strip<T>(doc)!);
   }
 
   async countBy(field: string, filter?: Filter): Promise<Map<string | number, number>> {
