@@ -15,8 +15,7 @@ import { IMPORT_ROUTES, installImportBodyParser } from './lead-imports/import-bo
 import { Metrics } from './infrastructure/metrics/metrics';
 import { observeRequests } from './infrastructure/metrics/observe-requests';
 import { installFormBodyParser } from './infrastructure/http/form-body-parser';
-import { TWILIO_CALLBACK_ROUTES } from './dialing/runtimes/twilio/twilio-twiml';
-import { installTwilioRelay } from './dialing/runtimes/twilio/relay/relay-route';
+import { runtimeFor } from './voice-runtimes/registry';
 
 /** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
@@ -35,7 +34,8 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
   });
   installJsonBodyParser(adapter.getInstance(), { notJsonRoutes: IMPORT_ROUTES });
   installImportBodyParser(adapter.getInstance());
-  installFormBodyParser(adapter.getInstance(), TWILIO_CALLBACK_ROUTES);
+  const runtime = runtimeFor(config.dialer);
+  installFormBodyParser(adapter.getInstance(), runtime.formRoutes ?? []);
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const log = createLog(config);
   logRequests(adapter.getInstance(), log);
@@ -44,7 +44,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     bodyParser: false,
     abortOnError: false,
   });
-  await installTwilioRelay(app, config);
+  await runtime.install?.(app, config);
   app.useGlobalFilters(new HttpErrorFilter());
   serveOpenApi(app);
   observeRequests(adapter.getInstance(), app.get(Metrics));

@@ -12,14 +12,13 @@ import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
 import { AssistantsModule } from './assistants/assistants.module';
 import { AuditModule } from './audit/audit.module';
 import { CallsModule } from './calls/calls.module';
-import { TelephonyModule } from './calls/telephony.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { CatalogController } from './catalog/catalog.controller';
 import { DashboardModule } from './dashboard/dashboard.module';
 import { LeadImportsModule } from './lead-imports/lead-imports.module';
 import { DoNotCallModule } from './do-not-call/do-not-call.module';
 import { DialingModule } from './dialing/dialing.module';
-import { RuntimePlacementModule } from './dialing/runtimes/runtime-placement';
+import { VoiceRuntimesModule } from './voice-runtimes/voice-runtimes.module';
 import { HistoryModule } from './history/history.module';
 import { ReportsModule } from './reports/reports.module';
 import { LeadsModule } from './leads/leads.module';
@@ -54,7 +53,7 @@ export class AppModule implements OnApplicationBootstrap {
             storage,
           }),
         }),
-        RuntimePlacementModule,
+        VoiceRuntimesModule.forRoot(options.config.dialer),
         UsersModule,
         AuditModule,
         ToolsModule,
@@ -63,8 +62,7 @@ export class AppModule implements OnApplicationBootstrap {
         CampaignsModule,
         LeadsModule,
         CallsModule,
-        DialingModule.forRoot(options.config.dialer),
-        ...(options.config.dialer === 'http' ? [TelephonyModule] : []),
+        DialingModule,
         WebhooksModule,
         HistoryModule,
         ReportsModule,

@@ -12,8 +12,8 @@ import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { LeadStates } from '../leads/lead-states';
 import { Clock } from '../shared/clock';
 import { dialRefusal, NOT_DIALED_REASONS } from './dial-check';
-import { DialAccepted, DialRefused, DialUnanswered, DialRequest, Dialer } from './dialer.port';
-import { DIAL_TIMEOUT_MS } from './http-dialer';
+import { DialAccepted, DialRefused, DialUnanswered, DialRequest, Dialer } from '../voice-runtimes/dialer.port';
+import { DIAL_TIMEOUT_MS } from '../voice-runtimes/dialer.port';
 import { DialingPolicies } from './dialing-policies';
 
 /** docs/real-calls.md: the runtime could not be asked about a dial that may have left. */

@@ -2,7 +2,7 @@ import { CallSpec } from '../calls/call.events';
 import { callSpec } from '../testing/call.fixture';
 import { CallPlacer } from './call-placer';
 import { DialQueue } from './dial-queue';
-import { Dialer } from './dialer.port';
+import { Dialer } from '../voice-runtimes/dialer.port';
 
 /** A placer whose dials stay on the wire until the spec lets each go. */
 class HeldPlacer {

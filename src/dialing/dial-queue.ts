@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CallSpec } from '../calls/call.events';
 import { CallPlacer } from './call-placer';
-import { Dialer } from './dialer.port';
+import { Dialer } from '../voice-runtimes/dialer.port';
 
 interface Waiting {
   callId: number;

@@ -12,7 +12,7 @@ import { LeadCallStarted } from '../leads/lead.events';
 import { LeadsQueries } from '../leads/leads.queries';
 import { PhoneNumbersQueries } from '../phone-numbers/phone-numbers.queries';
 import { DialQueue } from './dial-queue';
-import { Dialer } from './dialer.port';
+import { Dialer } from '../voice-runtimes/dialer.port';
 
 /**
  * A claimed lead gets its call: the call's stream is opened (only once, whoever reacts) and

@@ -1,12 +1,12 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { DialRequest } from '../../src/dialing/dialer.port';
-import { RetellDialer } from '../../src/dialing/runtimes/retell/retell-dialer';
-import { VapiDialer } from '../../src/dialing/runtimes/vapi/vapi-dialer';
+import { DialRequest } from '../../src/voice-runtimes/dialer.port';
+import { RetellDialer } from '../../src/voice-runtimes/retell/retell-dialer';
+import { VapiDialer } from '../../src/voice-runtimes/vapi/vapi-dialer';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
 import { FakeRetell } from '../support/fake-retell';
 import { FakeVapi } from '../support/fake-vapi';
 import { FakeTwilio } from '../support/fake-twilio';
-import { TwilioDialer } from '../../src/dialing/runtimes/twilio/twilio-dialer';
+import { TwilioDialer } from '../../src/voice-runtimes/twilio/twilio-dialer';
 
 const request = (callId: number, to: string): DialRequest => ({
   call_id: callId,

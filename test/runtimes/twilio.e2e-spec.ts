@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { ManualClock } from '../../src/shared/clock';
-import { APOLOGY } from '../../src/dialing/runtimes/twilio/relay/relay-session';
+import { APOLOGY } from '../../src/voice-runtimes/twilio/relay/relay-session';
 import { EVERY_DAY } from '../support/dialing-world';
 import { eventually } from '../support/fake-provider';
 import { FakeModel, ModelScript } from '../support/fake-model';

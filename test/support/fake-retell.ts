@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { LoopbackServer } from './loopback-server';
 import { sign } from 'retell-sdk';
-import { RETELL_MODELS } from '../../src/dialing/runtimes/retell/retell-models';
+import { RETELL_MODELS } from '../../src/voice-runtimes/retell/retell-models';
 
 /**
  * What Retell refuses of an LLM or an agent (retell-sdk 5.66: `LlmCreateParams.model` is one of

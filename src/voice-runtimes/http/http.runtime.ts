@@ -1,0 +1,12 @@
+import { TelephonySignatureGuard } from '../../infrastructure/auth/telephony-signature.guard';
+import { VoiceRuntime } from '../voice-runtime';
+import { HttpDialer } from './http-dialer';
+import { TelephonyController } from './telephony.controller';
+
+/** `DIALER=http`: the user's own telephony provider, signed requests both ways (docs/api.md). */
+export const HTTP_RUNTIME: VoiceRuntime<'http'> = {
+  kind: 'http',
+  dialer: (config) => new HttpDialer(config),
+  controllers: [TelephonyController],
+  providers: [TelephonySignatureGuard],
+};

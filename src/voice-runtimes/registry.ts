@@ -1,0 +1,19 @@
+import { DialerKind } from '../infrastructure/config/app-config';
+import { HTTP_RUNTIME } from './http/http.runtime';
+import { RETELL_RUNTIME } from './retell/retell.runtime';
+import { SIMULATED_RUNTIME } from './simulated/simulated.runtime';
+import { TWILIO_RUNTIME } from './twilio/twilio.runtime';
+import { VAPI_RUNTIME } from './vapi/vapi.runtime';
+import { VoiceRuntime } from './voice-runtime';
+
+/** Every voice runtime, by the `DIALER` value that chooses it: a new runtime is a folder and a line here. */
+export const VOICE_RUNTIMES: { readonly [K in DialerKind]: VoiceRuntime<K> } = {
+  simulated: SIMULATED_RUNTIME,
+  http: HTTP_RUNTIME,
+  vapi: VAPI_RUNTIME,
+  retell: RETELL_RUNTIME,
+  twilio: TWILIO_RUNTIME,
+};
+
+/** The configured runtime. */
+export const runtimeFor = (kind: DialerKind): VoiceRuntime => VOICE_RUNTIMES[kind];
