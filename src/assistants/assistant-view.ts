@@ -25,3 +25,6 @@ export class AssistantView {
     }));
   }
 }
+
+/** An assistant as the API and the voice runtimes see it: its list record with its tools. */
+export type RenderedAssistant = Awaited<ReturnType<AssistantView['render']>>[number];

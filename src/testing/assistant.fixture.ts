@@ -1,4 +1,6 @@
-import { RequiredSettings } from '../assistants/assistant.settings';
+import { assistantRecord } from '../assistants/assistant-record';
+import { RenderedAssistant } from '../assistants/assistant-view';
+import { ASSISTANT_DEFAULTS, AssistantSettings, RequiredSettings } from '../assistants/assistant.settings';
 
 /** The required fields of a valid assistant, shared by the specs and the end-to-end suites. */
 export const requiredAssistantSettings: RequiredSettings = {
@@ -12,3 +14,25 @@ export const requiredAssistantSettings: RequiredSettings = {
   initial_message: 'Hello!',
   system_prompt: 'You are helpful.',
 };
+
+/** An assistant as the API renders it (the record with its tools), for specs of what runtimes make of one. */
+export function renderedAssistant(overrides: Partial<AssistantSettings> = {}, tools: RenderedAssistant['tools'] = []): RenderedAssistant {
+  const identity = { id: 1, user_id: 1, uuid: '00000000-0000-4000-8000-000000000001', created_at: '', updated_at: '', deleted_at: null };
+  return { ...assistantRecord(identity, { ...ASSISTANT_DEFAULTS, ...requiredAssistantSettings, ...overrides }), tools };
+}
+
+/** A tool as an assistant renders it. */
+export const renderedTool = (
+  tool: Partial<RenderedAssistant['tools'][number]> & Pick<RenderedAssistant['tools'][number], 'name'>,
+): RenderedAssistant['tools'][number] => ({
+  id: 1,
+  description: '',
+  endpoint: 'https://example.com/tool',
+  method: 'POST',
+  timeout: 10,
+  headers: [],
+  schema: [],
+  created_at: '',
+  updated_at: '',
+  ...tool,
+});

@@ -1,3 +1,4 @@
+import { RenderedAssistant } from '../assistants/assistant-view';
 import { CallProvider } from '../calls/call.events';
 
 /** How long a runtime has to answer a dial request (docs/real-calls.md); past it the dial is looked up, never judged. */
@@ -9,7 +10,7 @@ export interface DialRequest {
   from: string | null;
   to: string;
   assistant_id: number;
-  assistant: Record<string, unknown>;
+  assistant: RenderedAssistant;
   campaign_id: number | null;
   lead_id: number | null;
   secondary_contact_id: number | null;

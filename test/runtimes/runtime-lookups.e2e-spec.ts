@@ -7,13 +7,14 @@ import { FakeRetell } from '../support/fake-retell';
 import { FakeVapi } from '../support/fake-vapi';
 import { FakeTwilio } from '../support/fake-twilio';
 import { TwilioDialer } from '../../src/voice-runtimes/twilio/twilio-dialer';
+import { renderedAssistant } from '../../src/testing/assistant.fixture';
 
 const request = (callId: number, to: string): DialRequest => ({
   call_id: callId,
   from: '+12015550700',
   to,
   assistant_id: 1,
-  assistant: {},
+  assistant: renderedAssistant(),
   campaign_id: 1,
   lead_id: 1,
   secondary_contact_id: null,
@@ -51,17 +52,8 @@ describe("looking up a dial's call at the runtime", () => {
     const config = loadConfig({ DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: url });
     const dialer = await VapiDialer.create(config, config.runtimes.vapi!);
     const since = new Date(Date.now() - 1000);
-    const assistant = { name: 'Ada', voice_id: 1, initial_message: 'Hi', system_prompt: 'Be kind.', llm_model: 'gpt-4o', llm_temperature: '0.5' };
-    const shape = {
-      ...assistant,
-      language: 'English',
-      max_duration: 60,
-      record: true,
-      end_call_on_voicemail: 0,
-      end_call_tool: { description: null },
-      wait_for_customer: false,
-    };
-    const placed = await dialer.dial({ ...request(9, '+12015550702'), assistant: { ...shape, post_call_schema: [], post_call_evaluation: false, tools: [] } });
+    const assistant = renderedAssistant({ initial_message: 'Hi', system_prompt: 'Be kind.', llm_temperature: 0.5, max_call_duration: 60 });
+    const placed = await dialer.dial({ ...request(9, '+12015550702'), assistant });
     expect(await dialer.lookup(request(9, '+12015550702'), since)).toEqual({ found: placed.providerCallId });
     expect(await dialer.lookup(request(10, '+12015550702'), since)).toBe('none');
     await vapi.stop();
@@ -75,7 +67,7 @@ describe("looking up a dial's call at the runtime", () => {
     const config = loadConfig({ DIALER: 'twilio', TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: 't', TWILIO_API_BASE_URL: url, LLM_API_KEY: 'sk' });
     const dialer = new TwilioDialer(config, config.runtimes.twilio!);
     const since = new Date(Date.now() - 1000);
-    const shape = { initial_message: 'Hi', language: 'English', voice_id: 1, max_duration: 60, record: false, end_call_on_voicemail: 0 };
+    const shape = renderedAssistant({ initial_message: 'Hi', max_call_duration: 60, record_call: false, end_call_on_voicemail: false });
     const placed = await dialer.dial({ ...request(11, '+12015550703'), assistant: shape });
     expect(placed.providerCallId).toMatch(/^CA[0-9a-f]{32}$/);
     // Still queued at Twilio (no StartTime yet), and found.

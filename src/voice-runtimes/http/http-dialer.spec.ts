@@ -4,13 +4,14 @@ import { loadConfig } from '../../infrastructure/config/app-config';
 import { hasValidSignature } from '../../shared/signature';
 import { DialRequest } from '../dialer.port';
 import { HttpDialer } from './http-dialer';
+import { renderedAssistant } from '../../testing/assistant.fixture';
 
 const request: DialRequest = {
   call_id: 7,
   from: '+12015550100',
   to: '+12015550123',
   assistant_id: 1,
-  assistant: { name: 'Ada' },
+  assistant: renderedAssistant(),
   campaign_id: 2,
   lead_id: 3,
   secondary_contact_id: null,

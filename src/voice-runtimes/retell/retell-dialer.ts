@@ -42,7 +42,7 @@ export class RetellDialer extends Dialer {
 
   async dial(request: DialRequest): Promise<DialAccepted> {
     if (!request.from) throw new DialRefused('retell needs the assistant to have a phone number');
-    const agentId = await this.agentFor(request.assistant_id, request.assistant as unknown as AssistantRecord);
+    const agentId = await this.agentFor(request.assistant_id, request.assistant);
     const call = await this.retell(
       () =>
         this.client.call.createPhoneCall({

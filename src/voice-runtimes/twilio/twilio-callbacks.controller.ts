@@ -12,7 +12,6 @@ import { AppConfig } from '../../infrastructure/config/app-config';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
 import { Dialer } from '../dialer.port';
-import { AssistantRecord } from '../assistant-record';
 import { RuntimeReports } from '../runtime-reports';
 import { isTwilios } from './twilio-signature';
 import { TwilioParams, twilioAnsweredBy, twilioStatusReport } from './twilio-outcomes';
@@ -74,7 +73,7 @@ export class TwilioCallbacksController {
     void reply.header('content-type', 'text/xml');
     if (!doc) return REJECT_TWIML;
     const [assistant] = await this.view.render([doc]);
-    return relayTwiml(this.config.publicUrl, assistant as unknown as AssistantRecord, call.id, call.variables ?? {});
+    return relayTwiml(this.config.publicUrl, assistant, call.id, call.variables ?? {});
   }
 
   /** A Twilio number's voice URL: an inbound call for the assistant holding the number, connected to the relay. */
@@ -90,7 +89,7 @@ export class TwilioCallbacksController {
     void reply.header('content-type', 'text/xml');
     try {
       const { call_id, assistant } = await this.commands.execute(new ReceiveInboundCall(params.From ?? '', params.To ?? '', params.CallSid, 'twilio'));
-      return relayTwiml(this.config.publicUrl, assistant as unknown as AssistantRecord, call_id as number);
+      return relayTwiml(this.config.publicUrl, assistant, call_id as number);
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') return REJECT_TWIML;
       throw error;

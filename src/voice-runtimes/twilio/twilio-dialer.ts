@@ -1,7 +1,6 @@
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { TwilioSettings } from '../../infrastructure/config/voice-runtime-config';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../dialer.port';
-import { AssistantRecord } from '../assistant-record';
 import { RuntimeApi } from '../runtime-http';
 import type { CallListInstanceCreateOptions } from 'twilio/lib/rest/api/v2010/account/call';
 import { TWILIO_RECORDING_PATH, TWILIO_STATUS_PATH, TWILIO_TWIML_PATH, TWIML_MAX_CHARS, callbackUrl, relayTwiml } from './twilio-twiml';
@@ -51,7 +50,7 @@ export class TwilioDialer extends Dialer {
 
   async dial(request: DialRequest): Promise<DialAccepted> {
     if (!request.from) throw new DialRefused('no Twilio number is set on the assistant');
-    const assistant = request.assistant as unknown as AssistantRecord;
+    const assistant = request.assistant;
     const publicUrl = this.config.publicUrl;
     const status = callbackUrl(publicUrl, TWILIO_STATUS_PATH, request.call_id);
     const twiml = relayTwiml(publicUrl, assistant, request.call_id, request.variables);

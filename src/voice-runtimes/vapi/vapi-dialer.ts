@@ -2,7 +2,6 @@ import { AppConfig } from '../../infrastructure/config/app-config';
 import { VapiSettings } from '../../infrastructure/config/voice-runtime-config';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../dialer.port';
 import { RuntimeApi } from '../runtime-http';
-import { AssistantRecord } from '../assistant-record';
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { VapiServer, vapiAssistant } from './vapi-assistant';
 import { loadVapiModels } from './vapi-models';
@@ -57,7 +56,7 @@ export class VapiDialer extends Dialer {
     const body: Vapi.CreateCallDto = {
       phoneNumberId,
       customer: { number: request.to },
-      assistant: vapiAssistant(request.assistant as unknown as AssistantRecord, request.call_id, this.server),
+      assistant: vapiAssistant(request.assistant, request.call_id, this.server),
       assistantOverrides: { variableValues: request.variables },
     };
     const call = await this.api.call<{ id?: unknown }>('POST', '/call', body);

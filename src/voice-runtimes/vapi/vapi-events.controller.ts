@@ -12,7 +12,6 @@ import { Dialer } from '../dialer.port';
 import { runTools } from '../runtime-tools';
 import { RuntimeReports } from '../runtime-reports';
 import { vapiEndOfCallReport, vapiStatusUpdate } from './vapi-outcomes';
-import { AssistantRecord } from '../assistant-record';
 import { vapiAssistant } from './vapi-assistant';
 import { VapiDialer } from './vapi-dialer';
 
@@ -73,7 +72,7 @@ export class VapiEventsController {
     if (typeof to !== 'string' || typeof from !== 'string') return { error: 'Phone number not found.' };
     try {
       const answered = await this.commands.execute(new ReceiveInboundCall(from, to, providerCallId, 'vapi'));
-      return { assistant: vapiAssistant(answered.assistant as unknown as AssistantRecord, answered.call_id, dialer.server) };
+      return { assistant: vapiAssistant(answered.assistant, answered.call_id, dialer.server) };
     } catch (error) {
       if (error instanceof DomainError) return { error: 'Phone number not found.' };
       throw error;

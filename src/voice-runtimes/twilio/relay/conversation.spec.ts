@@ -1,5 +1,6 @@
 import { Conversation, modelTools, promptWithVariables } from './conversation';
 import { analysisOf, analysisSchema } from './post-call-extraction';
+import { renderedTool } from '../../../testing/assistant.fixture';
 
 describe('the relay’s conversation', () => {
   it('fills {{name}} with its variable, keeping a name with none', () => {
@@ -9,7 +10,7 @@ describe('the relay’s conversation', () => {
   });
 
   it('offers the assistant’s tools as functions, and end_call only with an end-call tool', () => {
-    const tool = { name: 'book_slot', description: 'Books', timeout: 10, schema: [{ name: 'day', type: 'string', description: 'The day' }] };
+    const tool = renderedTool({ name: 'book_slot', description: 'Books', schema: [{ name: 'day', type: 'string', description: 'The day' }] });
     expect(modelTools({ tools: [tool], end_call_tool: { description: null } }).map((t) => t.function.name)).toEqual(['book_slot']);
     const tools = modelTools({ tools: [tool], end_call_tool: { description: 'Ends the call' } });
     expect(tools[1]).toEqual({

@@ -1,19 +1,18 @@
 import { EventEmitter } from 'node:events';
-import { AssistantRecord } from '../../assistant-record';
 import { ModelToolCall } from './conversation';
 import { ModelFailed, ModelPart, ModelRequest } from './model-client';
 import { APOLOGY, RelayPorts, RelaySession } from './relay-session';
+import { renderedAssistant } from '../../../testing/assistant.fixture';
 
-const assistant = {
+const assistant = renderedAssistant({
   system_prompt: 'Call {{first_name}}.',
   initial_message: 'Hello!',
   llm_model: 'gpt-4o',
-  llm_temperature: '0.2',
-  tools: [],
-  end_call_tool: { description: 'Ends the call' },
+  llm_temperature: 0.2,
+  'end_call_tool.description': 'Ends the call',
   post_call_schema: [],
   post_call_evaluation: false,
-} as unknown as AssistantRecord;
+});
 
 /** A relay socket the test speaks into as Twilio would, keeping what the session sends. */
 class FakeSocket extends EventEmitter {

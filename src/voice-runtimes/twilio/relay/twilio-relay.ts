@@ -64,7 +64,7 @@ export class TwilioRelay implements RelayPorts, OnModuleDestroy {
     const doc = await this.assistants.get(call.assistant_id);
     if (!doc) return null;
     const [assistant] = await this.view.render([doc]);
-    return { assistant: assistant as unknown as AssistantRecord, variables: call.variables ?? {} };
+    return { assistant: assistant, variables: call.variables ?? {} };
   }
 
   answer(request: ModelRequest, signal: AbortSignal) {
