@@ -8,6 +8,9 @@ import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DialScheduler } from './dial-scheduler';
 import { DialingPolicies } from './dialing-policies';
 import { LeadCallResultsReactor } from './lead-call-results.reactor';
+import { CallPlacesFreed } from './call-end/call-places';
+import { FailureBreaker } from './call-end/failure-breaker';
+import { LeadRoundResult } from './call-end/lead-round-result';
 import { PlaceCallsReactor } from './place-calls.reactor';
 import { StuckCallSweeper } from './stuck-call-sweeper';
 import { CallPlacer } from './call-placer';
@@ -23,6 +26,9 @@ import { CallSlots } from './call-slots';
     DialScheduler,
     PlaceCallsReactor,
     LeadCallResultsReactor,
+    CallPlacesFreed,
+    LeadRoundResult,
+    FailureBreaker,
     OptOutReactor,
     StuckCallSweeper,
     CallPlacer,
