@@ -6,8 +6,6 @@ const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts'
 module.exports = {
   // End-to-end tests start services and CLI processes; on 2 busy cores a few of those take seconds.
   testTimeout: 30_000,
-  // A suite that fails mid-way may leave its service running; the run must still end and report it.
-  forceExit: true,
   // Each suite loads the service's modules afresh and some of them stay reachable after it (Nest,
   // ts-jest): a run of 150 suites in one process outgrew Node's heap. A worker past 1 GB after a
   // suite is replaced (and this makes jest use a worker even on two cores).
