@@ -8,12 +8,12 @@ import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { Projection, ReadModelProjection } from './projection';
 import { ReadModelBehind } from './read-model-behind';
 import { ProjectionWaiters } from './projection-waiters';
+import { BatchResult, ProjectionBatches } from './projection-batches';
 
 const BATCH = 500;
 /** A rebuild holds more events per transaction: nothing waits on it, and each document is written once per batch. */
 const REBUILD_BATCH = 5000;
-const LOCK = 'projections';
-/** How soon a batch or a version reset another instance holds is looked at again. */
+/** How soon a batch another instance holds is looked at again. */
 const BUSY_RETRY_MS = 50;
 /**
  * After a batch that found events but not a full batch of them, the next waits this long: under
@@ -42,9 +42,10 @@ export interface SettleOptions {
 export const PROJECT_AT_START = Symbol('PROJECT_AT_START');
 
 /**
- * Applies every event to every projection in order. Each batch runs under the read
- * store's exclusive lock and writes the checkpoints with the read-model changes, so
- * several processes sharing a store never apply an event twice or out of order.
+ * Applies every event to every projection in order, and answers who waits for them. Each batch
+ * (ProjectionBatches) runs under the read store's exclusive lock and writes the checkpoints with
+ * the read-model changes, so several processes sharing a store never apply an event twice or out
+ * of order; this class decides when batches run.
  */
 @Injectable()
 export class ProjectionRunner implements OnApplicationBootstrap {
@@ -63,15 +64,18 @@ export class ProjectionRunner implements OnApplicationBootstrap {
   private started!: () => void;
   /** Settles once the projections have caught up, at start, with what the store held. */
   readonly caughtUpAtStart = new Promise<void>((resolve) => (this.started = resolve));
+  private readonly batches: ProjectionBatches;
 
   constructor(
     private readonly discovery: DiscoveryService,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly readStore: DocumentStore,
-    private readonly upcasters: Upcasters,
+    upcasters: Upcasters,
     private readonly config: AppConfig,
     @Inject(PROJECT_AT_START) private readonly projectAtStart: boolean,
-  ) {}
+  ) {
+    this.batches = new ProjectionBatches(events, readStore, upcasters);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.projections = this.discovery
@@ -79,7 +83,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
       .filter((wrapper) => wrapper.instance)
       .map((wrapper) => wrapper.instance as ReadModelProjection);
     this.handledBy = new Map(this.projections.map((p) => [p, new Set(p.eventTypes)]));
-    await this.resetChangedProjections();
+    await this.batches.resetChanged(this.projections);
     if (!this.projectAtStart) return;
     this.unwatch = this.events.watch(() => this.trigger());
     await this.catchUp();
@@ -104,37 +108,6 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     }
     this.stopped = true;
     this.waiters.end();
-  }
-
-  /** A projection whose documents changed shape starts again from the first event. */
-  private async resetChangedProjections(): Promise<void> {
-    // Every instance starting at once: one resets, the others wait for it, then find the version recorded.
-    await this.alone(() => this.resetChangedVersions());
-  }
-
-  /** Runs `work` under the projections' lock, waiting while another instance holds it. */
-  private async alone<R>(work: () => Promise<R>): Promise<R> {
-    for (;;) {
-      const outcome = await this.readStore.exclusive(LOCK, work);
-      if (outcome.ran) return outcome.result;
-      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
-    }
-  }
-
-  private async resetChangedVersions(): Promise<void> {
-    for (const projection of this.projections) {
-      const key = `version:${projection.name}`;
-      const version = projection.version ?? 1;
-      // Stores written before versions were kept hold version 1 of every projection.
-      const stored = (await this.readStore.getCheckpoint(key)) || 1;
-      if (stored === version) continue;
-      if ((await this.readStore.getCheckpoint(projection.name)) > 0) {
-        this.logger.log(`Projection ${projection.name} changed to version ${version}: projecting it again`);
-        for (const collection of projection.collections) await this.readStore.clearCollection(collection);
-        await this.readStore.resetCheckpoint(projection.name, 0);
-      }
-      await this.readStore.resetCheckpoint(key, version);
-    }
   }
 
   /** The position every projection has applied up to. */
@@ -196,9 +169,7 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     let { applied, position } = await this.readStore.refill(
       chosen.flatMap((p) => p.collections),
       async () => {
-        await this.alone(async () => {
-          for (const projection of chosen) await this.readStore.resetCheckpoint(rebuilding(projection), 0);
-        });
+        await this.batches.resetCheckpoints(chosen.map(rebuilding));
         this.waiters.startOver();
         for (let applied = 0; ;) {
           const { count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true);
@@ -210,9 +181,10 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     );
     for (let count = REBUILD_BATCH; count === REBUILD_BATCH; applied += count)
       ({ count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true));
-    await this.alone(async () => {
-      for (const projection of chosen) await this.readStore.setCheckpoint(projection.name, position);
-    });
+    await this.batches.advanceCheckpoints(
+      chosen.map((p) => p.name),
+      position,
+    );
     return applied;
   }
 
@@ -270,42 +242,16 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     checkpointOf = (p: ReadModelProjection) => p.name,
     /** A rebuild waits its turn: a batch another instance runs is not one of its own. */
     waitForTurn = false,
-  ): Promise<{ count: number; position: number }> {
-    const batch = async () => {
-      const checkpoints = await Promise.all(projections.map((p) => this.readStore.getCheckpoint(checkpointOf(p))));
-      const from = checkpoints.length ? Math.min(...checkpoints) : await this.events.headPosition();
-      const events = await this.events.readAll(from, size);
-      const handled = projections.map((p) => this.handledBy.get(p)!);
-      for (const recorded of events) {
-        const event = this.upcasters.upcast(recorded);
-        // Handing each projection only its own types saves an await per projection and event:
-        // a rebuild of two million events made 14 million of them for nothing.
-        for (let i = 0; i < projections.length; i++) {
-          if (event.position > checkpoints[i] && handled[i].has(event.type)) await projections[i].apply(event);
-        }
-      }
-      const last = events.length ? events[events.length - 1].position : from;
-      for (let i = 0; i < projections.length; i++) {
-        if (last > checkpoints[i]) await this.readStore.setCheckpoint(checkpointOf(projections[i]), last);
-      }
-      // Every checkpoint is now at least `last`; the slowest projection bounds what is readable.
-      const lowest = checkpoints.length ? Math.min(...checkpoints.map((c) => Math.max(c, last))) : last;
-      return { count: events.length, position: lowest };
-    };
-    const outcome = waitForTurn ? { ran: true as const, result: await this.alone(batch) } : await this.readStore.exclusive(LOCK, batch);
+  ): Promise<BatchResult> {
+    const outcome = await this.batches.run(projections, this.handledBy, size, checkpointOf, waitForTurn);
     if (!outcome.ran) {
       // Another instance is projecting: what it projects is read from the checkpoints once it is done.
       this.triggerSoon();
-      const position = await this.lowestCheckpoint();
+      const position = await this.batches.lowestCheckpoint(this.projections);
       this.waiters.advance(position);
       return { count: 0, position };
     }
     this.waiters.advance(outcome.result.position);
     return outcome.result;
-  }
-
-  private async lowestCheckpoint(): Promise<number> {
-    const checkpoints = await Promise.all(this.projections.map((p) => this.readStore.getCheckpoint(p.name)));
-    return checkpoints.length ? Math.min(...checkpoints) : 0;
   }
 }
