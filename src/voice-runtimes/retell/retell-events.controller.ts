@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, HttpException, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpException, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { verify } from 'retell-sdk';
 import { AssistantsQueries } from '../../assistants/assistants.queries';
@@ -12,10 +12,8 @@ import { RawBodyRequest } from '../../infrastructure/http/json-body-parser';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
 import { ToolRunResult } from '../../tools/tool-runner';
-import { Dialer } from '../dialer.port';
 import { RuntimeReports } from '../runtime-reports';
 import { RetellCall, retellCallAnalysis, retellCallEnded } from './retell-outcomes';
-import { RetellDialer } from './retell-dialer';
 import { ValidationFailed } from '../../shared/validation/validation.pipe';
 import { invalidArguments } from '../runtime-tools';
 
@@ -29,7 +27,6 @@ export class RetellEventsController {
     private readonly assistants: AssistantsQueries,
     private readonly reports: RuntimeReports,
     private readonly projections: ProjectionRunner,
-    @Inject(Dialer) private readonly dialer: Dialer,
   ) {}
 
   @Post('events')
@@ -76,9 +73,9 @@ export class RetellEventsController {
   }
 
   private async verified(req: RawBodyRequest, signature: string | undefined): Promise<void> {
-    const retell = this.config.runtimes.retell;
-    if (!retell || !(this.dialer instanceof RetellDialer)) throw new HttpException({ message: 'Not found.' }, 404);
-    const valid = typeof signature === 'string' && (await verify(req.rawBody ?? '', retell.webhookApiKey, signature).catch(() => false));
+    // Mounted with DIALER=retell only (src/voice-runtimes/registry.ts): its settings are there.
+    const key = this.config.runtimes.retell!.webhookApiKey;
+    const valid = typeof signature === 'string' && (await verify(req.rawBody ?? '', key, signature).catch(() => false));
     if (!valid) throw new HttpException({ message: 'Invalid signature.' }, 401);
   }
 

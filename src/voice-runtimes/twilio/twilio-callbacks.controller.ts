@@ -109,8 +109,8 @@ export class TwilioCallbacksController {
   }
 
   private verified(req: FastifyRequest, signature: string | undefined, body: unknown): TwilioParams {
-    const twilio = this.config.runtimes.twilio;
-    if (!twilio) throw new HttpException({ message: 'Not found.' }, 404);
+    // Mounted with DIALER=twilio only (src/voice-runtimes/registry.ts): its settings are there.
+    const twilio = this.config.runtimes.twilio!;
     const params = (body && typeof body === 'object' ? body : {}) as TwilioParams;
     const url = `${publicBase(this.config.publicUrl)}${req.url}`;
     if (typeof signature !== 'string' || !isTwilios(twilio, req.headers, url, params)) throw new HttpException({ message: 'Invalid signature.' }, 401);

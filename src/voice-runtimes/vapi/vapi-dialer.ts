@@ -22,6 +22,12 @@ type VapiCall = Pick<Vapi.Call, 'id' | 'createdAt'> & {
  */
 const PAGE = 1000;
 
+/** Where Vapi sends a call's messages, with the secret they are checked by. */
+export const vapiServer = (config: AppConfig): VapiServer => ({
+  url: `${config.publicUrl.replace(/\/$/, '')}${VAPI_EVENTS_PATH}`,
+  headers: { 'X-Vapi-Secret': config.runtimes.vapi!.webhookSecret },
+});
+
 /** Phone numbers are looked up again at most this often when one is not found. */
 const NUMBERS_FRESH_MS = 60_000;
 
@@ -33,7 +39,7 @@ export class VapiDialer extends Dialer {
 
   private constructor(
     private readonly config: AppConfig,
-    private readonly vapi: VapiSettings,
+    vapi: VapiSettings,
   ) {
     super();
     this.api = new RuntimeApi('vapi', vapi.baseUrl, `Bearer ${vapi.apiKey}`);
@@ -47,7 +53,7 @@ export class VapiDialer extends Dialer {
 
   /** Where Vapi sends the call's messages, with the secret they are checked by. */
   get server(): VapiServer {
-    return { url: `${this.config.publicUrl.replace(/\/$/, '')}${VAPI_EVENTS_PATH}`, headers: { 'X-Vapi-Secret': this.vapi.webhookSecret } };
+    return vapiServer(this.config);
   }
 
   async dial(request: DialRequest): Promise<DialAccepted> {

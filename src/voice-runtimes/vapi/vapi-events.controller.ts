@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, HttpException, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpException, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AssistantsQueries } from '../../assistants/assistants.queries';
 import { ConfirmDialSent } from '../../calls/commands/call-dial';
@@ -8,12 +8,11 @@ import { CallsQueries } from '../../calls/calls.queries';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { DomainError } from '../../shared/domain-error';
 import { isSameSecret } from '../../shared/signature';
-import { Dialer } from '../dialer.port';
 import { runTools } from '../runtime-tools';
 import { RuntimeReports } from '../runtime-reports';
 import { vapiEndOfCallReport, vapiStatusUpdate } from './vapi-outcomes';
 import { vapiAssistant } from './vapi-assistant';
-import { VapiDialer } from './vapi-dialer';
+import { vapiServer } from './vapi-dialer';
 
 type VapiCallRef = { id?: unknown; assistant?: { metadata?: { call_id?: unknown } }; metadata?: { call_id?: unknown } };
 interface VapiMessage {
@@ -37,18 +36,16 @@ export class VapiEventsController {
     private readonly calls: CallsQueries,
     private readonly assistants: AssistantsQueries,
     private readonly reports: RuntimeReports,
-    @Inject(Dialer) private readonly dialer: Dialer,
   ) {}
 
   @Post('events')
   @HttpCode(200)
   async event(@Headers('x-vapi-secret') secret: string | undefined, @Body() body: unknown) {
-    const vapi = this.config.runtimes.vapi;
-    if (!vapi || !(this.dialer instanceof VapiDialer)) throw new HttpException({ message: 'Not found.' }, 404);
-    if (!isSameSecret(secret, vapi.webhookSecret)) throw INVALID();
+    // Mounted with DIALER=vapi only (src/voice-runtimes/registry.ts): its settings are there.
+    if (!isSameSecret(secret, this.config.runtimes.vapi!.webhookSecret)) throw INVALID();
     const message = (body as { message?: VapiMessage } | null)?.message;
     if (!message || typeof message !== 'object') return {};
-    if (message.type === 'assistant-request') return this.inbound(message, this.dialer);
+    if (message.type === 'assistant-request') return this.inbound(message);
     const handled = ['status-update', 'end-of-call-report', 'tool-calls'];
     if (!handled.includes(message.type as string)) return {};
     const call = await this.callOf(message.call);
@@ -65,14 +62,14 @@ export class VapiEventsController {
   }
 
   /** An inbound call to a Vapi number whose server is this route: the call recorded, and its assistant for Vapi. */
-  private async inbound(message: VapiMessage, dialer: VapiDialer) {
+  private async inbound(message: VapiMessage) {
     const to = message.phoneNumber?.number ?? message.call?.phoneNumber?.number;
     const from = message.call?.customer?.number;
     const providerCallId = typeof message.call?.id === 'string' ? message.call.id : undefined;
     if (typeof to !== 'string' || typeof from !== 'string') return { error: 'Phone number not found.' };
     try {
       const answered = await this.commands.execute(new ReceiveInboundCall(from, to, providerCallId, 'vapi'));
-      return { assistant: vapiAssistant(answered.assistant, answered.call_id, dialer.server) };
+      return { assistant: vapiAssistant(answered.assistant, answered.call_id, vapiServer(this.config)) };
     } catch (error) {
       if (error instanceof DomainError) return { error: 'Phone number not found.' };
       throw error;
