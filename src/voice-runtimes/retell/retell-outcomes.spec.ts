@@ -1,4 +1,8 @@
+import type { CallResponse } from 'retell-sdk/resources/call';
 import { retellCallAnalysis, retellCallEnded, retellEndedStatus } from './retell-outcomes';
+
+/** Every `disconnection_reason` retell-sdk 5.66 types. */
+type Reason = NonNullable<CallResponse['disconnection_reason']>;
 
 describe("Retell's disconnection_reason → call status (docs/real-calls.md)", () => {
   // Every reason retell-sdk's CallResponse type lists, and the status it ends a call with.
@@ -38,6 +42,46 @@ describe("Retell's disconnection_reason → call status (docs/real-calls.md)", (
     ['error_unknown', 'failed', false],
     ['error_user_not_joined', 'failed', false],
   ];
+
+  it('covers every reason retell-sdk lists, no more (a reason Retell adds fails the build)', () => {
+    const every: Record<Reason, true> = {
+      user_hangup: true,
+      agent_hangup: true,
+      call_transfer: true,
+      voicemail_reached: true,
+      ivr_reached: true,
+      inactivity: true,
+      max_duration_reached: true,
+      concurrency_limit_reached: true,
+      no_concurrency_fallback: true,
+      no_valid_payment: true,
+      scam_detected: true,
+      dial_busy: true,
+      dial_failed: true,
+      dial_no_answer: true,
+      invalid_destination: true,
+      telephony_provider_permission_denied: true,
+      telephony_provider_unavailable: true,
+      sip_routing_error: true,
+      marked_as_spam: true,
+      user_declined: true,
+      error_llm_websocket_open: true,
+      error_llm_websocket_lost_connection: true,
+      error_llm_websocket_runtime: true,
+      error_llm_websocket_corrupt_payload: true,
+      error_no_audio_received: true,
+      error_asr: true,
+      error_retell: true,
+      error_unknown: true,
+      error_user_not_joined: true,
+      registered_call_timeout: true,
+      transfer_bridged: true,
+      transfer_cancelled: true,
+      manual_stopped: true,
+      call_take_over: true,
+    };
+    expect(table.map(([reason]) => reason).sort()).toEqual(Object.keys(every).sort());
+  });
 
   it.each(table)('%s → %s (at capacity: %s)', (reason, status, atCapacity) => {
     expect(retellEndedStatus(reason)).toEqual({ status, atCapacity });

@@ -1,7 +1,8 @@
-import DOCUMENTED from './vapi-ended-reasons.fixture.json';
+import { Vapi } from '@vapi-ai/server-sdk';
 import { vapiEndOfCallReport, vapiEndedStatus, vapiStatusUpdate } from './vapi-outcomes';
 
-// DOCUMENTED: every `endedReason` @vapi-ai/server-sdk 2.0.1 documents (ServerMessageEndOfCallReportEndedReason), 597 of them.
+/** Every `endedReason` @vapi-ai/server-sdk documents (ServerMessageEndOfCallReportEndedReason): 597 in 2.0.1. */
+const DOCUMENTED: readonly string[] = Object.values(Vapi.ServerMessageEndOfCallReportEndedReason);
 
 describe("Vapi's endedReason → call status (docs/real-calls.md)", () => {
   // The documented reasons docs/real-calls.md names a status for: [endedReason, status, no attempt used].
