@@ -70,35 +70,65 @@ export class ProjectionBatches {
     checkpointOf: (p: ReadModelProjection) => string,
     waitForTurn: boolean,
   ): Promise<{ ran: true; result: BatchResult } | { ran: false }> {
-    const batch = async (): Promise<BatchResult> => {
-      const checkpoints = await Promise.all(projections.map((p) => this.readStore.getCheckpoint(checkpointOf(p))));
-      const from = checkpoints.length ? Math.min(...checkpoints) : await this.events.headPosition();
-      const events = await this.events.readAll(from, size);
-      const handled = projections.map((p) => handledBy.get(p)!);
-      for (const recorded of events) {
-        const event = this.upcasters.upcast(recorded);
-        // Handing each projection only its own types saves an await per projection and event:
-        // a rebuild of two million events made 14 million of them for nothing.
-        for (let i = 0; i < projections.length; i++) {
-          if (event.position > checkpoints[i] && handled[i].has(event.type)) await projections[i].apply(event);
-        }
-      }
-      const last = events.length ? events[events.length - 1].position : from;
-      for (let i = 0; i < projections.length; i++) {
-        if (last > checkpoints[i]) await this.readStore.setCheckpoint(checkpointOf(projections[i]), last);
-      }
-      // Every checkpoint is now at least `last`; the slowest projection bounds what is readable.
-      const lowest = checkpoints.length ? Math.min(...checkpoints.map((c) => Math.max(c, last))) : last;
-      return { count: events.length, position: lowest };
-    };
+    const batch = () => this.runHeld(projections, handledBy, size, checkpointOf);
     return waitForTurn ? { ran: true, result: await this.alone(batch) } : this.readStore.exclusive(LOCK, batch);
   }
 
-  /** Moves `names`' checkpoints up to `position`, under the lock. */
-  advanceCheckpoints(names: readonly string[], position: number): Promise<void> {
-    return this.alone(async () => {
-      for (const name of names) await this.readStore.setCheckpoint(name, position);
+  /** One batch as `run` makes it, by a caller that holds the lock already (see `hold`). */
+  async runHeld(
+    projections: readonly ReadModelProjection[],
+    handledBy: ReadonlyMap<ReadModelProjection, ReadonlySet<string>>,
+    size: number,
+    checkpointOf: (p: ReadModelProjection) => string,
+  ): Promise<BatchResult> {
+    const checkpoints = await Promise.all(projections.map((p) => this.readStore.getCheckpoint(checkpointOf(p))));
+    const from = checkpoints.length ? Math.min(...checkpoints) : await this.events.headPosition();
+    const events = await this.events.readAll(from, size);
+    const handled = projections.map((p) => handledBy.get(p)!);
+    for (const recorded of events) {
+      const event = this.upcasters.upcast(recorded);
+      // Handing each projection only its own types saves an await per projection and event:
+      // a rebuild of two million events made 14 million of them for nothing.
+      for (let i = 0; i < projections.length; i++) {
+        if (event.position > checkpoints[i] && handled[i].has(event.type)) await projections[i].apply(event);
+      }
+    }
+    const last = events.length ? events[events.length - 1].position : from;
+    for (let i = 0; i < projections.length; i++) {
+      if (last > checkpoints[i]) await this.readStore.setCheckpoint(checkpointOf(projections[i]), last);
+    }
+    // Every checkpoint is now at least `last`; the slowest projection bounds what is readable.
+    const lowest = checkpoints.length ? Math.min(...checkpoints.map((c) => Math.max(c, last))) : last;
+    return { count: events.length, position: lowest };
+  }
+
+  /**
+   * Takes the projections' lock and keeps it (renewed) until the answered release is called: a
+   * rebuild beside running services holds it from its last batches to its checkpoints' move, so
+   * no service batch falls between them.
+   */
+  async hold(): Promise<() => Promise<void>> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const isHeld = new Promise<void>((resolve) => (held = resolve));
+    const holding = this.alone(async () => {
+      held();
+      await released;
     });
+    await Promise.race([isHeld, holding]);
+    return async () => {
+      release();
+      await holding;
+    };
+  }
+
+  /** Moves `names`' checkpoints up to `position`, under the lock (`held`: the caller's). */
+  advanceCheckpoints(names: readonly string[], position: number, held = false): Promise<void> {
+    const advance = async () => {
+      for (const name of names) await this.readStore.setCheckpoint(name, position);
+    };
+    return held ? advance() : this.alone(advance);
   }
 
   /** Sets `names`' checkpoints back to the start, under the lock. */

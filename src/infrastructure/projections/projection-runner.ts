@@ -158,34 +158,47 @@ export class ProjectionRunner implements OnApplicationBootstrap {
   /**
    * Projects every event again into new collections for the named projections, under checkpoints
    * of the rebuild's own, and switches to them once caught up (the adapter's refill): whoever reads
-   * meanwhile sees the old ones, never empty ones. Services projecting meanwhile (MongoDB) may have
-   * applied the last events to the old collections only: the rebuild applies them again to the new
-   * ones (guarded writes), then moves the projections' checkpoints up to where it got.
+   * meanwhile sees the old ones, never empty ones. Beside running services (MongoDB), the last
+   * batches, the switch and the move of the projections' checkpoints to where the rebuild got
+   * happen under the projections' lock: no service batch applies an event to the old collections
+   * that the new ones then miss, nor writes ahead of the rebuild into the new ones.
    */
   async rebuild(names: string[], onProgress?: (position: number) => void): Promise<number> {
     const chosen = this.projections.filter((p) => names.includes(p.name));
     const rebuilding = (p: ReadModelProjection) => `rebuild:${p.name}`;
     await this.running;
-    let { applied, position } = await this.readStore.refill(
-      chosen.flatMap((p) => p.collections),
-      async () => {
-        await this.batches.resetCheckpoints(chosen.map(rebuilding));
-        this.waiters.startOver();
-        for (let applied = 0; ;) {
-          const { count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true);
-          applied += count;
-          onProgress?.(position);
-          if (count < REBUILD_BATCH) return { applied, position };
-        }
-      },
-    );
-    for (let count = REBUILD_BATCH; count === REBUILD_BATCH; applied += count)
-      ({ count, position } = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true));
-    await this.batches.advanceCheckpoints(
-      chosen.map((p) => p.name),
-      position,
-    );
-    return applied;
+    let release: (() => Promise<void>) | undefined;
+    try {
+      const { applied, position } = await this.readStore.refill(
+        chosen.flatMap((p) => p.collections),
+        async () => {
+          await this.batches.resetCheckpoints(chosen.map(rebuilding));
+          this.waiters.startOver();
+          let applied = 0;
+          let batch: BatchResult;
+          do {
+            batch = await this.runBatch(REBUILD_BATCH, chosen, rebuilding, true);
+            applied += batch.count;
+            onProgress?.(batch.position);
+          } while (batch.count === REBUILD_BATCH);
+          if (!this.readStore.refillsBesideServices) return { applied, position: batch.position };
+          release = await this.batches.hold();
+          do {
+            batch = await this.batches.runHeld(chosen, this.handledBy, REBUILD_BATCH, rebuilding);
+            applied += batch.count;
+          } while (batch.count === REBUILD_BATCH);
+          return { applied, position: batch.position };
+        },
+      );
+      await this.batches.advanceCheckpoints(
+        chosen.map((p) => p.name),
+        position,
+        release !== undefined,
+      );
+      return applied;
+    } finally {
+      await release?.();
+    }
   }
 
   /** Looks again shortly: the batch was another instance's to run. */

@@ -8,8 +8,13 @@ export type MongoCollection = ReturnType<Connection['collection']>;
 
 export const DUPLICATE_KEY = 11000;
 
-/** Deleted documents stay as tombstones (`_deleted`) with their deletion's position, which every read passes over. */
-const LIVE = { _deleted: { $ne: true } };
+/**
+ * Live documents carry `_live: true`; a deleted one stays as a tombstone (`_deleted`, no `_live`)
+ * with its deletion's position. Every read asks for `_live: true`, which the read models'
+ * indexes hold as their partial filter (MongoDB takes no `$ne` there), so a filtered count or
+ * page is answered from an index, and tombstones neither fill nor collide in unique indexes.
+ */
+export const LIVE = { _live: true } as const;
 
 function toMongoFilter(filter: Filter = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { ...LIVE };
@@ -31,7 +36,7 @@ function toMongoFilter(filter: Filter = {}): Record<string, unknown> {
 
 function strip<T>(doc: Record<string, unknown> | null): T | null {
   if (!doc) return null;
-  const { _id, _pos, ...rest } = doc;
+  const { _id, _pos, _live, ...rest } = doc;
   return rest as T;
 }
 
@@ -87,10 +92,9 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
 
   async snapshot(filter?: Filter): Promise<Snapshot<T>> {
     if (!this.snapshotSession) throw new Error(`Collection ${this.name} takes no snapshots`);
-    const session = this.snapshotSession();
-    // A snapshot session reads at the time of its first read: one now pins it to this moment.
-    await this.native().findOne({}, { session, projection: { _id: 1 } });
-    return new MongoSnapshot<T>(this.native(), session, toMongoFilter(filter), (doc) => strip<T>(doc)!);
+    const snapshot = new MongoSnapshot<T>(this.native(), this.snapshotSession, toMongoFilter(filter), (doc) => strip<T>(doc)!);
+    await snapshot.pin();
+    return snapshot;
   }
 
   async countBy(field: string, filter?: Filter): Promise<Map<string | number, number>> {
@@ -105,7 +109,11 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
     try {
-      const result = await this.native().replaceOne({ _id: String(id), _pos: { $lt: position } } as never, { ...doc, _pos: position }, { upsert: true });
+      const result = await this.native().replaceOne(
+        { _id: String(id), _pos: { $lt: position } } as never,
+        { ...doc, _pos: position, _live: true },
+        { upsert: true },
+      );
       return result.modifiedCount + result.upsertedCount > 0;
     } catch (error) {
       // The guard did not match a stored document (or tombstone), so the upsert tried to insert its id again.

@@ -1,7 +1,7 @@
 import mongoose, { Connection } from 'mongoose';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
 import { assertFieldName } from './filter-fields';
-import { DUPLICATE_KEY, MongoDocCollection } from './mongo-collection';
+import { DUPLICATE_KEY, LIVE, MongoDocCollection } from './mongo-collection';
 import { runLeased } from './leased-work';
 
 const live = (name: string) => `rm_${assertFieldName(name)}`;
@@ -24,6 +24,11 @@ export class MongoDocumentStore implements DocumentStore {
   static async connect(url: string): Promise<MongoDocumentStore> {
     const connection = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5000 }).asPromise();
     await connection.collection('counters').createIndex({ expires: 1 }, { expireAfterSeconds: 0 });
+    return new MongoDocumentStore(connection);
+  }
+
+  /** A store over a connection made elsewhere (a stand-in of the server, in tests). */
+  static over(connection: Connection): MongoDocumentStore {
     return new MongoDocumentStore(connection);
   }
 
@@ -156,16 +161,23 @@ export class MongoDocumentStore implements DocumentStore {
     await this.connection.close();
   }
 
+  /**
+   * Each index holds live documents only (`LIVE`, see MongoDocCollection), under a name of its
+   * own: the whole-collection indexes of stores written before stay beside them, unused. Documents
+   * written before `_live` existed are marked first, once.
+   */
   private makeIndexes(collection: string, indexes: IndexSpec[]): Array<Promise<string | null>> {
-    return indexes.map((index) => {
-      const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));
-      return this.connection
-        .collection(collection)
-        .createIndex(keys, { unique: index.unique ?? false })
-        .then(
-          () => null,
-          (error: Error) => `${collection} (${index.fields.join(', ')}): ${error.message}`,
-        );
-    });
+    const native = this.connection.collection(collection);
+    const marked = native.updateMany({ _deleted: { $ne: true }, _live: { $exists: false } } as never, { $set: LIVE });
+    const refusal = (what: string) => (error: Error) => `${collection} (${what}): ${error.message}`;
+    return [
+      marked.then(() => null, refusal('marking live documents')),
+      ...indexes.map((index) => {
+        const keys = Object.fromEntries(index.fields.map((f) => [assertFieldName(f), 1]));
+        return marked
+          .then(() => native.createIndex(keys, { unique: index.unique ?? false, partialFilterExpression: LIVE, name: `live_${index.fields.join('_')}` }))
+          .then(() => null, refusal(index.fields.join(', ')));
+      }),
+    ];
   }
 }
