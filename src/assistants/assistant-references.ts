@@ -15,7 +15,7 @@ export class AssistantReferences {
   ) {}
 
   async check(
-    userId: number,
+    organisationId: number,
     fields: {
       voice_id?: number | null;
       phone_number_id?: number | null;
@@ -27,8 +27,8 @@ export class AssistantReferences {
     const toolIds = [...new Set(fields.tool_ids ?? [])];
     const isPublic = (url: string | null | undefined) => (typeof url === 'string' ? this.targets.accepts(url) : true);
     const [phone, ownedTools, webhookUrlPublic, inboundWebhookUrlPublic] = await Promise.all([
-      typeof fields.phone_number_id === 'number' ? this.phoneNumbers.owned(userId, fields.phone_number_id) : null,
-      this.tools.countOwned(userId, toolIds),
+      typeof fields.phone_number_id === 'number' ? this.phoneNumbers.owned(organisationId, fields.phone_number_id) : null,
+      this.tools.countOwned(organisationId, toolIds),
       isPublic(fields.webhook_url),
       isPublic(fields.inbound_webhook_url),
     ]);

@@ -15,13 +15,20 @@ const created: AssistantEvent = {
 const create = (settings = {}, references = refs): AssistantCommand => ({
   type: 'CreateAssistant',
   id: 1,
-  userId: 5,
+  organisationId: 5,
   uuid: 'u',
   settings: { ...required, ...settings },
   references,
   inputErrors: {},
 });
-const update = (changes: object, references = refs): AssistantCommand => ({ type: 'UpdateAssistant', id: 1, userId: 5, changes, references, inputErrors: {} });
+const update = (changes: object, references = refs): AssistantCommand => ({
+  type: 'UpdateAssistant',
+  id: 1,
+  organisationId: 5,
+  changes,
+  references,
+  inputErrors: {},
+});
 const errorsOf = (decide: () => unknown) => refusalOf(decide).errors;
 
 describe('assistant decider', () => {
@@ -54,7 +61,9 @@ describe('assistant decider', () => {
       speech_speed: speed,
       webhook_url: ['The webhook url field is required when is webhook active is true.'],
     });
-    expect(given([created]).when({ ...update({}), userId: 9, inputErrors: { speech_speed: speed } } as AssistantCommand)).toThrow('Assistant not found');
+    expect(given([created]).when({ ...update({}), organisationId: 9, inputErrors: { speech_speed: speed } } as AssistantCommand)).toThrow(
+      'Assistant not found',
+    );
   });
 
   it('turns the webhook off when its URL is removed', () => {
@@ -78,8 +87,8 @@ describe('assistant decider', () => {
   });
 
   it("updates only the owner's live assistant", () => {
-    expect(given([created]).when({ ...update({}), userId: 6 } as AssistantCommand)).toThrow('Assistant not found');
-    const deleted = given([created]).when({ type: 'DeleteAssistant', id: 1, userId: 5 })();
+    expect(given([created]).when({ ...update({}), organisationId: 6 } as AssistantCommand)).toThrow('Assistant not found');
+    const deleted = given([created]).when({ type: 'DeleteAssistant', id: 1, organisationId: 5 })();
     expect(given([created, ...deleted]).when(update({ speech_speed: 1 }))).toThrow('Assistant not found');
   });
 });

@@ -20,7 +20,7 @@ export type AssistantCommand =
   | {
       type: 'CreateAssistant';
       id: number;
-      userId: number;
+      organisationId: number;
       uuid: string;
       settings: RequiredSettings & Partial<AssistantSettings>;
       references: References;
@@ -31,13 +31,13 @@ export type AssistantCommand =
   | {
       type: 'UpdateAssistant';
       id: number;
-      userId: number;
+      organisationId: number;
       changes: { [K in keyof AssistantSettings]?: AssistantSettings[K] | null };
       references: References;
       inputErrors: FieldErrors;
       placement?: (settings: AssistantSettings) => FieldErrors;
     }
-  | { type: 'DeleteAssistant'; id: number; userId: number };
+  | { type: 'DeleteAssistant'; id: number; organisationId: number };
 
 export type AssistantState = OwnedResource<{ settings: AssistantSettings }>;
 
@@ -82,26 +82,26 @@ export const assistantDecider: Decider<AssistantCommand, AssistantState, Assista
         if (state.exists) throw new DomainError('conflict', 'Assistant already exists');
         const settings: AssistantSettings = { ...ASSISTANT_DEFAULTS, ...command.settings };
         check(settings, command.settings, command.references, command.inputErrors, command.placement);
-        return [{ type: 'AssistantCreated', data: { assistant_id: command.id, user_id: command.userId, uuid: command.uuid, settings } }];
+        return [{ type: 'AssistantCreated', data: { assistant_id: command.id, user_id: command.organisationId, uuid: command.uuid, settings } }];
       }
       case 'UpdateAssistant': {
-        if (!owned(state, command.userId)) throw DomainError.notFound('Assistant');
+        if (!owned(state, command.organisationId)) throw DomainError.notFound('Assistant');
         const changes = { ...command.changes } as Partial<AssistantSettings>;
         // Removing the URL turns the webhook off (docs/api.md).
         if (changes.webhook_url === null && changes.is_webhook_active === undefined) changes.is_webhook_active = false;
         check({ ...state.settings, ...changes }, command.changes, command.references, command.inputErrors, command.placement);
-        return [{ type: 'AssistantUpdated', data: { assistant_id: command.id, user_id: command.userId, changes } }];
+        return [{ type: 'AssistantUpdated', data: { assistant_id: command.id, user_id: command.organisationId, changes } }];
       }
       case 'DeleteAssistant':
-        if (!owned(state, command.userId)) throw DomainError.notFound('Assistant');
-        return [{ type: 'AssistantDeleted', data: { assistant_id: command.id, user_id: command.userId } }];
+        if (!owned(state, command.organisationId)) throw DomainError.notFound('Assistant');
+        return [{ type: 'AssistantDeleted', data: { assistant_id: command.id, user_id: command.organisationId } }];
     }
   },
 
   evolve(state, event) {
     switch (event.type) {
       case 'AssistantCreated':
-        return { exists: true, userId: event.data.user_id, deleted: false, settings: event.data.settings };
+        return { exists: true, organisationId: event.data.user_id, deleted: false, settings: event.data.settings };
       case 'AssistantUpdated':
         return state.exists ? { ...state, settings: { ...state.settings, ...event.data.changes } } : state;
       case 'AssistantDeleted':

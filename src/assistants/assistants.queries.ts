@@ -15,14 +15,14 @@ export class AssistantsQueries {
   }
 
   /** The user's live assistant, or null for a missing, deleted or foreign one. */
-  async owned(userId: number, id: number): Promise<AssistantDocument | null> {
+  async owned(organisationId: number, id: number): Promise<AssistantDocument | null> {
     const doc = await this.projection.assistants.get(id);
-    return doc && doc.user_id === userId && !doc.deleted ? doc : null;
+    return doc && doc.user_id === organisationId && !doc.deleted ? doc : null;
   }
 
   /** The user's first live assistant answering on this number of theirs, or null. */
-  async answering(userId: number, phoneNumberId: number): Promise<AssistantDocument | null> {
-    const filter = { user_id: userId, deleted: false, 'settings.phone_number_id': phoneNumberId };
+  async answering(organisationId: number, phoneNumberId: number): Promise<AssistantDocument | null> {
+    const filter = { user_id: organisationId, deleted: false, 'settings.phone_number_id': phoneNumberId };
     const [assistant] = await this.projection.assistants.find(filter, { sort: [['id', 'asc']], limit: 1 });
     return assistant ?? null;
   }

@@ -3,7 +3,7 @@ import { ASSISTANT_EVENT_TYPES, ASSISTANT_PUBLICATION_EVENT_TYPES } from '../ass
 import { CALL_EVENT_TYPES } from '../calls/call.events';
 import { CAMPAIGN_EVENT_TYPES } from '../campaigns/campaign.events';
 import { DO_NOT_CALL_EVENT_TYPES } from '../do-not-call/do-not-call.events';
-import { Actor, actorOf } from '../infrastructure/event-sourcing/actor';
+import { Actor, actorOf, organisationOf } from '../infrastructure/event-sourcing/actor';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
@@ -32,12 +32,13 @@ interface StreamOwner {
 }
 
 /**
- * Streams some of whose events name no organisation (a user's tokens, an assistant's
+ * For events stored before the command runner stamped each with its organisation: streams some
+ * of whose events name no organisation (a user's tokens, an assistant's
  * publication, an import's progress): their first event's organisation is kept for the rest.
  */
 const STREAMS_WITH_UNNAMED_EVENTS = ['user-', 'assistant-', 'lead_import-'];
 
-/** The organisation an event names: its own field, else the owning account's id (an organisation's). */
+/** For events stored before the stamp: the organisation an event names, its own field, else the owning account's id (an organisation's). */
 function organisationNamed(event: RecordedEvent): number | undefined {
   const data = event.data as { organisation_id?: unknown; user_id?: unknown } | null;
   if (typeof data?.organisation_id === 'number') return data.organisation_id;
@@ -81,11 +82,16 @@ export class AuditProjection implements ReadModelProjection {
   }
 
   async apply(event: RecordedEvent): Promise<void> {
+    const stamped = organisationOf(event.metadata);
+    if (stamped !== undefined) return this.write(event, stamped);
     let organisation_id = organisationNamed(event);
     const keepsOwner = event.revision === 0 && STREAMS_WITH_UNNAMED_EVENTS.some((kind) => event.stream.startsWith(kind));
     if (organisation_id !== undefined && keepsOwner) await this.owners.upsert(event.stream, { stream: event.stream, organisation_id }, event.position);
     organisation_id ??= (await this.owners.get(event.stream))?.organisation_id;
-    if (organisation_id === undefined) return;
+    if (organisation_id !== undefined) await this.write(event, organisation_id);
+  }
+
+  private async write(event: RecordedEvent, organisation_id: number): Promise<void> {
     const { position, type, stream, occurredAt: occurred_at } = event;
     // Secrets are not copied into the trail; entries written before are masked when shown.
     const data = withSecretsHidden(event.data);

@@ -45,7 +45,7 @@ export type CallState =
   | { exists: false }
   | {
       exists: true;
-      userId: number;
+      organisationId: number;
       campaignId: number | null;
       leadId: number | null;
       status: CallStatus;
@@ -79,7 +79,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
     if (!state.exists) throw DomainError.notFound('Call');
     // A runtime knows only the calls it placed (calls from before providers were recorded: the generic runtime's).
     if ('reportedBy' in command && command.reportedBy && command.reportedBy !== (state.spec.provider ?? 'http')) throw DomainError.notFound('Call');
-    const ids = { call_id: command.id, user_id: state.userId, campaign_id: state.campaignId, lead_id: state.leadId };
+    const ids = { call_id: command.id, user_id: state.organisationId, campaign_id: state.campaignId, lead_id: state.leadId };
     if (command.type === 'RecordCallAnalysis') {
       const { variables, evaluation, transcript } = command.analysis;
       // An awaited analysis ends the wait even when it says nothing.
@@ -135,7 +135,7 @@ export const callDecider: Decider<CallCommand, CallState, CallEvent> = {
       const { call_id: _id, ...spec } = event.data;
       return {
         exists: true,
-        userId: spec.user_id,
+        organisationId: spec.user_id,
         campaignId: spec.campaign_id,
         leadId: spec.lead_id,
         status: 'initiated',

@@ -44,9 +44,9 @@ export class CallsQueries {
     return find(this);
   }
 
-  async owned(userId: number, id: number): Promise<CallDocument | null> {
+  async owned(organisationId: number, id: number): Promise<CallDocument | null> {
     const doc = await this.projection.calls.get(id);
-    return doc && doc.user_id === userId ? doc : null;
+    return doc && doc.user_id === organisationId ? doc : null;
   }
 
   /** docs/reports.md: a campaign's counters by day of its calls' creation, within `[fromDay, toDay]` (`YYYY-MM-DD`), oldest first. */
@@ -56,8 +56,8 @@ export class CallsQueries {
   }
 
   /** A campaign's most recent calls, newest first. */
-  latestOfCampaign(userId: number, campaignId: number, limit: number): Promise<CallDocument[]> {
-    return this.projection.calls.find({ user_id: userId, campaign_id: campaignId }, { sort: [['id', 'desc']], limit });
+  latestOfCampaign(organisationId: number, campaignId: number, limit: number): Promise<CallDocument[]> {
+    return this.projection.calls.find({ user_id: organisationId, campaign_id: campaignId }, { sort: [['id', 'desc']], limit });
   }
 
   /** The call a runtime knows by its own id (docs/real-calls.md), or null. */

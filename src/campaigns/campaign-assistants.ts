@@ -6,8 +6,8 @@ import { AssistantsQueries } from '../assistants/assistants.queries';
 export class CampaignAssistants {
   constructor(private readonly assistants: AssistantsQueries) {}
 
-  async canCall(userId: number, assistantId: number): Promise<boolean> {
-    const assistant = await this.assistants.owned(userId, assistantId);
+  async canCall(organisationId: number, assistantId: number): Promise<boolean> {
+    const assistant = await this.assistants.owned(organisationId, assistantId);
     return assistant?.settings.calls_direction === 'make';
   }
 

@@ -11,15 +11,15 @@ const ids = { campaign_id: 1, user_id: 2 };
 const created: CampaignEvent = { type: 'CampaignCreated', data: { ...ids, settings: { ...CAMPAIGN_DEFAULTS, name: 'Spring', assistant_id: 3 } } };
 const started: CampaignEvent = { type: 'CampaignStarted', data: ids };
 const stopped: CampaignEvent = { type: 'CampaignStopped', data: { ...ids, reason: 'user' } };
-const start = (leadsToCall = 1): Extract<CampaignCommand, { type: 'StartCampaign' }> => ({ type: 'StartCampaign', id: 1, userId: 2, leadsToCall });
-const stop: CampaignCommand = { type: 'StopCampaign', id: 1, userId: 2 };
+const start = (leadsToCall = 1): Extract<CampaignCommand, { type: 'StartCampaign' }> => ({ type: 'StartCampaign', id: 1, organisationId: 2, leadsToCall });
+const stop: CampaignCommand = { type: 'StopCampaign', id: 1, organisationId: 2 };
 
 describe('campaign decider', () => {
   it('creates a draft with the default scheduling settings', () => {
     const events = given([]).when({
       type: 'CreateCampaign',
       id: 1,
-      userId: 2,
+      organisationId: 2,
       settings: { name: 'Spring', assistant_id: 3 },
       assistantCanCall: true,
       inputErrors: {},
@@ -30,13 +30,13 @@ describe('campaign decider', () => {
 
   it('refuses an assistant that cannot make calls and calling hours that end before they start', () => {
     expect(
-      given([]).when({ type: 'CreateCampaign', id: 1, userId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: {} }),
+      given([]).when({ type: 'CreateCampaign', id: 1, organisationId: 2, settings: { name: 'S', assistant_id: 3 }, assistantCanCall: false, inputErrors: {} }),
     ).toThrow('Validation failed');
     expect(
       given([created]).when({
         type: 'UpdateCampaign',
         id: 1,
-        userId: 2,
+        organisationId: 2,
         changes: { calling_hours: { start: '18:00', end: '09:00' } },
         assistantCanCall: true,
         inputErrors: {},
@@ -51,7 +51,7 @@ describe('campaign decider', () => {
       refusal({
         type: 'CreateCampaign',
         id: 1,
-        userId: 2,
+        organisationId: 2,
         settings: { name: 'S', assistant_id: 3 },
         assistantCanCall: false,
         inputErrors: { calling_days: days },
@@ -64,7 +64,7 @@ describe('campaign decider', () => {
       refusal({
         type: 'CreateCampaign',
         id: 1,
-        userId: 2,
+        organisationId: 2,
         settings: { name: 'S', assistant_id: 3 },
         assistantCanCall: true,
         inputErrors: { calling_days: days },
@@ -97,8 +97,8 @@ describe('campaign decider', () => {
   });
 
   it("answers another user's campaign as not found", () => {
-    expect(given([created]).when({ ...stop, userId: 9 })).toThrow('Campaign not found');
-    expect(given([created]).when({ ...start(), userId: 9 })).toThrow('Campaign not found');
+    expect(given([created]).when({ ...stop, organisationId: 9 })).toThrow('Campaign not found');
+    expect(given([created]).when({ ...start(), organisationId: 9 })).toThrow('Campaign not found');
   });
 
   it('completes an in-progress campaign only when nothing is left to dial and no call is in flight', () => {

@@ -15,14 +15,14 @@ export type CampaignCommand =
   | {
       type: 'CreateCampaign';
       id: number;
-      userId: number;
+      organisationId: number;
       settings: Pick<CampaignSettings, 'name' | 'assistant_id'> & Partial<CampaignSettings>;
       assistantCanCall: boolean;
       inputErrors: FieldErrors;
     }
-  | { type: 'UpdateCampaign'; id: number; userId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors: FieldErrors }
-  | { type: 'StartCampaign'; id: number; userId: number; leadsToCall: number }
-  | { type: 'StopCampaign'; id: number; userId: number }
+  | { type: 'UpdateCampaign'; id: number; organisationId: number; changes: Partial<CampaignSettings>; assistantCanCall: boolean; inputErrors: FieldErrors }
+  | { type: 'StartCampaign'; id: number; organisationId: number; leadsToCall: number }
+  | { type: 'StopCampaign'; id: number; organisationId: number }
   /** The dialer found nothing left: no lead to dial and no call in flight. */
   | { type: 'CompleteCampaign'; id: number; leadsToCall: number; callsInFlight: number }
   /** The dialer failed on this campaign; it is tried again at `retryAt`. */
@@ -54,26 +54,26 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
   decide(command, state) {
     if (command.type === 'CompleteCampaign') {
       if (!state.exists || state.status !== 'in-progress' || command.leadsToCall > 0 || command.callsInFlight > 0) return [];
-      return [{ type: 'CampaignCompleted', data: { campaign_id: command.id, user_id: state.userId } }];
+      return [{ type: 'CampaignCompleted', data: { campaign_id: command.id, user_id: state.organisationId } }];
     }
     if (command.type === 'RecordDialingFailure') {
       if (!state.exists) return [];
       return [
         {
           type: 'CampaignDialingFailed',
-          data: { campaign_id: command.id, user_id: state.userId, message: command.message, retry_at: command.retryAt.toISOString() },
+          data: { campaign_id: command.id, user_id: state.organisationId, message: command.message, retry_at: command.retryAt.toISOString() },
         },
       ];
     }
     if (command.type === 'RecordDialingRecovery') {
-      return state.exists && state.failing ? [{ type: 'CampaignDialingRecovered', data: { campaign_id: command.id, user_id: state.userId } }] : [];
+      return state.exists && state.failing ? [{ type: 'CampaignDialingRecovered', data: { campaign_id: command.id, user_id: state.organisationId } }] : [];
     }
     if (command.type === 'TripFailureBreaker') {
       if (!state.exists || state.status !== 'in-progress') return [];
-      const data = { campaign_id: command.id, user_id: state.userId, reason: 'failure-rate' as const, failed: command.failed, window: command.window };
+      const data = { campaign_id: command.id, user_id: state.organisationId, reason: 'failure-rate' as const, failed: command.failed, window: command.window };
       return [{ type: 'CampaignStopped', data }];
     }
-    const ids = { campaign_id: command.id, user_id: command.userId };
+    const ids = { campaign_id: command.id, user_id: command.organisationId };
     switch (command.type) {
       case 'CreateCampaign': {
         if (state.exists) throw new DomainError('conflict', 'Campaign already exists');
@@ -82,16 +82,16 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         return [{ type: 'CampaignCreated', data: { ...ids, settings } }];
       }
       case 'UpdateCampaign':
-        if (!ownedLive(state, command.userId)) throw notFound();
+        if (!ownedLive(state, command.organisationId)) throw notFound();
         checkSettings({ ...state.settings, ...command.changes }, command.changes, command.assistantCanCall, command.inputErrors);
         return [{ type: 'CampaignUpdated', data: { ...ids, changes: withBreakerDefaults(command.changes) } }];
       case 'StartCampaign':
-        if (!ownedLive(state, command.userId)) throw notFound();
+        if (!ownedLive(state, command.organisationId)) throw notFound();
         if (state.status === 'in-progress') return [];
         if (command.leadsToCall === 0) throw new DomainError('validation', NO_LEADS_MESSAGE);
         return [{ type: 'CampaignStarted', data: ids }];
       case 'StopCampaign':
-        if (!ownedLive(state, command.userId)) throw notFound();
+        if (!ownedLive(state, command.organisationId)) throw notFound();
         if (state.status === 'stopped' || state.status === 'completed') return [];
         return [{ type: 'CampaignStopped', data: { ...ids, reason: 'user' } }];
     }
@@ -99,7 +99,7 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
 
   evolve(state, event) {
     if (event.type === 'CampaignCreated') {
-      return { exists: true, userId: event.data.user_id, deleted: false, status: 'draft', settings: event.data.settings, failing: false };
+      return { exists: true, organisationId: event.data.user_id, deleted: false, status: 'draft', settings: event.data.settings, failing: false };
     }
     if (!state.exists) return state;
     switch (event.type) {

@@ -14,9 +14,9 @@ export class CampaignsQueries {
     return this.projection.campaigns.getMany(ids);
   }
 
-  async owned(userId: number, id: number): Promise<CampaignDocument | null> {
+  async owned(organisationId: number, id: number): Promise<CampaignDocument | null> {
     const doc = await this.projection.campaigns.get(id);
-    return doc && doc.user_id === userId ? doc : null;
+    return doc && doc.user_id === organisationId ? doc : null;
   }
 
   /** Every campaign in progress, by id. */

@@ -146,7 +146,13 @@ export const commands: Record<string, CliCommandSpec> = {
       if (positionals.length !== 1) throw new CliUsageError('leads:import takes one file');
       // The leads are the organisation's the user belongs to (docs/teams.md).
       const organisation = (await app.get(UsersQueries).get(user))?.organisation_id ?? user;
-      return importLeads(app, { userId: organisation, campaignId: campaign, file: positionals[0], allowDuplicate: allowDuplicates, charset: values.charset });
+      return importLeads(app, {
+        organisationId: organisation,
+        campaignId: campaign,
+        file: positionals[0],
+        allowDuplicate: allowDuplicates,
+        charset: values.charset,
+      });
     },
     failed: (summary) => (summary as { status?: string }).status === 'failed',
   },

@@ -22,7 +22,7 @@ async function lineCount(file: string): Promise<number> {
 }
 
 export interface LeadsFile {
-  userId: number;
+  organisationId: number;
   campaignId: number;
   file: string;
   allowDuplicate: boolean;
@@ -31,7 +31,7 @@ export interface LeadsFile {
 }
 
 /** Imports a file's leads as the import route does (docs/imports.md), with a progress bar; answers the import's summary. */
-export async function importLeads(app: INestApplicationContext, { userId, campaignId, file, allowDuplicate, charset }: LeadsFile) {
+export async function importLeads(app: INestApplicationContext, { organisationId, campaignId, file, allowDuplicate, charset }: LeadsFile) {
   const format = FORMATS[extname(file).toLowerCase()];
   if (!format) throw new CliUsageError('the file must end in .csv, .ndjson or .jsonl');
   if (!(await stat(file).catch(() => null))?.isFile()) throw new CliUsageError(`${file} is not a readable file`);
@@ -39,7 +39,7 @@ export async function importLeads(app: INestApplicationContext, { userId, campai
   if (!decoder) throw new CliUsageError(`--charset ${charset} is not a charset this service can read`);
   const importId = await app
     .get(CommandBus)
-    .execute<StartLeadImport, number>(new StartLeadImport(userId, campaignId, format, allowDuplicate, asUtf8(createReadStream(file), decoder)));
+    .execute<StartLeadImport, number>(new StartLeadImport(organisationId, campaignId, format, allowDuplicate, asUtf8(createReadStream(file), decoder)));
   const bar = new SingleBar({
     format: 'Importing [{bar}] {percentage}% | {value}/{total} rows | ETA {eta_formatted}',
     stream: process.stderr,
@@ -51,7 +51,7 @@ export async function importLeads(app: INestApplicationContext, { userId, campai
   bar.start(await lineCount(file), 0);
   const ran = await app.get(LeadImportWorker).runHere(importId, (rowsDone) => bar.update(rowsDone));
   bar.stop();
-  const summary = await app.get(LeadImportsQueries).owned(userId, importId);
+  const summary = await app.get(LeadImportsQueries).owned(organisationId, importId);
   // The route's record has no field for why an import failed; the CLI's summary says it.
   const reason = summary!.reason ? { reason: summary!.reason } : {};
   return { ...importView(summary!), ...reason, ...(ran ? {} : { note: 'another process is making this import' }) };

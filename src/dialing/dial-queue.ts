@@ -58,10 +58,10 @@ export class DialQueue implements OnModuleDestroy {
   private pump(): void {
     const limit = this.dialer.maxOpenDials ?? Infinity;
     while (this.onTheWire.size < limit && this.waiting.size) {
-      const [userId, queue] = this.waiting.entries().next().value!;
+      const [organisationId, queue] = this.waiting.entries().next().value!;
       const next = queue.shift()!;
-      this.waiting.delete(userId);
-      if (queue.length) this.waiting.set(userId, queue);
+      this.waiting.delete(organisationId);
+      if (queue.length) this.waiting.set(organisationId, queue);
       const sent: Promise<void> = this.placer
         .place(next.callId, next.spec)
         .catch((error: Error) => this.logger.error(`call ${next.callId}: its dial failed, left to the resend sweep: ${error.message}`))

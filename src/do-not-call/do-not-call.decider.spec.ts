@@ -7,8 +7,15 @@ const { given } = deciderSpec(doNotCallDecider);
 const N = '+12015550100';
 const listed: DoNotCallEvent = { type: 'NumbersAddedToDoNotCall', data: { user_id: 1, phone_numbers: [N], reason: 'asked', source: 'user' } };
 const removed: DoNotCallEvent = { type: 'NumberRemovedFromDoNotCall', data: { user_id: 1, phone_number: N } };
-const add = (listedBefore = false) => ({ type: 'AddToDoNotCall' as const, userId: 1, phoneNumber: N, reason: 'asked', source: 'user' as const, listedBefore });
-const remove = (listedBefore = false) => ({ type: 'RemoveFromDoNotCall' as const, userId: 1, phoneNumber: N, listedBefore });
+const add = (listedBefore = false) => ({
+  type: 'AddToDoNotCall' as const,
+  organisationId: 1,
+  phoneNumber: N,
+  reason: 'asked',
+  source: 'user' as const,
+  listedBefore,
+});
+const remove = (listedBefore = false) => ({ type: 'RemoveFromDoNotCall' as const, organisationId: 1, phoneNumber: N, listedBefore });
 const notFound = (error: unknown) => error instanceof DomainError && error.kind === 'not_found';
 
 describe('one number of a do-not-call list, in a stream of its own', () => {

@@ -9,8 +9,8 @@ import { DoNotCallEvent, ListingSource } from './do-not-call.events';
  * stream's own events decide from its first on.
  */
 export type DoNotCallCommand =
-  | { type: 'AddToDoNotCall'; userId: number; phoneNumber: string; reason: string | null; source: ListingSource; listedBefore: boolean }
-  | { type: 'RemoveFromDoNotCall'; userId: number; phoneNumber: string; listedBefore: boolean };
+  | { type: 'AddToDoNotCall'; organisationId: number; phoneNumber: string; reason: string | null; source: ListingSource; listedBefore: boolean }
+  | { type: 'RemoveFromDoNotCall'; organisationId: number; phoneNumber: string; listedBefore: boolean };
 
 export interface DoNotCallState {
   /** Whether the stream has any event; until then the list's answer stands. */
@@ -29,12 +29,12 @@ export const doNotCallDecider: Decider<DoNotCallCommand, DoNotCallState, DoNotCa
         return [
           {
             type: 'NumbersAddedToDoNotCall',
-            data: { user_id: command.userId, phone_numbers: [command.phoneNumber], reason: command.reason, source: command.source },
+            data: { user_id: command.organisationId, phone_numbers: [command.phoneNumber], reason: command.reason, source: command.source },
           },
         ];
       case 'RemoveFromDoNotCall':
         if (!listed) throw DomainError.notFound('Number');
-        return [{ type: 'NumberRemovedFromDoNotCall', data: { user_id: command.userId, phone_number: command.phoneNumber } }];
+        return [{ type: 'NumberRemovedFromDoNotCall', data: { user_id: command.organisationId, phone_number: command.phoneNumber } }];
     }
   },
 

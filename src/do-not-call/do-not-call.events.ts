@@ -4,7 +4,7 @@ import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decide
  * One stream per user and number (docs/dialing.md, docs/imports.md). Stores from before kept a user's whole
  * list in `dnc-<user id>`: its events are still read by the projection, never written again.
  */
-export const doNotCallStream = (userId: number, e164: string) => `dnc_number-${userId}_${e164.replace(/^\+/, '')}`;
+export const doNotCallStream = (organisationId: number, e164: string) => `dnc_number-${organisationId}_${e164.replace(/^\+/, '')}`;
 
 /** Who listed a number: the user one by one, a callee's opt-out, or the user's bulk import. */
 export type ListingSource = 'user' | 'opt-out' | 'import';

@@ -15,7 +15,7 @@ export interface DoNotCallEntry {
   listed_at_position: number;
 }
 
-export const entryId = (userId: number, e164: string) => `${userId}:${e164}`;
+export const entryId = (organisationId: number, e164: string) => `${organisationId}:${e164}`;
 
 @Projection()
 @Injectable()

@@ -7,8 +7,8 @@ export class DoNotCallQueries {
   constructor(private readonly projection: DoNotCallProjection) {}
 
   /** Those of the numbers on the user's list. */
-  async listed(userId: number, numbers: readonly string[]): Promise<string[]> {
-    const found = await Promise.all([...new Set(numbers)].map(async (n) => ((await this.projection.entries.get(entryId(userId, n))) ? n : null)));
+  async listed(organisationId: number, numbers: readonly string[]): Promise<string[]> {
+    const found = await Promise.all([...new Set(numbers)].map(async (n) => ((await this.projection.entries.get(entryId(organisationId, n))) ? n : null)));
     return found.filter((n): n is string => n !== null);
   }
 }

@@ -27,7 +27,7 @@ export class DncImportsController {
   @Post('dnc/import')
   @HttpCode(202)
   start(@CurrentUser() user: AuthenticatedUser, @Req() req: FastifyRequest, @Exchange() exchange: HttpExchange) {
-    return this.requests.start(req, exchange, { userId: user.organisationId, campaignId: null, allowDuplicate: true, formats: ['csv', 'text'] });
+    return this.requests.start(req, exchange, { organisationId: user.organisationId, campaignId: null, allowDuplicate: true, formats: ['csv', 'text'] });
   }
 
   @Permit('read')

@@ -14,7 +14,7 @@ const TYPES: Record<ImportFormat, string> = { csv: 'text/csv', ndjson: 'applicat
 
 /** What an import is made into: a campaign's leads, or (campaign null) the user's do-not-call list. */
 export interface ImportTarget {
-  userId: number;
+  organisationId: number;
   campaignId: number | null;
   allowDuplicate: boolean;
   /** The formats the route takes. */
@@ -45,7 +45,7 @@ export class ImportRequests {
       // The same key with another file is another request (docs/api.md), told apart by the file's bytes.
       return await this.idempotent.answerStreamed(exchange, 202, body, async (file) => {
         const importId = await this.commands.execute<StartLeadImport, number>(
-          new StartLeadImport(target.userId, target.campaignId, format, target.allowDuplicate, asUtf8(file, charset)),
+          new StartLeadImport(target.organisationId, target.campaignId, format, target.allowDuplicate, asUtf8(file, charset)),
         );
         return { message: 'Import started.', data: { id: importId, status: 'running' } };
       });

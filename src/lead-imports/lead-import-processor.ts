@@ -140,7 +140,7 @@ export class LeadImportProcessor {
    */
   private async runListingBatch(importId: number, state: LeadImportState, rows: ImportRow[]): Promise<LeadImportState> {
     const { numbers, accepted, invalid, errors } = dncBatch(rows);
-    if (numbers.length) await this.commands.execute(new AddToDoNotCall(state.userId!, numbers, null, 'import'));
+    if (numbers.length) await this.commands.execute(new AddToDoNotCall(state.organisationId!, numbers, null, 'import'));
     const lastRow = rows[rows.length - 1].row;
     const { position, state: after } = await this.run(importId, { type: 'RecordRowsDone', importId, lastRow, accepted, duplicates: 0, invalid, errors });
     await this.projections.projected(position);
@@ -161,7 +161,7 @@ export class LeadImportProcessor {
     });
     // The leads stored before their numbers had reservation streams, for the batch at once.
     const numbers = [...new Set(bodies.flatMap((b) => ('e164' in b && b.e164 ? [b.e164] : [])))];
-    const live = numbers.length ? await this.leads.liveWithNumbers(state.userId!, state.campaignId!, numbers) : new Map<string, number[]>();
+    const live = numbers.length ? await this.leads.liveWithNumbers(state.organisationId!, state.campaignId!, numbers) : new Map<string, number[]>();
     // A number twice in the batch: the first row takes it, the later ones are duplicates, as if
     // they had come one by one (the number's reservation decides against other batches and creates).
     const seen = new Set<string>();
@@ -175,7 +175,7 @@ export class LeadImportProcessor {
         }
         try {
           const imported = { leadId: idOf(row.row), mayExist: redo, live: (e164 && live.get(e164)) || [] };
-          await this.commands.execute(new CreateImportedLead(state.userId!, await checkLead.transform(body), imported));
+          await this.commands.execute(new CreateImportedLead(state.organisationId!, await checkLead.transform(body), imported));
           return { row: row.row, message: null };
         } catch (error) {
           if (error instanceof DomainError) return { row: row.row, message: error.message };

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, actingAs } from '../infrastructure/event-sourcing/actor';
+import { asSystem } from '../infrastructure/event-sourcing/actor';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { AppConfig } from '../infrastructure/config/app-config';
@@ -59,7 +59,7 @@ export class LeadImportWorker implements OnApplicationBootstrap, OnModuleDestroy
   start(importId: number, uploadGone = false): void {
     if (!this.background || this.stopping || this.running.has(importId)) return;
     // Started by the upload's request or after a restart, the rows are background work: the system's.
-    const run = actingAs(SYSTEM_ACTOR, () => this.run(importId, undefined, uploadGone))
+    const run = asSystem(() => this.run(importId, undefined, uploadGone))
       .then(() => undefined)
       .catch((error: Error) => this.logger.error(`import ${importId} stopped, to be taken up again: ${error.message}`))
       .finally(() => this.running.delete(importId));

@@ -27,10 +27,10 @@ const done = (last: number, errors = 0): LeadImportEvent => ({
 
 describe('lead import decider', () => {
   it('starts once', () => {
-    spec.given([]).when({ type: 'StartImport', importId, userId: 1, campaignId: 3, format: 'csv', allowDuplicate: false }).then([started]);
+    spec.given([]).when({ type: 'StartImport', importId, organisationId: 1, campaignId: 3, format: 'csv', allowDuplicate: false }).then([started]);
     spec
       .given([started])
-      .when({ type: 'StartImport', importId, userId: 1, campaignId: 3, format: 'csv', allowDuplicate: false })
+      .when({ type: 'StartImport', importId, organisationId: 1, campaignId: 3, format: 'csv', allowDuplicate: false })
       .thenThrows('Import already exists');
   });
 

@@ -4,7 +4,7 @@ import { ImportFormat, ImportStatus, KEPT_ERRORS, LeadImportEvent, RowError } fr
 
 export interface LeadImportState {
   exists: boolean;
-  userId?: number;
+  organisationId?: number;
   /** Null: a do-not-call import. */
   campaignId?: number | null;
   format?: ImportFormat;
@@ -19,7 +19,7 @@ export interface LeadImportState {
 }
 
 export type LeadImportCommand =
-  | { type: 'StartImport'; importId: number; userId: number; campaignId: number | null; format: ImportFormat; allowDuplicate: boolean }
+  | { type: 'StartImport'; importId: number; organisationId: number; campaignId: number | null; format: ImportFormat; allowDuplicate: boolean }
   | { type: 'RecordUpload'; importId: number; bytes: number }
   | { type: 'ReserveRows'; importId: number; firstRow: number; lastRow: number; leadIds: number[] }
   | { type: 'RecordRowsDone'; importId: number; lastRow: number; accepted: number; duplicates: number; invalid: number; errors: RowError[] }
@@ -46,7 +46,13 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         return [
           {
             type: 'LeadImportStarted',
-            data: { import_id: id, user_id: command.userId, campaign_id: command.campaignId, format: command.format, allow_duplicate: command.allowDuplicate },
+            data: {
+              import_id: id,
+              user_id: command.organisationId,
+              campaign_id: command.campaignId,
+              format: command.format,
+              allow_duplicate: command.allowDuplicate,
+            },
           },
         ];
       case 'RecordUpload':
@@ -87,7 +93,7 @@ export const leadImportDecider: Decider<LeadImportCommand, LeadImportState, Lead
         return {
           ...state,
           exists: true,
-          userId: event.data.user_id,
+          organisationId: event.data.user_id,
           campaignId: event.data.campaign_id,
           format: event.data.format,
           allowDuplicate: event.data.allow_duplicate,

@@ -38,7 +38,7 @@ export class LeadImportsController {
       if (campaignId === null) throw DomainError.notFound('Campaign');
     };
     const allowDuplicate = query.allow_dupplicate === 'true';
-    return this.requests.start(req, exchange, { userId: user.organisationId, campaignId, allowDuplicate, formats: ['csv', 'ndjson'], check });
+    return this.requests.start(req, exchange, { organisationId: user.organisationId, campaignId, allowDuplicate, formats: ['csv', 'ndjson'], check });
   }
 
   @Permit('read')

@@ -7,9 +7,9 @@ export class LeadImportsQueries {
   constructor(private readonly projection: LeadImportsProjection) {}
 
   /** The user's import into that list, or null (another user's, or one into the other list, is as missing). */
-  async owned(userId: number, id: number, list: ImportList = 'leads'): Promise<LeadImportDocument | null> {
+  async owned(organisationId: number, id: number, list: ImportList = 'leads'): Promise<LeadImportDocument | null> {
     const found = await this.projection.imports.get(id);
-    return found && found.user_id === userId && found.list === list ? found : null;
+    return found && found.user_id === organisationId && found.list === list ? found : null;
   }
 
   /** Whether the import is known to have ended (completed or failed). */

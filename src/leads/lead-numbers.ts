@@ -28,10 +28,10 @@ export class LeadNumbers {
    * unless allowed. `live`: the campaign's live leads with the number, when the caller read them
    * already (an import, for a batch of rows at once).
    */
-  async take(userId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean, live?: number[]): Promise<void> {
+  async take(organisationId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean, live?: number[]): Promise<void> {
     const stream = leadNumberStream(campaignId, e164);
     // Leads stored before numbers had reservation streams: put in when the stream is first written.
-    const existing = async () => live ?? (await this.leads.liveWithNumber(userId, campaignId, e164));
+    const existing = async () => live ?? (await this.leads.liveWithNumber(organisationId, campaignId, e164));
     if (allowDuplicate) return this.reservations.register(stream, leadId, existing);
     const taken = await this.reservations.reserve(stream, leadId, 1, (holder) => this.statusOf(holder, campaignId, e164), existing);
     if (!taken) throw DomainError.validation('phone_number', DUPLICATE_MESSAGE, DUPLICATE_MESSAGE);

@@ -5,7 +5,7 @@ import { LeadEvent } from './lead.events';
 
 type Existing = Extract<LeadState, { exists: true }>;
 
-const idsOf = (leadId: number, state: Existing) => ({ lead_id: leadId, user_id: state.userId, campaign_id: state.campaignId });
+const idsOf = (leadId: number, state: Existing) => ({ lead_id: leadId, user_id: state.organisationId, campaign_id: state.campaignId });
 
 /** The `created` secondary contact after `contactId` (after the primary number when null). */
 function contactAfter(state: Existing, contactId: number | null) {

@@ -14,7 +14,7 @@ const created: LeadEvent = leadCreated({ variables: { customer_name: 'Ann' } });
 const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object = {}): LeadCommand => ({
   type: 'CreateLead',
   id: 1,
-  userId: 2,
+  organisationId: 2,
   campaignId: 3,
   phoneNumber: '+12015550123',
   variables: { customer_name: 'Ann' },
@@ -27,7 +27,7 @@ const createCommand = (duplicate: boolean, allowDuplicate: boolean, more: object
   inputErrors: {},
   ...more,
 });
-const update = (changes: object, userId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, userId, changes });
+const update = (changes: object, organisationId = 2): LeadCommand => ({ type: 'UpdateLead', id: 1, organisationId, changes });
 
 describe('lead decider', () => {
   it('refuses a merge that takes the stored variables past 100 keys, counting each name once', () => {
@@ -96,7 +96,7 @@ describe('lead decider', () => {
 
   it('treats a deleted or foreign lead as not found', () => {
     expect(given([created]).when(update({}, 9))).toThrow('Lead not found');
-    const deleted = given([created]).when({ type: 'DeleteLead', id: 1, userId: 2 })();
+    const deleted = given([created]).when({ type: 'DeleteLead', id: 1, organisationId: 2 })();
     expect(deleted).toEqual([{ type: 'LeadDeleted', data: ids }]);
     expect(given([created, ...deleted]).when(update({ status: 'completed' }))).toThrow('Lead not found');
   });

@@ -55,7 +55,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
             type: 'LeadCreated',
             data: {
               lead_id: command.id,
-              user_id: command.userId,
+              user_id: command.organisationId,
               campaign_id: command.campaignId,
               phone_number: command.phoneNumber,
               timezone: command.timezone,
@@ -73,12 +73,12 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         ];
       }
       case 'UpdateLead': {
-        if (!ownedLive(state, command.userId)) throw DomainError.notFound('Lead');
+        if (!ownedLive(state, command.organisationId)) throw DomainError.notFound('Lead');
         const { campaignId, phoneNumber, status, variables } = command.changes;
         if (status === 'reached-max-retries') throw DomainError.validation('status', RESERVED_STATUS_MESSAGE);
         const events: LeadEvent[] = [];
         let campaign = state.campaignId;
-        const ids = () => ({ lead_id: command.id, user_id: command.userId, campaign_id: campaign });
+        const ids = () => ({ lead_id: command.id, user_id: command.organisationId, campaign_id: campaign });
         if (campaignId !== undefined && campaignId !== state.campaignId) {
           campaign = campaignId;
           events.push({ type: 'LeadMovedToCampaign', data: { ...ids(), from_campaign_id: state.campaignId } });
@@ -99,8 +99,8 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         return events;
       }
       case 'DeleteLead':
-        if (!ownedLive(state, command.userId)) throw DomainError.notFound('Lead');
-        return [{ type: 'LeadDeleted', data: { lead_id: command.id, user_id: command.userId, campaign_id: state.campaignId } }];
+        if (!ownedLive(state, command.organisationId)) throw DomainError.notFound('Lead');
+        return [{ type: 'LeadDeleted', data: { lead_id: command.id, user_id: command.organisationId, campaign_id: state.campaignId } }];
       case 'StartLeadCall':
         if (!isDue(state, now) || !state.exists) throw new DomainError('conflict', NOT_DUE_MESSAGE);
         return startCall(command, state, now);
@@ -108,7 +108,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
         return finishCall(command, state, now);
       case 'StopLead':
         if (!state.exists || state.deleted || state.status !== 'created') return [];
-        return [{ type: 'LeadStopped', data: { lead_id: command.id, user_id: state.userId, campaign_id: state.campaignId, reason: command.reason } }];
+        return [{ type: 'LeadStopped', data: { lead_id: command.id, user_id: state.organisationId, campaign_id: state.campaignId, reason: command.reason } }];
     }
   },
 
@@ -116,7 +116,7 @@ export const leadDecider: Decider<LeadCommand, LeadState, LeadEvent> = {
     if (event.type === 'LeadCreated') {
       return {
         exists: true,
-        userId: event.data.user_id,
+        organisationId: event.data.user_id,
         deleted: false,
         campaignId: event.data.campaign_id,
         phoneNumber: event.data.phone_number,

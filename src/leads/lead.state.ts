@@ -8,7 +8,7 @@ export type LeadCommand =
   | {
       type: 'CreateLead';
       id: number;
-      userId: number;
+      organisationId: number;
       campaignId: number;
       phoneNumber: string;
       variables: Variables;
@@ -26,10 +26,10 @@ export type LeadCommand =
   | {
       type: 'UpdateLead';
       id: number;
-      userId: number;
+      organisationId: number;
       changes: { campaignId?: number; phoneNumber?: string; status?: LeadStatus; variables?: Variables };
     }
-  | { type: 'DeleteLead'; id: number; userId: number }
+  | { type: 'DeleteLead'; id: number; organisationId: number }
   /**
    * The dialer claims the lead for a call to its next contact, held to the campaign's rules
    * (docs/dialing.md): `doNotCall`, the lead's numbers on its user's do-not-call list.

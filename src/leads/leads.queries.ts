@@ -28,24 +28,24 @@ export class LeadsQueries implements CampaignLeads {
   }
 
   /** The user's live lead, or null for a missing, deleted or foreign one. */
-  async owned(userId: number, id: number): Promise<LeadDocument | null> {
+  async owned(organisationId: number, id: number): Promise<LeadDocument | null> {
     const doc = await this.projection.leads.get(id);
-    return doc && doc.user_id === userId && !doc.deleted ? doc : null;
+    return doc && doc.user_id === organisationId && !doc.deleted ? doc : null;
   }
 
   /** Whether the campaign, the user's, has a live lead with the number. */
-  async numberTaken(userId: number, campaignId: number, phoneNumber: string): Promise<boolean> {
-    return (await this.projection.leads.count({ user_id: userId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId })) > 0;
+  async numberTaken(organisationId: number, campaignId: number, phoneNumber: string): Promise<boolean> {
+    return (await this.projection.leads.count({ user_id: organisationId, deleted: false, phone_number: phoneNumber, campaign_id: campaignId })) > 0;
   }
 
   /** The ids of the campaign's live leads with the number (the campaign is the user's). */
-  async liveWithNumber(userId: number, campaignId: number, phoneNumber: string): Promise<number[]> {
-    return (await this.liveWithNumbers(userId, campaignId, [phoneNumber])).get(phoneNumber) ?? [];
+  async liveWithNumber(organisationId: number, campaignId: number, phoneNumber: string): Promise<number[]> {
+    return (await this.liveWithNumbers(organisationId, campaignId, [phoneNumber])).get(phoneNumber) ?? [];
   }
 
   /** `liveWithNumber` for many numbers at once: the ids by number, numbers with none left out. */
-  async liveWithNumbers(userId: number, campaignId: number, phoneNumbers: string[]): Promise<Map<string, number[]>> {
-    const filter = { user_id: userId, deleted: false, phone_number: { in: phoneNumbers }, campaign_id: campaignId };
+  async liveWithNumbers(organisationId: number, campaignId: number, phoneNumbers: string[]): Promise<Map<string, number[]>> {
+    const filter = { user_id: organisationId, deleted: false, phone_number: { in: phoneNumbers }, campaign_id: campaignId };
     const byNumber = new Map<string, number[]>();
     // Unsorted: asked in id order, the store read the campaign's leads in that order (an import slowed as it grew).
     for (const lead of await this.projection.leads.find(filter)) {

@@ -36,7 +36,7 @@ export class PhoneNumberOwners {
 
   private async statusOf(id: number): Promise<HolderStatus> {
     const { state } = await this.runner.load(phoneNumberStream(id), phoneNumberDecider);
-    if (state.userId === null) return 'absent';
+    if (state.organisationId === null) return 'absent';
     return state.removed ? 'gone' : 'live';
   }
 }

@@ -7,16 +7,16 @@ const added: PhoneNumberEvent = { type: 'PhoneNumberAdded', data: { phone_number
 
 describe('phone number decider', () => {
   it('adds a number the user does not hold yet', () => {
-    given([]).when({ type: 'AddPhoneNumber', id: 1, userId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: false }).then([added]);
+    given([]).when({ type: 'AddPhoneNumber', id: 1, organisationId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: false }).then([added]);
   });
   it('refuses a number the user already holds', () => {
-    expect(given([]).when({ type: 'AddPhoneNumber', id: 1, userId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: true })).toThrow(
+    expect(given([]).when({ type: 'AddPhoneNumber', id: 1, organisationId: 2, phoneNumber: '+12015550123', label: null, alreadyOwned: true })).toThrow(
       'Validation failed',
     );
   });
   it("removes only the owner's number, once", () => {
-    expect(given([added]).when({ type: 'RemovePhoneNumber', id: 1, userId: 3 })).toThrow('Phone number not found');
-    const removed = given([added]).when({ type: 'RemovePhoneNumber', id: 1, userId: 2 })();
-    expect(given([added, ...removed]).when({ type: 'RemovePhoneNumber', id: 1, userId: 2 })).toThrow('Phone number not found');
+    expect(given([added]).when({ type: 'RemovePhoneNumber', id: 1, organisationId: 3 })).toThrow('Phone number not found');
+    const removed = given([added]).when({ type: 'RemovePhoneNumber', id: 1, organisationId: 2 })();
+    expect(given([added, ...removed]).when({ type: 'RemovePhoneNumber', id: 1, organisationId: 2 })).toThrow('Phone number not found');
   });
 });

@@ -55,8 +55,8 @@ export class PhoneNumbersController {
         const { position } = await this.runner.run(
           phoneNumberStream(id),
           phoneNumberDecider,
-          { type: 'AddPhoneNumber', id, userId: user.organisationId, phoneNumber, label: body.label ?? null, alreadyOwned },
-          { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
+          { type: 'AddPhoneNumber', id, organisationId: user.organisationId, phoneNumber, label: body.label ?? null, alreadyOwned },
+          { retries: 0, newStream: true },
         );
         await this.projections.settle(position);
         return answer((await this.read.numbers.get(id))!);
@@ -74,7 +74,11 @@ export class PhoneNumbersController {
   @Permit('phone-numbers:write')
   @Delete('phone-numbers/:id')
   async remove(@CurrentUser() user: AuthenticatedUser, @IdParam('Phone number') id: number) {
-    const { position } = await this.runner.run(phoneNumberStream(id), phoneNumberDecider, { type: 'RemovePhoneNumber', id, userId: user.organisationId });
+    const { position } = await this.runner.run(phoneNumberStream(id), phoneNumberDecider, {
+      type: 'RemovePhoneNumber',
+      id,
+      organisationId: user.organisationId,
+    });
     await this.projections.settle(position);
     return { message: 'Phone number deleted successfully' };
   }

@@ -10,9 +10,9 @@ export class PhoneNumbersQueries {
     return this.projection.numbers.get(id);
   }
 
-  async owned(userId: number, id: number): Promise<PhoneNumberRecord | null> {
+  async owned(organisationId: number, id: number): Promise<PhoneNumberRecord | null> {
     const record = await this.projection.numbers.get(id);
-    return record && record.user_id === userId ? record : null;
+    return record && record.user_id === organisationId ? record : null;
   }
 
   /** Every record of this number (each user may hold it once), oldest first. */

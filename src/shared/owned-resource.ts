@@ -1,7 +1,7 @@
 /** The state shape of a user's resource that can be created, changed and (soft-)deleted. */
-export type OwnedResource<T> = { exists: false } | ({ exists: true; userId: number; deleted: boolean } & T);
+export type OwnedResource<T> = { exists: false } | ({ exists: true; organisationId: number; deleted: boolean } & T);
 
 /** True when the resource exists, is not deleted, and belongs to the user: otherwise it is "not found". */
-export function ownedLive<T>(state: OwnedResource<T>, userId: number): state is Extract<OwnedResource<T>, { exists: true }> {
-  return state.exists && !state.deleted && state.userId === userId;
+export function ownedLive<T>(state: OwnedResource<T>, organisationId: number): state is Extract<OwnedResource<T>, { exists: true }> {
+  return state.exists && !state.deleted && state.organisationId === organisationId;
 }

@@ -7,8 +7,8 @@ export class ToolsQueries {
   constructor(private readonly projection: ToolsProjection) {}
 
   /** How many of these ids are the user's tools. */
-  countOwned(userId: number, ids: number[]): Promise<number> {
-    return ids.length ? this.projection.tools.count({ user_id: userId, id: { in: ids } }) : Promise.resolve(0);
+  countOwned(organisationId: number, ids: number[]): Promise<number> {
+    return ids.length ? this.projection.tools.count({ user_id: organisationId, id: { in: ids } }) : Promise.resolve(0);
   }
 
   byIds(ids: number[]): Promise<ToolRecord[]> {
@@ -16,9 +16,9 @@ export class ToolsQueries {
   }
 
   /** The user's tool of this name among these ids, or null. */
-  async named(userId: number, name: string, ids: number[]): Promise<ToolRecord | null> {
+  async named(organisationId: number, name: string, ids: number[]): Promise<ToolRecord | null> {
     if (!ids.length) return null;
-    const [tool] = await this.projection.tools.find({ user_id: userId, name, id: { in: ids } }, { limit: 1 });
+    const [tool] = await this.projection.tools.find({ user_id: organisationId, name, id: { in: ids } }, { limit: 1 });
     return tool ?? null;
   }
 }

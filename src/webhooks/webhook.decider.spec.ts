@@ -10,7 +10,7 @@ const request: WebhookCommand = {
   type: 'RequestWebhook',
   id: '7-ended',
   callId: 7,
-  userId: 2,
+  organisationId: 2,
   campaignId: 3,
   event: 'call.ended',
   url: 'https://hooks.example.com',
@@ -114,7 +114,7 @@ describe('webhook delivery decider', () => {
   });
 
   describe('redelivery', () => {
-    const redeliver = (userId = 2): WebhookCommand => ({ type: 'RedeliverWebhook', id: '7-ended', userId });
+    const redeliver = (organisationId = 2): WebhookCommand => ({ type: 'RedeliverWebhook', id: '7-ended', organisationId });
     const failedOnce: Array<[WebhookCommand, number]> = [
       [request, 0],
       [start, 0],

@@ -21,14 +21,14 @@ export type WebhookCommand =
       type: 'RequestWebhook';
       id: string;
       callId: number | null;
-      userId: number;
+      organisationId: number;
       campaignId: number | null;
       event: WebhookKind;
       url: string;
       payload: Record<string, unknown>;
     }
   | { type: 'StartWebhookAttempt'; id: string }
-  | { type: 'RedeliverWebhook'; id: string; userId: number }
+  | { type: 'RedeliverWebhook'; id: string; organisationId: number }
   | { type: 'FinishWebhookAttempt'; id: string; attempt: number; result: AttemptResult; retryDelaysSeconds: number[] };
 
 export type WebhookState =
@@ -50,11 +50,11 @@ export const webhookDecider: Decider<WebhookCommand, WebhookState, WebhookEvent>
   decide(command, state, now) {
     if (command.type === 'RequestWebhook') {
       if (state.exists) return [];
-      const ids = { delivery_id: command.id, call_id: command.callId, user_id: command.userId, campaign_id: command.campaignId, event: command.event };
+      const ids = { delivery_id: command.id, call_id: command.callId, user_id: command.organisationId, campaign_id: command.campaignId, event: command.event };
       return [{ type: 'WebhookRequested', data: { ...ids, url: command.url, payload: command.payload } }];
     }
     if (command.type === 'RedeliverWebhook') {
-      if (!state.exists || state.ids.user_id !== command.userId) throw DomainError.notFound('Webhook delivery');
+      if (!state.exists || state.ids.user_id !== command.organisationId) throw DomainError.notFound('Webhook delivery');
       if (!state.done) throw new DomainError('conflict', STILL_PENDING);
       return [{ type: 'WebhookRedeliveryRequested', data: { ...state.ids, from_attempt: state.attempts, due_at: now.toISOString() } }];
     }

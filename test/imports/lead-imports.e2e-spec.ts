@@ -562,7 +562,7 @@ describe('lead import whose upload died with its process', () => {
       const leadIds = [await store.nextId('lead'), await store.nextId('lead')];
       const run = (command: Parameters<typeof leadImportDecider.decide>[0]) =>
         t.app.get(CommandRunner).run(leadImportStream(importId), leadImportDecider, command);
-      await run({ type: 'StartImport', importId, userId, campaignId: campaign, format: 'csv', allowDuplicate: false });
+      await run({ type: 'StartImport', importId, organisationId: userId, campaignId: campaign, format: 'csv', allowDuplicate: false });
       await run({ type: 'ReserveRows', importId, firstRow: 1, lastRow: 2, leadIds });
       if (storedHere !== null) {
         mkdirSync(join(dataDir, 'imports'), { recursive: true });

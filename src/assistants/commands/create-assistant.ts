@@ -42,14 +42,14 @@ export class CreateAssistantHandler implements ICommandHandler<CreateAssistant, 
       {
         type: 'CreateAssistant',
         id,
-        userId: user.organisationId,
+        organisationId: user.organisationId,
         uuid: randomUUID(),
         settings,
         references,
         inputErrors: errors,
         placement: (next) => this.placement.refusals(next),
       },
-      { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
+      { retries: 0, newStream: true },
     );
     await this.projections.settle(position);
     return id;

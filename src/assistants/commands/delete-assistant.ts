@@ -21,7 +21,7 @@ export class DeleteAssistantHandler implements ICommandHandler<DeleteAssistant, 
   ) {}
 
   async execute({ user, id }: DeleteAssistant): Promise<void> {
-    const { position } = await this.runner.run(assistantStream(id), assistantDecider, { type: 'DeleteAssistant', id, userId: user.organisationId });
+    const { position } = await this.runner.run(assistantStream(id), assistantDecider, { type: 'DeleteAssistant', id, organisationId: user.organisationId });
     await this.projections.settle(position);
   }
 }

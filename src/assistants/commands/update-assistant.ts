@@ -30,20 +30,15 @@ export class UpdateAssistantHandler implements ICommandHandler<UpdateAssistant, 
   async execute({ user, id, body: { fields: body, errors } }: UpdateAssistant): Promise<void> {
     const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
     const references = await this.references.check(user.organisationId, changes);
-    const { position } = await this.runner.run(
-      assistantStream(id),
-      assistantDecider,
-      {
-        type: 'UpdateAssistant',
-        id,
-        userId: user.organisationId,
-        changes,
-        references,
-        inputErrors: errors,
-        placement: (next) => this.placement.refusals(next),
-      },
-      { metadata: { user_id: user.organisationId } },
-    );
+    const { position } = await this.runner.run(assistantStream(id), assistantDecider, {
+      type: 'UpdateAssistant',
+      id,
+      organisationId: user.organisationId,
+      changes,
+      references,
+      inputErrors: errors,
+      placement: (next) => this.placement.refusals(next),
+    });
     await this.projections.settle(position);
   }
 }

@@ -27,9 +27,9 @@ export class ChangeCampaignStatusHandler implements ICommandHandler<ChangeCampai
   async execute({ user, campaignId, action }: ChangeCampaignStatus): Promise<CampaignStatus> {
     const command =
       action === 'start'
-        ? { type: 'StartCampaign' as const, id: campaignId, userId: user.organisationId, leadsToCall: await this.leads.toCall(campaignId) }
-        : { type: 'StopCampaign' as const, id: campaignId, userId: user.organisationId };
-    const { position, state } = await this.runner.run(campaignStream(campaignId), campaignDecider, command, { metadata: { user_id: user.organisationId } });
+        ? { type: 'StartCampaign' as const, id: campaignId, organisationId: user.organisationId, leadsToCall: await this.leads.toCall(campaignId) }
+        : { type: 'StopCampaign' as const, id: campaignId, organisationId: user.organisationId };
+    const { position, state } = await this.runner.run(campaignStream(campaignId), campaignDecider, command);
     await this.projections.settle(position);
     return state.exists ? state.status : 'draft';
   }

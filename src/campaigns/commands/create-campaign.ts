@@ -35,8 +35,8 @@ export class CreateCampaignHandler implements ICommandHandler<CreateCampaign, nu
     const { position } = await this.runner.run(
       campaignStream(id),
       campaignDecider,
-      { type: 'CreateCampaign', id, userId: user.organisationId, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: errors },
-      { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
+      { type: 'CreateCampaign', id, organisationId: user.organisationId, settings: defined(body) as CreateCampaignDto, assistantCanCall, inputErrors: errors },
+      { retries: 0, newStream: true },
     );
     await this.projections.settle(position);
     return id;

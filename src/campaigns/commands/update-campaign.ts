@@ -28,12 +28,14 @@ export class UpdateCampaignHandler implements ICommandHandler<UpdateCampaign, vo
   async execute({ user, campaignId, body: { fields: body, errors } }: UpdateCampaign): Promise<void> {
     const changes = defined(body);
     const assistantCanCall = body.assistant_id === undefined || (await this.assistants.canCall(user.organisationId, body.assistant_id));
-    const { position } = await this.runner.run(
-      campaignStream(campaignId),
-      campaignDecider,
-      { type: 'UpdateCampaign', id: campaignId, userId: user.organisationId, changes, assistantCanCall, inputErrors: errors },
-      { metadata: { user_id: user.organisationId } },
-    );
+    const { position } = await this.runner.run(campaignStream(campaignId), campaignDecider, {
+      type: 'UpdateCampaign',
+      id: campaignId,
+      organisationId: user.organisationId,
+      changes,
+      assistantCanCall,
+      inputErrors: errors,
+    });
     await this.projections.settle(position);
   }
 }

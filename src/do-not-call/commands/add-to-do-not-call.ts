@@ -10,7 +10,7 @@ const AT_ONCE = 256;
 
 export class AddToDoNotCall {
   constructor(
-    readonly userId: number,
+    readonly organisationId: number,
     readonly phoneNumbers: readonly string[],
     readonly reason: string | null,
     readonly source: ListingSource,
@@ -26,19 +26,19 @@ export class AddToDoNotCallHandler implements ICommandHandler<AddToDoNotCall, nu
     private readonly list: DoNotCallQueries,
   ) {}
 
-  async execute({ userId, phoneNumbers, reason, source }: AddToDoNotCall): Promise<number> {
+  async execute({ organisationId, phoneNumbers, reason, source }: AddToDoNotCall): Promise<number> {
     const numbers = [...new Set(phoneNumbers)];
     let added = 0;
     let last: number | null = null;
     for (let i = 0; i < numbers.length; i += AT_ONCE) {
       const chunk = numbers.slice(i, i + AT_ONCE);
-      const before = new Set(await this.list.listed(userId, chunk));
+      const before = new Set(await this.list.listed(organisationId, chunk));
       const results = await Promise.all(
         chunk.map((phoneNumber) =>
           this.runner.run(
-            doNotCallStream(userId, phoneNumber),
+            doNotCallStream(organisationId, phoneNumber),
             doNotCallDecider,
-            { type: 'AddToDoNotCall', userId, phoneNumber, reason, source, listedBefore: before.has(phoneNumber) },
+            { type: 'AddToDoNotCall', organisationId, phoneNumber, reason, source, listedBefore: before.has(phoneNumber) },
             { retries: 10 },
           ),
         ),

@@ -7,7 +7,7 @@ import { DoNotCallQueries } from '../do-not-call.queries';
 
 export class RemoveFromDoNotCall {
   constructor(
-    readonly userId: number,
+    readonly organisationId: number,
     readonly phoneNumber: string,
   ) {}
 }
@@ -20,10 +20,10 @@ export class RemoveFromDoNotCallHandler implements ICommandHandler<RemoveFromDoN
     private readonly list: DoNotCallQueries,
   ) {}
 
-  async execute({ userId, phoneNumber }: RemoveFromDoNotCall): Promise<void> {
-    const listedBefore = (await this.list.listed(userId, [phoneNumber])).length > 0;
-    const command = { type: 'RemoveFromDoNotCall' as const, userId, phoneNumber, listedBefore };
-    const { position } = await this.runner.run(doNotCallStream(userId, phoneNumber), doNotCallDecider, command);
+  async execute({ organisationId, phoneNumber }: RemoveFromDoNotCall): Promise<void> {
+    const listedBefore = (await this.list.listed(organisationId, [phoneNumber])).length > 0;
+    const command = { type: 'RemoveFromDoNotCall' as const, organisationId, phoneNumber, listedBefore };
+    const { position } = await this.runner.run(doNotCallStream(organisationId, phoneNumber), doNotCallDecider, command);
     await this.projections.settle(position);
   }
 }

@@ -10,18 +10,19 @@ import {
   createParamDecorator,
 } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { actingAs } from '../event-sourcing/actor';
+import { inContext } from '../event-sourcing/actor';
 import { AuthenticatedUser, actorOfUser } from './access-token-verifier';
 import { AuthenticatedRequest, BearerAuthGuard } from './bearer-auth.guard';
 import { PermissionGuard } from './permission.guard';
 import { TokenRateLimitGuard } from './token-rate-limit.guard';
 
-/** Every event the handler writes records the caller as its actor (docs/teams.md). */
+/** Every event the handler writes is stamped with the caller's organisation and the caller as its actor (docs/teams.md). */
 @Injectable()
-export class ActorInterceptor implements NestInterceptor {
+export class RequestContextInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const actor = actorOfUser(context.switchToHttp().getRequest<AuthenticatedRequest>().user!);
-    return new Observable((subscriber) => actingAs(actor, () => next.handle().subscribe(subscriber)));
+    const user = context.switchToHttp().getRequest<AuthenticatedRequest>().user!;
+    const request = { organisationId: user.organisationId, actor: actorOfUser(user) };
+    return new Observable((subscriber) => inContext(request, () => next.handle().subscribe(subscriber)));
   }
 }
 
@@ -30,7 +31,7 @@ export class ActorInterceptor implements NestInterceptor {
  * token, needs the permission it declares with `Permit`, and writes events as its caller.
  */
 export const UserApi = () =>
-  applyDecorators(Controller('api/user'), UseGuards(BearerAuthGuard, TokenRateLimitGuard, PermissionGuard), UseInterceptors(ActorInterceptor));
+  applyDecorators(Controller('api/user'), UseGuards(BearerAuthGuard, TokenRateLimitGuard, PermissionGuard), UseInterceptors(RequestContextInterceptor));
 
 /** The caller the bearer token stands for. */
 export const CurrentUser = createParamDecorator(

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, actingAs } from '../event-sourcing/actor';
+import { asSystem } from '../event-sourcing/actor';
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { yieldToIo } from '../../shared/yield-to-io';
@@ -54,7 +54,7 @@ export class RepeatingJob {
     if (this.stopped) return;
     this.pending = true;
     // A nudge from a request must not make the job's work that request's: it acts as the system.
-    this.running ??= actingAs(SYSTEM_ACTOR, () => this.loop()).finally(() => (this.running = undefined));
+    this.running ??= asSystem(() => this.loop()).finally(() => (this.running = undefined));
   }
 
   private async loop(): Promise<void> {

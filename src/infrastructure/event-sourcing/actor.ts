@@ -8,16 +8,36 @@ export interface Actor {
 
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null };
 
-const acting = new AsyncLocalStorage<Actor>();
+/**
+ * What every event written while handling a request (or a piece of background work) is stamped
+ * with by the command runner: the organisation it is for, when known, and who acts.
+ */
+export interface RequestContext {
+  organisationId: number | null;
+  actor: Actor;
+}
+
+const contexts = new AsyncLocalStorage<RequestContext>();
+const NO_CONTEXT: RequestContext = { organisationId: null, actor: SYSTEM_ACTOR };
+
+/** The context of the work being done: no organisation and `system` outside any. */
+export const currentContext = (): RequestContext => contexts.getStore() ?? NO_CONTEXT;
 
 /** The actor of the request being handled, `system` outside any request. */
-export const currentActor = (): Actor => acting.getStore() ?? SYSTEM_ACTOR;
+export const currentActor = (): Actor => currentContext().actor;
 
-/** Runs `work` (and everything it starts) on behalf of `actor`. */
-export const actingAs = <T>(actor: Actor, work: () => T): T => acting.run(actor, work);
+/** Runs `work` (and everything it starts) for `organisationId`, on behalf of `actor`. */
+export const inContext = <T>(context: RequestContext, work: () => T): T => contexts.run(context, work);
+
+/** Runs `work` as the system, for `organisationId` when the work is one organisation's. */
+export const asSystem = <T>(work: () => T, organisationId: number | null = null): T => inContext({ organisationId, actor: SYSTEM_ACTOR }, work);
 
 /** The actor an event was stored with; events from before actors were recorded read as `system`. */
 export const actorOf = (metadata: Record<string, unknown>): Actor => {
   const actor = metadata.actor as Actor | undefined;
   return actor && typeof actor === 'object' && typeof actor.type === 'string' ? { type: actor.type, id: actor.id ?? null } : SYSTEM_ACTOR;
 };
+
+/** The organisation an event was stored for (docs/teams.md); undefined for events stored before it was recorded. */
+export const organisationOf = (metadata: Record<string, unknown>): number | undefined =>
+  typeof metadata.organisation_id === 'number' ? metadata.organisation_id : undefined;

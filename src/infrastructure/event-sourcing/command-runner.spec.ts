@@ -6,6 +6,7 @@ import { DomainError } from '../../shared/domain-error';
 import { ConcurrencyError } from '../event-store/event-store.errors';
 import { EventStore } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { asSystem, inContext } from './actor';
 import { CommandRunner } from './command-runner';
 import { Decider, DomainEvent } from './decider';
 import { Upcasters } from './upcasters';
@@ -52,6 +53,43 @@ describe('CommandRunner', () => {
     expect(events[1].metadata.user_id).toBe(9);
     expect(result.position).toBe(events[1].position);
     expect(result.occurredAt).toBe(events[1].occurredAt);
+  });
+
+  describe('stamps every event with the organisation and the actor (docs/teams.md)', () => {
+    const stamps = async (stream: string) =>
+      (await store.readStream(stream)).map((e) => ({ organisation: e.metadata.organisation_id, actor: e.metadata.actor }));
+
+    it("in a request: the caller's organisation and the caller, with nothing passed by the handler", async () => {
+      await inContext({ organisationId: 5, actor: { type: 'user', id: 9 } }, () => runner.run('counter-1', counter, { by: 1 }));
+      expect(await stamps('counter-1')).toEqual([{ organisation: 5, actor: { type: 'user', id: 9 } }]);
+    });
+
+    it("as the system: the stream's organisation, from its stored events or from a state it remembers", async () => {
+      await inContext({ organisationId: 5, actor: { type: 'api_key', id: 3 } }, () => runner.run('counter-1', counter, { by: 1 }));
+      await asSystem(() => runner.run('counter-1', counter, { by: 1 }));
+      await asSystem(() => new CommandRunner(store, clock, upcasters).run('counter-1', counter, { by: 1 }));
+      expect((await stamps('counter-1')).slice(1)).toEqual([
+        { organisation: 5, actor: undefined },
+        { organisation: 5, actor: undefined },
+      ]);
+    });
+
+    it('as the system on a new stream: the organisation its events name, or none', async () => {
+      const named: Decider<Command, object, DomainEvent<'Opened', { user_id: number }>> = {
+        initialState: {},
+        decide: () => [{ type: 'Opened', data: { user_id: 4 } }],
+        evolve: (state) => state,
+      };
+      await asSystem(() => runner.run('thing-1', named, { by: 1 }));
+      await asSystem(() => runner.run('counter-2', counter, { by: 1 }));
+      expect(await stamps('thing-1')).toEqual([{ organisation: 4, actor: undefined }]);
+      expect(await stamps('counter-2')).toEqual([{ organisation: undefined, actor: undefined }]);
+    });
+
+    it('a reaction for an organisation stamps it, whatever the stream held', async () => {
+      await asSystem(() => runner.run('counter-1', counter, { by: 1 }), 7);
+      expect(await stamps('counter-1')).toEqual([{ organisation: 7, actor: undefined }]);
+    });
   });
 
   it('appends nothing when the decision is empty', async () => {

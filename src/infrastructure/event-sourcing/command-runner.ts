@@ -5,7 +5,7 @@ import { ConcurrencyError } from '../event-store/event-store.errors';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
 import { defined } from '../../shared/defined';
 import { DomainError } from '../../shared/domain-error';
-import { SYSTEM_ACTOR, currentActor } from './actor';
+import { SYSTEM_ACTOR, currentContext, organisationOf } from './actor';
 import { correlationIdOf } from './correlation';
 import { Decider, DomainEvent, fold } from './decider';
 import { RecentStates } from './recent-states';
@@ -54,7 +54,7 @@ export class CommandRunner {
   async load<State, Event extends DomainEvent>(
     stream: string,
     decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
-  ): Promise<{ state: State; revision: number | null }> {
+  ): Promise<{ state: State; revision: number | null; organisationId?: number }> {
     const recorded = await this.store.readStream(stream);
     return {
       state: fold(
@@ -62,6 +62,7 @@ export class CommandRunner {
         recorded.map((e) => this.toDomain<Event>(e)),
       ),
       revision: lastRevision(recorded),
+      organisationId: streamOrganisation(recorded),
     };
   }
 
@@ -70,10 +71,10 @@ export class CommandRunner {
     stream: string,
     decider: Pick<Decider<unknown, State, Event>, 'evolve'>,
     known: { state: State; revision: number },
-  ): Promise<{ state: State; revision: number }> {
+  ): Promise<{ state: State; revision: number; organisationId?: number }> {
     const after = await this.store.readStream(stream, known.revision + 1);
     const state = after.map((e) => this.toDomain<Event>(e)).reduce(decider.evolve, known.state);
-    return { state, revision: lastRevision(after) ?? known.revision };
+    return { state, revision: lastRevision(after) ?? known.revision, organisationId: streamOrganisation(after) };
   }
 
   async run<Command, State, Event extends DomainEvent>(
@@ -95,9 +96,9 @@ export class CommandRunner {
     for (let conflicts = 0; ;) {
       const remembered = readStore ? undefined : (this.recent.get<State>(stream, decider) ?? (stale && (await this.catchUp(stream, decider, stale))));
       stale = undefined;
-      const unwritten = options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null } : undefined;
-      const { state, revision } = remembered ?? unwritten ?? (await this.load(stream, decider));
-      if (!remembered) this.recent.remember(stream, decider, state, revision);
+      const unwritten = options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null, organisationId: undefined } : undefined;
+      const { state, revision, organisationId: streamOrganisationId } = remembered ?? unwritten ?? (await this.load(stream, decider));
+      if (!remembered) this.recent.remember(stream, decider, state, revision, streamOrganisationId);
       const now = this.clock.now();
       let events: Event[];
       try {
@@ -114,22 +115,28 @@ export class CommandRunner {
       }
       try {
         const occurredAt = now.toISOString();
+        const context = currentContext();
         // Background work writes no actor: an event without one reads as `system`.
-        const actor = currentActor();
-        const by = actor === SYSTEM_ACTOR ? undefined : actor;
+        const by = context.actor === SYSTEM_ACTOR ? undefined : context.actor;
+        // The request's organisation; for background work, the stream's own or the one its events name.
+        const organisation = context.organisationId ?? streamOrganisationId ?? organisationNamedBy(stream, revision, events);
         const appended = await this.store.append(
           stream,
           events.map((e) => ({
             type: e.type,
             data: e.data,
             schemaVersion: e.schemaVersion ?? this.upcasters.currentVersion(e.type),
-            metadata: { ...options.metadata, occurred_at: occurredAt, ...defined({ actor: by, $correlationId: correlationIdOf(e) }) },
+            metadata: {
+              ...options.metadata,
+              occurred_at: occurredAt,
+              ...defined({ organisation_id: organisation, actor: by, $correlationId: correlationIdOf(e) }),
+            },
           })),
           revision === null ? 'no_stream' : revision,
         );
         this.metrics?.appended(events.map((e) => e.type));
         const after = events.reduce(decider.evolve, state);
-        this.recent.remember(stream, decider, after, appended.revision);
+        this.recent.remember(stream, decider, after, appended.revision, organisation);
         return { events, state: after, position: appended.position, revision: appended.revision, occurredAt };
       } catch (error) {
         this.recent.forget(stream);
@@ -165,4 +172,28 @@ export class CommandRunner {
 
 function lastRevision(events: RecordedEvent[]): number | null {
   return events.length ? events[events.length - 1].revision : null;
+}
+
+/** The organisation a stream's events were stamped with (docs/teams.md), if any was. */
+function streamOrganisation(recorded: RecordedEvent[]): number | undefined {
+  for (const event of recorded) {
+    const organisation = organisationOf(event.metadata);
+    if (organisation !== undefined) return organisation;
+  }
+  return undefined;
+}
+
+/**
+ * The organisation new events name in their data, for a stream never stamped (its first events,
+ * written outside a request, by the CLI or a reaction): an organisation's own id, or the owning
+ * account's `user_id`, except in a user's stream past its opening, where `user_id` is the person.
+ */
+function organisationNamedBy(stream: string, revision: number | null, events: DomainEvent[]): number | undefined {
+  for (const event of events) {
+    const data = event.data as { organisation_id?: unknown; user_id?: unknown } | null;
+    if (typeof data?.organisation_id === 'number') return data.organisation_id;
+    if (stream.startsWith('user-') && revision !== null) continue;
+    if (typeof data?.user_id === 'number') return data.user_id;
+  }
+  return undefined;
 }

@@ -4,6 +4,7 @@ interface Known {
   decider: object;
   state: unknown;
   revision: number;
+  organisationId?: number;
 }
 
 /**
@@ -21,16 +22,16 @@ export class RecentStates {
     this.known = new LRUCache({ max: capacity });
   }
 
-  get<State>(stream: string, decider: object): { state: State; revision: number } | undefined {
+  get<State>(stream: string, decider: object): { state: State; revision: number; organisationId?: number } | undefined {
     const known = this.known.get(stream);
-    return known?.decider === decider ? { state: known.state as State, revision: known.revision } : undefined;
+    return known?.decider === decider ? { state: known.state as State, revision: known.revision, organisationId: known.organisationId } : undefined;
   }
 
   /** A state read before a later one was remembered does not replace it. */
-  remember(stream: string, decider: object, state: unknown, revision: number | null): void {
+  remember(stream: string, decider: object, state: unknown, revision: number | null, organisationId?: number): void {
     if (revision === null) return void this.known.delete(stream);
     if ((this.known.peek(stream)?.revision ?? -1) > revision) return;
-    this.known.set(stream, { decider, state, revision });
+    this.known.set(stream, { decider, state, revision, organisationId });
   }
 
   forget(stream: string): void {

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR, actingAs } from '../event-sourcing/actor';
+import { asSystem, organisationOf } from '../event-sourcing/actor';
 import { EventHandler, RecordedEvent, SubscribeOptions } from './event-store.port';
 
 /**
@@ -14,8 +14,8 @@ export async function deliverUntilTaken(
 ): Promise<void> {
   for (;;) {
     try {
-      // Whoever's append woke the subscription, its handlers act as the system (docs/teams.md).
-      await actingAs(SYSTEM_ACTOR, () => handler(event));
+      // Whoever's append woke the subscription, its handlers act as the system (docs/teams.md), for the event's organisation.
+      await asSystem(() => handler(event), organisationOf(event.metadata) ?? null);
       return;
     } catch (error) {
       options.onError?.(error, event);

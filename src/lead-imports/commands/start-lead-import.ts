@@ -22,7 +22,7 @@ export const NO_PHONE_COLUMN = 'The phone_number column is required.';
  */
 export class StartLeadImport {
   constructor(
-    readonly userId: number,
+    readonly organisationId: number,
     readonly campaignId: number | null,
     readonly format: ImportFormat,
     readonly allowDuplicate: boolean,
@@ -43,9 +43,9 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
   ) {}
 
   /** Answers the import's id once its body is stored and the import readable. */
-  async execute({ userId, campaignId, format, allowDuplicate, body: sent }: StartLeadImport): Promise<number> {
+  async execute({ organisationId, campaignId, format, allowDuplicate, body: sent }: StartLeadImport): Promise<number> {
     let body = sent;
-    if (campaignId !== null && !(await this.campaigns.owned(userId, campaignId))) {
+    if (campaignId !== null && !(await this.campaigns.owned(organisationId, campaignId))) {
       body.resume();
       throw DomainError.notFound('Campaign');
     }
@@ -62,7 +62,7 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     // (or this one after a restart) ends an import whose upload's holder died.
     const release = await this.worker.holdUpload(importId);
     try {
-      return await this.upload(importId, userId, campaignId, format, allowDuplicate, body);
+      return await this.upload(importId, organisationId, campaignId, format, allowDuplicate, body);
     } finally {
       await release();
     }
@@ -70,14 +70,14 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
 
   private async upload(
     importId: number,
-    userId: number,
+    organisationId: number,
     campaignId: number | null,
     format: ImportFormat,
     allowDuplicate: boolean,
     body: Readable,
   ): Promise<number> {
     const run = (command: LeadImportCommand) => this.runner.run(leadImportStream(importId), leadImportDecider, command);
-    await run({ type: 'StartImport', importId, userId, campaignId, format, allowDuplicate });
+    await run({ type: 'StartImport', importId, organisationId, campaignId, format, allowDuplicate });
     // Rows are made as the body arrives: the worker follows the file while it is stored.
     const stored = this.spool.store(importId, format, body, this.config.importMaxBytes);
     this.worker.start(importId);

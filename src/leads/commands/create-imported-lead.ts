@@ -9,7 +9,7 @@ import { ImportedRow, LeadCreation, LeadMade } from './lead-creation';
  */
 export class CreateImportedLead {
   constructor(
-    readonly userId: number,
+    readonly organisationId: number,
     readonly body: CheckedBody<CreateLeadDto>,
     readonly row: ImportedRow,
   ) {}
@@ -19,7 +19,7 @@ export class CreateImportedLead {
 export class CreateImportedLeadHandler implements ICommandHandler<CreateImportedLead, LeadMade> {
   constructor(private readonly creation: LeadCreation) {}
 
-  execute({ userId, body, row }: CreateImportedLead): Promise<LeadMade> {
-    return this.creation.make(userId, body, row);
+  execute({ organisationId, body, row }: CreateImportedLead): Promise<LeadMade> {
+    return this.creation.make(organisationId, body, row);
   }
 }

@@ -21,12 +21,7 @@ export class DeleteLeadHandler implements ICommandHandler<DeleteLead, void> {
   ) {}
 
   async execute({ user, leadId }: DeleteLead): Promise<void> {
-    const { position } = await this.runner.run(
-      leadStream(leadId),
-      leadDecider,
-      { type: 'DeleteLead', id: leadId, userId: user.organisationId },
-      { metadata: { user_id: user.organisationId } },
-    );
+    const { position } = await this.runner.run(leadStream(leadId), leadDecider, { type: 'DeleteLead', id: leadId, organisationId: user.organisationId });
     await this.projections.settle(position);
   }
 }

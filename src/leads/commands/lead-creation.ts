@@ -42,29 +42,29 @@ export class LeadCreation {
     private readonly numbers: LeadNumbers,
   ) {}
 
-  async make(userId: number, { fields: body, errors }: CheckedBody<CreateLeadDto>, imported?: ImportedRow, chosenId?: number): Promise<LeadMade> {
+  async make(organisationId: number, { fields: body, errors }: CheckedBody<CreateLeadDto>, imported?: ImportedRow, chosenId?: number): Promise<LeadMade> {
     if (imported?.mayExist) {
       const { state } = await this.runner.load(leadStream(imported.leadId), leadDecider);
       if (state.exists) return { position: null, created: null, occurredAt: new Date().toISOString() };
     }
-    const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(userId, body.campaign_id)) !== null;
+    const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(organisationId, body.campaign_id)) !== null;
     const phoneNumber = toE164(body.phone_number);
     const allowDuplicate = body.allow_dupplicate === true;
     // A request refused for its own fields also names a duplicate, as Laravel answers every
     // failed rule at once; that read only words the refusal, it decides nothing.
     const worded = Object.keys(errors).length > 0 && !allowDuplicate && campaignOwned && phoneNumber !== null;
-    const duplicate = worded && (await this.read.numberTaken(userId, body.campaign_id!, phoneNumber));
+    const duplicate = worded && (await this.read.numberTaken(organisationId, body.campaign_id!, phoneNumber));
     const request = { campaignOwned, duplicate, allowDuplicate, inputErrors: errors };
     // Refused before any id is drawn: a refused lead leaves no gap in the ids.
     const refusal = creationRefusal(request);
     if (refusal) throw refusal;
     const id = imported?.leadId ?? chosenId ?? (await this.events.nextId('lead'));
-    await this.numbers.take(userId, body.campaign_id!, phoneNumber!, id, allowDuplicate, imported?.live);
-    return this.numbers.creating(body.campaign_id!, phoneNumber!, id, () => this.append(userId, id, body, phoneNumber!, request));
+    await this.numbers.take(organisationId, body.campaign_id!, phoneNumber!, id, allowDuplicate, imported?.live);
+    return this.numbers.creating(body.campaign_id!, phoneNumber!, id, () => this.append(organisationId, id, body, phoneNumber!, request));
   }
 
   /** The lead's one `LeadCreated`, its secondary contacts given their ids. */
-  private async append(userId: number, id: number, body: CreateLeadDto, phoneNumber: string, request: CreateLeadRequest): Promise<LeadMade> {
+  private async append(organisationId: number, id: number, body: CreateLeadDto, phoneNumber: string, request: CreateLeadRequest): Promise<LeadMade> {
     const contacts = [];
     for (const contact of body.secondary_contacts ?? []) {
       const e164 = toE164(contact.phone_number)!;
@@ -83,7 +83,7 @@ export class LeadCreation {
       {
         type: 'CreateLead',
         id,
-        userId,
+        organisationId,
         campaignId: body.campaign_id,
         phoneNumber,
         timezone: body.timezone ?? null,
@@ -92,7 +92,7 @@ export class LeadCreation {
         contacts,
         ...request,
       },
-      { retries: 0, newStream: true, metadata: { user_id: userId } },
+      { retries: 0, newStream: true },
     );
     return { position, created: events.find((e): e is LeadCreated => e.type === 'LeadCreated')!, occurredAt };
   }

@@ -38,17 +38,12 @@ export class UpdateLeadHandler implements ICommandHandler<UpdateLead, void> {
       phoneNumber = toE164(body.phone_number) ?? undefined;
       if (!phoneNumber) throw new DomainError('validation', 'Invalid phone number');
     }
-    const { position, events, state } = await this.runner.run(
-      leadStream(leadId),
-      leadDecider,
-      {
-        type: 'UpdateLead',
-        id: leadId,
-        userId: user.organisationId,
-        changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables },
-      },
-      { metadata: { user_id: user.organisationId } },
-    );
+    const { position, events, state } = await this.runner.run(leadStream(leadId), leadDecider, {
+      type: 'UpdateLead',
+      id: leadId,
+      organisationId: user.organisationId,
+      changes: { campaignId: body.campaign_id, phoneNumber, status: body.status, variables: body.variables },
+    });
     if (state.exists && events.some((e) => e.type === 'LeadMovedToCampaign' || e.type === 'LeadPhoneNumberChanged')) {
       await this.numbers.follow(state.campaignId, state.phoneNumber, leadId);
     }

@@ -44,11 +44,11 @@ export class CreateToolHandler implements ICommandHandler<CreateTool, ToolRecord
         {
           type: 'CreateTool',
           toolId,
-          userId: user.organisationId,
+          organisationId: user.organisationId,
           tool: { name, description, endpoint, method, ...defined({ timeout, headers, schema }) },
           endpointPublic: await this.targets.accepts(endpoint),
         },
-        { retries: 0, newStream: true, metadata: { user_id: user.organisationId } },
+        { retries: 0, newStream: true },
       ),
     );
     await this.projections.settle(position);

@@ -21,12 +21,7 @@ export class DeleteToolHandler implements ICommandHandler<DeleteTool, void> {
   ) {}
 
   async execute({ user, toolId }: DeleteTool): Promise<void> {
-    const { position } = await this.runner.run(
-      toolStream(toolId),
-      toolDecider,
-      { type: 'DeleteTool', toolId, userId: user.organisationId },
-      { metadata: { user_id: user.organisationId } },
-    );
+    const { position } = await this.runner.run(toolStream(toolId), toolDecider, { type: 'DeleteTool', toolId, organisationId: user.organisationId });
     await this.projections.settle(position);
   }
 }

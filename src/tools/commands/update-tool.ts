@@ -29,12 +29,13 @@ export class UpdateToolHandler implements ICommandHandler<UpdateTool, ToolRecord
   async execute({ user, toolId, body }: UpdateTool): Promise<ToolRecord> {
     const { name, description, endpoint, method, timeout, headers, schema } = body;
     const changes = defined({ name, description, endpoint, method, timeout, headers, schema });
-    const { position } = await this.runner.run(
-      toolStream(toolId),
-      toolDecider,
-      { type: 'UpdateTool', toolId, userId: user.organisationId, changes, endpointPublic: endpoint === undefined || (await this.targets.accepts(endpoint)) },
-      { metadata: { user_id: user.organisationId } },
-    );
+    const { position } = await this.runner.run(toolStream(toolId), toolDecider, {
+      type: 'UpdateTool',
+      toolId,
+      organisationId: user.organisationId,
+      changes,
+      endpointPublic: endpoint === undefined || (await this.targets.accepts(endpoint)),
+    });
     await this.projections.settle(position);
     return (await this.read.tools.get(toolId))!;
   }

@@ -8,7 +8,7 @@ import { WebhookDispatcher } from '../webhook-dispatcher';
 
 export class RedeliverWebhook {
   constructor(
-    readonly userId: number,
+    readonly organisationId: number,
     readonly deliveryId: string,
   ) {}
 }
@@ -23,9 +23,9 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
     private readonly dispatcher: WebhookDispatcher,
   ) {}
 
-  async execute({ userId, deliveryId }: RedeliverWebhook): Promise<WebhookDeliveryDocument> {
-    const command = { type: 'RedeliverWebhook' as const, id: deliveryId, userId };
-    const { position } = await this.runner.run(webhookStream(deliveryId), webhookDecider, command, { metadata: { user_id: userId } });
+  async execute({ organisationId, deliveryId }: RedeliverWebhook): Promise<WebhookDeliveryDocument> {
+    const command = { type: 'RedeliverWebhook' as const, id: deliveryId, organisationId };
+    const { position } = await this.runner.run(webhookStream(deliveryId), webhookDecider, command);
     await this.projections.settle(position);
     this.dispatcher.nudge();
     return (await this.deliveries.deliveries.get(deliveryId))!;

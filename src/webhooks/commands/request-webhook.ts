@@ -7,7 +7,7 @@ export class RequestWebhook {
   constructor(
     readonly id: string,
     readonly callId: number | null,
-    readonly userId: number,
+    readonly organisationId: number,
     readonly campaignId: number | null,
     readonly event: WebhookKind,
     readonly url: string,
@@ -20,7 +20,7 @@ export class RequestWebhook {
 export class RequestWebhookHandler implements ICommandHandler<RequestWebhook> {
   constructor(private readonly runner: CommandRunner) {}
 
-  async execute({ id, callId, userId, campaignId, event, url, payload }: RequestWebhook) {
-    await this.runner.run(webhookStream(id), webhookDecider, { type: 'RequestWebhook', id, callId, userId, campaignId, event, url, payload });
+  async execute({ id, callId, organisationId, campaignId, event, url, payload }: RequestWebhook) {
+    await this.runner.run(webhookStream(id), webhookDecider, { type: 'RequestWebhook', id, callId, organisationId, campaignId, event, url, payload });
   }
 }
