@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 import { AssistantSettings } from './assistant.settings';
 
 export const assistantStream = (id: number) => `assistant-${id}`;
@@ -24,9 +25,13 @@ export type AssistantPublicationEvent = AssistantPublishStarted | AssistantRetel
 export type AssistantEvent = AssistantCreated | AssistantUpdated | AssistantDeleted | AssistantPublicationEvent;
 
 /** The events that change what the assistant is (its read model's). */
-export const ASSISTANT_EVENT_TYPES = ['AssistantCreated', 'AssistantUpdated', 'AssistantDeleted'] as const;
-export const ASSISTANT_PUBLICATION_EVENT_TYPES = eventTypes<AssistantPublicationEvent>({
-  AssistantPublishStarted: true,
-  AssistantRetellLlmCreated: true,
-  AssistantPublished: true,
+export const ASSISTANT_EVENT_TYPES = declareFields<AssistantCreated | AssistantUpdated | AssistantDeleted>({
+  AssistantCreated: { assistant_id: 'plain', user_id: 'plain', uuid: 'plain', settings: 'plain' },
+  AssistantUpdated: { assistant_id: 'plain', user_id: 'plain', changes: 'plain' },
+  AssistantDeleted: { assistant_id: 'plain', user_id: 'plain' },
+});
+export const ASSISTANT_PUBLICATION_EVENT_TYPES = declareFields<AssistantPublicationEvent>({
+  AssistantPublishStarted: { assistant_id: 'plain', runtime: 'plain', settings_version: 'plain', at: 'plain' },
+  AssistantRetellLlmCreated: { assistant_id: 'plain', llm_id: 'plain' },
+  AssistantPublished: { assistant_id: 'plain', runtime: 'plain', settings_version: 'plain', llm_id: 'plain', agent_id: 'plain', public_url: 'plain' },
 });

@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 export const callStream = (id: number) => `call-${id}`;
 
@@ -151,15 +152,66 @@ export type CallEvent =
   | CallHungUpByAssistant
   | CallRecordingSaved;
 
-export const CALL_EVENT_TYPES = eventTypes<CallEvent>({
-  CallInitiated: true,
-  CallOutcomeRecorded: true,
-  CallToolInvoked: true,
-  CallDialSent: true,
-  CallDialResent: true,
-  CallDialStarted: true,
-  CallAnalyzed: true,
-  CallAnalysisTimedOut: true,
-  CallHungUpByAssistant: true,
-  CallRecordingSaved: true,
+export const CALL_EVENT_TYPES = declareFields<CallEvent>({
+  CallInitiated: {
+    call_id: 'plain',
+    user_id: 'plain',
+    assistant_id: 'plain',
+    assistant_name: 'plain',
+    campaign_id: 'plain',
+    campaign_name: 'plain',
+    lead_id: 'plain',
+    secondary_contact_id: 'plain',
+    type: 'plain',
+    assistant_phone_number: 'plain',
+    client_phone_number: 'personal',
+    variables: 'personal',
+    record: 'plain',
+    max_duration_seconds: 'plain',
+    provider: 'plain',
+    provider_call_id: 'plain',
+    outcome_fields: 'plain',
+  },
+  CallOutcomeRecorded: {
+    call_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    lead_id: 'plain',
+    from: 'plain',
+    status: 'plain',
+    reached: 'plain',
+    details: { transcript: 'personal', recording_url: 'personal', variables: 'personal', evaluation: 'personal' },
+    reason: 'plain',
+    not_dialed: 'plain',
+    retry_at: 'plain',
+    analysis_follows: 'plain',
+  },
+  CallToolInvoked: {
+    call_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    lead_id: 'plain',
+    tool_id: 'plain',
+    tool_name: 'plain',
+    arguments: 'personal',
+    status_code: 'plain',
+    duration_ms: 'plain',
+    error: 'plain',
+  },
+  CallDialSent: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', provider_call_id: 'plain' },
+  CallDialResent: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', resends: 'plain' },
+  CallDialStarted: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', sends: 'plain', at: 'plain' },
+  CallAnalyzed: {
+    call_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    lead_id: 'plain',
+    variables: 'personal',
+    evaluation: 'personal',
+    transcript: 'personal',
+    awaited: 'plain',
+  },
+  CallAnalysisTimedOut: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain' },
+  CallHungUpByAssistant: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain' },
+  CallRecordingSaved: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', recording_url: 'personal' },
 });

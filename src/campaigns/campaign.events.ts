@@ -1,5 +1,6 @@
 import { Weekday } from '../shared/calling-window';
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 export const campaignStream = (id: number) => `campaign-${id}`;
 
@@ -66,12 +67,12 @@ export type CampaignDialingRecovered = DomainEvent<'CampaignDialingRecovered', I
 export type CampaignEvent =
   CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted | CampaignDialingFailed | CampaignDialingRecovered;
 
-export const CAMPAIGN_EVENT_TYPES = eventTypes<CampaignEvent>({
-  CampaignCreated: true,
-  CampaignUpdated: true,
-  CampaignStarted: true,
-  CampaignStopped: true,
-  CampaignCompleted: true,
-  CampaignDialingFailed: true,
-  CampaignDialingRecovered: true,
+export const CAMPAIGN_EVENT_TYPES = declareFields<CampaignEvent>({
+  CampaignCreated: { campaign_id: 'plain', user_id: 'plain', settings: 'plain' },
+  CampaignUpdated: { campaign_id: 'plain', user_id: 'plain', changes: 'plain' },
+  CampaignStarted: { campaign_id: 'plain', user_id: 'plain' },
+  CampaignStopped: { campaign_id: 'plain', user_id: 'plain', reason: 'plain', failed: 'plain', window: 'plain' },
+  CampaignCompleted: { campaign_id: 'plain', user_id: 'plain' },
+  CampaignDialingFailed: { campaign_id: 'plain', user_id: 'plain', message: 'plain', retry_at: 'plain' },
+  CampaignDialingRecovered: { campaign_id: 'plain', user_id: 'plain' },
 });

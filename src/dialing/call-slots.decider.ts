@@ -1,4 +1,5 @@
 import { Decider, DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 /**
  * A campaign's calls in flight as its own stream holds them (docs/dialing.md): each claim batch
@@ -18,6 +19,13 @@ export type CallSlotsFreed = DomainEvent<'CallSlotsFreed', { call_ids: number[] 
 /** The places held, carried forward: the stream is read from the latest of these (it is truncated before it). */
 export type CallSlotsCarriedForward = DomainEvent<'CallSlotsCarriedForward', { held: Array<CallSlot & { at: string }> }>;
 export type CallSlotsEvent = CallSlotsTaken | CallSlotsFreed | CallSlotsCarriedForward;
+
+/** docs/privacy.md: what each field holds. */
+export const CALL_SLOTS_EVENT_TYPES = declareFields<CallSlotsEvent>({
+  CallSlotsTaken: { slots: 'plain', at: 'plain' },
+  CallSlotsFreed: { call_ids: 'plain' },
+  CallSlotsCarriedForward: { held: 'plain' },
+});
 
 export interface CallSlotsState {
   /** Whether the stream has any event: one never written is opened with the calls already in flight. */

@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 /**
  * One stream per user and number (docs/dialing.md, docs/imports.md). Stores from before kept a user's whole
@@ -18,4 +19,7 @@ export type NumberRemovedFromDoNotCall = DomainEvent<'NumberRemovedFromDoNotCall
 
 export type DoNotCallEvent = NumbersAddedToDoNotCall | NumberRemovedFromDoNotCall;
 
-export const DO_NOT_CALL_EVENT_TYPES = eventTypes<DoNotCallEvent>({ NumbersAddedToDoNotCall: true, NumberRemovedFromDoNotCall: true });
+export const DO_NOT_CALL_EVENT_TYPES = declareFields<DoNotCallEvent>({
+  NumbersAddedToDoNotCall: { user_id: 'plain', phone_numbers: 'personal', reason: 'plain', source: 'plain' },
+  NumberRemovedFromDoNotCall: { user_id: 'plain', phone_number: 'personal' },
+});

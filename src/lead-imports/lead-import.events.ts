@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 /** One stream per import (docs/imports.md). */
 export const leadImportStream = (importId: number) => `lead_import-${importId}`;
@@ -44,10 +45,10 @@ export const UPLOAD_CUT_SHORT = 'The upload was cut short.';
 
 export type LeadImportEvent = LeadImportStarted | LeadImportUploaded | LeadImportRowsReserved | LeadImportRowsDone | LeadImportFinished;
 
-export const LEAD_IMPORT_EVENT_TYPES = eventTypes<LeadImportEvent>({
-  LeadImportStarted: true,
-  LeadImportUploaded: true,
-  LeadImportRowsReserved: true,
-  LeadImportRowsDone: true,
-  LeadImportFinished: true,
+export const LEAD_IMPORT_EVENT_TYPES = declareFields<LeadImportEvent>({
+  LeadImportStarted: { import_id: 'plain', user_id: 'plain', campaign_id: 'plain', format: 'plain', allow_duplicate: 'plain' },
+  LeadImportUploaded: { import_id: 'plain', bytes: 'plain' },
+  LeadImportRowsReserved: { import_id: 'plain', first_row: 'plain', last_row: 'plain', lead_ids: 'plain' },
+  LeadImportRowsDone: { import_id: 'plain', last_row: 'plain', accepted: 'plain', duplicates: 'plain', invalid: 'plain', errors: 'personal' },
+  LeadImportFinished: { import_id: 'plain', campaign_id: 'plain', status: 'plain', reason: 'plain' },
 });

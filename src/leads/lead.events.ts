@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 export const leadStream = (id: number) => `lead-${id}`;
 
@@ -83,21 +84,46 @@ export type LeadEvent =
   | LeadDialDeferred
   | LeadStopped;
 
-export const LEAD_EVENT_TYPES = eventTypes<LeadEvent>({
-  LeadCreated: true,
-  LeadVariablesMerged: true,
-  LeadPhoneNumberChanged: true,
-  LeadMovedToCampaign: true,
-  LeadStatusChanged: true,
-  LeadRequeued: true,
-  LeadDeleted: true,
-  LeadCallStarted: true,
-  LeadCallFinished: true,
-  LeadReached: true,
-  LeadNextContactDue: true,
-  LeadAttemptFailed: true,
-  LeadReachedMaxRetries: true,
-  LeadContactSkipped: true,
-  LeadDialDeferred: true,
-  LeadStopped: true,
+export const LEAD_EVENT_TYPES = declareFields<LeadEvent>({
+  LeadCreated: {
+    lead_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    timezone: 'plain',
+    zones: 'plain',
+    phone_number: 'personal',
+    variables: 'personal',
+    secondary_contacts: 'personal',
+  },
+  LeadVariablesMerged: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', variables: 'personal' },
+  LeadPhoneNumberChanged: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', phone_number: 'personal', zones: 'plain' },
+  LeadMovedToCampaign: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', from_campaign_id: 'plain' },
+  LeadStatusChanged: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', from: 'plain', to: 'plain' },
+  LeadRequeued: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain' },
+  LeadDeleted: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain' },
+  LeadCallStarted: {
+    lead_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    call_id: 'plain',
+    secondary_contact_id: 'plain',
+    phone_number: 'personal',
+    attempt: 'plain',
+  },
+  LeadCallFinished: {
+    lead_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    call_id: 'plain',
+    secondary_contact_id: 'plain',
+    call_status: 'plain',
+    reached: 'plain',
+  },
+  LeadReached: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', call_id: 'plain', secondary_contact_id: 'plain' },
+  LeadNextContactDue: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', secondary_contact_id: 'plain', due_at: 'plain' },
+  LeadAttemptFailed: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', attempts: 'plain', next_due_at: 'plain' },
+  LeadReachedMaxRetries: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', attempts: 'plain' },
+  LeadContactSkipped: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', secondary_contact_id: 'plain', phone_number: 'personal', reason: 'plain' },
+  LeadDialDeferred: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', secondary_contact_id: 'plain', due_at: 'plain' },
+  LeadStopped: { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain', reason: 'plain' },
 });

@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 export const phoneNumberStream = (id: number) => `phone-number-${id}`;
 
@@ -6,4 +7,7 @@ export type PhoneNumberAdded = DomainEvent<'PhoneNumberAdded', { phone_number_id
 export type PhoneNumberRemoved = DomainEvent<'PhoneNumberRemoved', { phone_number_id: number; user_id: number }>;
 export type PhoneNumberEvent = PhoneNumberAdded | PhoneNumberRemoved;
 
-export const PHONE_NUMBER_EVENT_TYPES = eventTypes<PhoneNumberEvent>({ PhoneNumberAdded: true, PhoneNumberRemoved: true });
+export const PHONE_NUMBER_EVENT_TYPES = declareFields<PhoneNumberEvent>({
+  PhoneNumberAdded: { phone_number_id: 'plain', user_id: 'plain', phone_number: 'plain', label: 'plain' },
+  PhoneNumberRemoved: { phone_number_id: 'plain', user_id: 'plain' },
+});

@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 export const toolStream = (toolId: number) => `tool-${toolId}`;
 
@@ -22,4 +23,8 @@ export type ToolUpdated = DomainEvent<'ToolUpdated', { tool_id: number; user_id:
 export type ToolDeleted = DomainEvent<'ToolDeleted', { tool_id: number; user_id: number }>;
 export type ToolEvent = ToolCreated | ToolUpdated | ToolDeleted;
 
-export const TOOL_EVENT_TYPES = eventTypes<ToolEvent>({ ToolCreated: true, ToolUpdated: true, ToolDeleted: true });
+export const TOOL_EVENT_TYPES = declareFields<ToolEvent>({
+  ToolCreated: { tool_id: 'plain', user_id: 'plain', tool: { headers: 'secret' } },
+  ToolUpdated: { tool_id: 'plain', user_id: 'plain', changes: { headers: 'secret' } },
+  ToolDeleted: { tool_id: 'plain', user_id: 'plain' },
+});

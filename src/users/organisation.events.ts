@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 import { Role, Scope } from '../infrastructure/auth/permissions';
 
 /**
@@ -22,11 +23,20 @@ export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', Ids & { key_id: number 
 
 export type OrganisationEvent = OrganisationFounded | MemberAdded | MemberRoleChanged | MemberRemoved | ApiKeyCreated | ApiKeyRevoked;
 
-export const ORGANISATION_EVENT_TYPES = eventTypes<OrganisationEvent>({
-  OrganisationFounded: true,
-  MemberAdded: true,
-  MemberRoleChanged: true,
-  MemberRemoved: true,
-  ApiKeyCreated: true,
-  ApiKeyRevoked: true,
+export const ORGANISATION_EVENT_TYPES = declareFields<OrganisationEvent>({
+  OrganisationFounded: { organisation_id: 'plain', owner_user_id: 'plain', email: 'personal', upgraded: 'plain' },
+  MemberAdded: { organisation_id: 'plain', user_id: 'plain', email: 'personal', role: 'plain' },
+  MemberRoleChanged: { organisation_id: 'plain', user_id: 'plain', from: 'plain', role: 'plain' },
+  MemberRemoved: { organisation_id: 'plain', user_id: 'plain' },
+  ApiKeyCreated: {
+    organisation_id: 'plain',
+    key_id: 'plain',
+    name: 'plain',
+    scopes: 'plain',
+    prefix: 'plain',
+    token_hash: 'plain',
+    created_by: 'plain',
+    expires_at: 'plain',
+  },
+  ApiKeyRevoked: { organisation_id: 'plain', key_id: 'plain' },
 });

@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 
 export const userStream = (userId: number) => `user-${userId}`;
 
@@ -20,4 +21,9 @@ export type UserQuietHoursSet = DomainEvent<'UserQuietHoursSet', { user_id: numb
 
 export type UserEvent = UserRegistered | AccessTokenIssued | AccessTokenRevoked | UserQuietHoursSet;
 
-export const USER_EVENT_TYPES = eventTypes<UserEvent>({ UserRegistered: true, AccessTokenIssued: true, AccessTokenRevoked: true, UserQuietHoursSet: true });
+export const USER_EVENT_TYPES = declareFields<UserEvent>({
+  UserRegistered: { user_id: 'plain', email: 'personal', tool_limit: 'plain', webhook_secret: 'secret', organisation_id: 'plain' },
+  AccessTokenIssued: { user_id: 'plain', token_hash: 'plain' },
+  AccessTokenRevoked: { user_id: 'plain', token_hash: 'plain' },
+  UserQuietHoursSet: { user_id: 'plain', quiet_hours: 'plain', by: 'plain' },
+});

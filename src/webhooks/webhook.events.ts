@@ -1,4 +1,5 @@
-import { DomainEvent, eventTypes } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { declareFields } from '../infrastructure/event-sourcing/event-fields';
 import { WebhookAnswered } from '../calls/webhook-answers';
 
 /**
@@ -33,11 +34,39 @@ export type WebhookAttemptFinished = DomainEvent<
 export type WebhookRedeliveryRequested = DomainEvent<'WebhookRedeliveryRequested', Ids & { from_attempt: number; due_at: string }>;
 export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished | WebhookRedeliveryRequested;
 
-export const WEBHOOK_EVENT_TYPES = eventTypes<WebhookEvent>({
-  WebhookRequested: true,
-  WebhookAttemptStarted: true,
-  WebhookAttemptFinished: true,
-  WebhookRedeliveryRequested: true,
+export const WEBHOOK_EVENT_TYPES = declareFields<WebhookEvent>({
+  WebhookRequested: { delivery_id: 'plain', call_id: 'plain', user_id: 'plain', campaign_id: 'plain', event: 'plain', url: 'plain', payload: 'personal' },
+  WebhookAttemptStarted: {
+    delivery_id: 'plain',
+    call_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    event: 'plain',
+    attempt: 'plain',
+    lease_until: 'plain',
+  },
+  WebhookAttemptFinished: {
+    delivery_id: 'plain',
+    call_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    event: 'plain',
+    attempt: 'plain',
+    status_code: 'plain',
+    body: 'personal',
+    error: 'plain',
+    outcome: 'plain',
+    next_attempt_at: 'plain',
+  },
+  WebhookRedeliveryRequested: {
+    delivery_id: 'plain',
+    call_id: 'plain',
+    user_id: 'plain',
+    campaign_id: 'plain',
+    event: 'plain',
+    from_attempt: 'plain',
+    due_at: 'plain',
+  },
 });
 
 /** The calls read this event through a shape of their own: this type fails to compile when the two part. */

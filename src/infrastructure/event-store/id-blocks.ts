@@ -1,5 +1,10 @@
 import { ConcurrencyError } from './event-store.errors';
+import { DomainEvent } from '../event-sourcing/decider';
+import { declareFields } from '../event-sourcing/event-fields';
 import { AppendResult, ExpectedRevision, NewEvent } from './event-store.port';
+
+export type IdBlockReserved = DomainEvent<'IdBlockReserved', { sequence: string; first: number; last: number }>;
+declareFields<IdBlockReserved>({ IdBlockReserved: { sequence: 'plain', first: 'plain', last: 'plain' } });
 
 /** Ids reserved by one append: concurrent writers conflict once per block, not once per id. */
 export const ID_BLOCK_SIZE = 100;

@@ -1,5 +1,6 @@
 import { DomainError } from '../../shared/domain-error';
 import { Decider, DomainEvent } from '../event-sourcing/decider';
+import { declareFields } from '../event-sourcing/event-fields';
 
 /** One stream per user and key (hashed): the request's fingerprint, then its answer. */
 export const idempotencyStream = (userId: number, keyHash: string) => `idempotency-${userId}_${keyHash}`;
@@ -16,6 +17,15 @@ export type IdempotentRequestProgressed = DomainEvent<'IdempotentRequestProgress
 export type IdempotentRequestAbandoned = DomainEvent<'IdempotentRequestAbandoned', { at: string }>;
 export type IdempotencyEvent =
   IdempotentRequestStarted | IdempotentResourceChosen | IdempotentRequestProgressed | IdempotentRequestAnswered | IdempotentRequestAbandoned;
+
+/** docs/privacy.md: what each field holds (an answer's body names whatever the request made). */
+export const IDEMPOTENCY_EVENT_TYPES = declareFields<IdempotencyEvent>({
+  IdempotentRequestStarted: { fingerprint: 'plain', at: 'plain', resource_id: 'plain' },
+  IdempotentResourceChosen: { resource_id: 'plain' },
+  IdempotentRequestAnswered: { status: 'plain', body: 'personal', at: 'plain', body_hash: 'plain' },
+  IdempotentRequestProgressed: { at: 'plain' },
+  IdempotentRequestAbandoned: { at: 'plain' },
+});
 /** `resourceId`: what the request (of that fingerprint) creates, once chosen; kept when a run is abandoned, for its retry. */
 export type IdempotencyState =
   | { status: 'free'; fingerprint?: string; resourceId?: number | null }

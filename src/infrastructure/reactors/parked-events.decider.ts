@@ -1,4 +1,5 @@
 import { Decider, DomainEvent } from '../event-sourcing/decider';
+import { declareFields } from '../event-sourcing/event-fields';
 
 /**
  * A reactor's events that failed, kept per partition (a campaign, else the event's stream) in
@@ -11,6 +12,13 @@ export type ReactorEventParked = DomainEvent<'ReactorEventParked', { position: n
 export type ReactorEventRetryFailed = DomainEvent<'ReactorEventRetryFailed', { position: number; error: string; attempts: number; retry_at: string }>;
 export type ReactorEventRecovered = DomainEvent<'ReactorEventRecovered', { position: number }>;
 export type ParkedEvent = ReactorEventParked | ReactorEventRetryFailed | ReactorEventRecovered;
+
+/** docs/privacy.md: what each field holds. */
+export const PARKED_EVENT_TYPES = declareFields<ParkedEvent>({
+  ReactorEventParked: { position: 'plain', partition: 'plain', error: 'plain', retry_at: 'plain' },
+  ReactorEventRetryFailed: { position: 'plain', error: 'plain', attempts: 'plain', retry_at: 'plain' },
+  ReactorEventRecovered: { position: 'plain' },
+});
 
 export interface ParkedEntry {
   position: number;

@@ -1,4 +1,5 @@
 import { Decider, DomainEvent } from '../event-sourcing/decider';
+import { declareFields } from '../event-sourcing/event-fields';
 
 /**
  * A reservation stream guards an invariant that spans streams (one live lead per number and
@@ -11,6 +12,12 @@ import { Decider, DomainEvent } from '../event-sourcing/decider';
 export type ReservationTaken = DomainEvent<'ReservationTaken', { holder: number; at: string }>;
 export type ReservationReleased = DomainEvent<'ReservationReleased', { holder: number }>;
 export type ReservationEvent = ReservationTaken | ReservationReleased;
+
+/** docs/privacy.md: what each field holds. */
+export const RESERVATION_EVENT_TYPES = declareFields<ReservationEvent>({
+  ReservationTaken: { holder: 'plain', at: 'plain' },
+  ReservationReleased: { holder: 'plain' },
+});
 export interface ReservationState {
   /** Whether the stream has any event: a stream never written to is opened with the holders that came before it. */
   opened: boolean;

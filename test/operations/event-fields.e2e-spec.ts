@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppModule } from '../../src/app.module';
+// Loaded by the EventStoreDB adapter only.
+import '../../src/infrastructure/event-store/id-blocks';
+import { declaredEventTypes, fieldsOf } from '../../src/infrastructure/event-sourcing/event-fields';
+
+/** Every source file of the service, tests and test helpers left out. */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'testing' ? [] : sources(path);
+    return name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.contract.ts') ? [path] : [];
+  });
+}
+
+/**
+ * docs/privacy.md: each event type's fields are declared plain, personal or secret next to the
+ * event (the compiler holds each declared union to its fields); this finds an event type written
+ * anywhere in the service that no declaration names.
+ */
+describe('event field declarations', () => {
+  it('name every event type the service defines', () => {
+    expect(AppModule).toBeDefined();
+    const defined = new Set(
+      sources(join(__dirname, '../../src')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/DomainEvent<\s*'(\w+)'/g)].map((m) => m[1])),
+    );
+    expect(defined.size).toBeGreaterThan(60);
+    expect([...defined].filter((type) => fieldsOf(type) === undefined)).toEqual([]);
+    expect(declaredEventTypes().length).toBe(defined.size);
+  });
+
+  it('say of each number, variable, transcript, recording and evaluation that it is personal, and of each credential that it is secret', () => {
+    expect(fieldsOf('LeadCreated')).toMatchObject({ phone_number: 'personal', variables: 'personal', secondary_contacts: 'personal' });
+    expect(fieldsOf('CallOutcomeRecorded')).toMatchObject({ details: { transcript: 'personal', recording_url: 'personal' } });
+    expect(fieldsOf('CallAnalyzed')).toMatchObject({ transcript: 'personal', evaluation: 'personal', variables: 'personal' });
+    expect(fieldsOf('UserRegistered')).toMatchObject({ webhook_secret: 'secret' });
+    expect(fieldsOf('ToolCreated')).toMatchObject({ tool: { headers: 'secret' } });
+  });
+});
