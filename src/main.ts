@@ -22,6 +22,13 @@ async function main() {
   try {
     app = await createApp(config);
     await app.init();
+  } catch (error) {
+    // A data key the store needs and the service was not given (docs/privacy.md): configuration, not a crash.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
   } finally {
     await starting.close();
   }

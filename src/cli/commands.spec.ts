@@ -20,7 +20,7 @@ describe('CLI usage', () => {
   it('puts every command’s summary in one column, two spaces at least after its usage, or under it when the usage is long', () => {
     const lines = usage().split('\n');
     for (const [name, command] of Object.entries(commands)) {
-      const call = `${name} ${command.usage}`;
+      const call = command.usage ? `${name} ${command.usage}` : name;
       const at = lines.findIndex((line) => line.startsWith(`  ${call}`));
       const alone = lines[at] === `  ${call}`;
       const summaryLine = alone ? lines[at + 1] : lines[at];

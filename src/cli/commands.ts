@@ -11,6 +11,8 @@ import { campaignTrail } from './campaign-trail';
 import { rebuildProjections } from './rebuild-projections';
 import { importLeads } from './import-leads';
 import { CliUsageError } from './usage-error';
+import { Sealer } from '../infrastructure/sealing/sealer';
+import { AppConfig } from '../infrastructure/config/app-config';
 
 /** A rebuild projects every event itself: its app skips the projections' catch-up at start. */
 export const projectsAtStart = (command: string) => command !== 'projections:rebuild';
@@ -164,6 +166,15 @@ export const commands: Record<string, CliCommandSpec> = {
       return rebuildProjections(app, projection);
     },
   },
+  'keys:rotate': {
+    usage: '',
+    summary: 'wrap every data key again under the first key of DATA_KEYS (docs/privacy.md)',
+    run: async (app, args) => {
+      options(args, {});
+      const rewrapped = await app.get(Sealer).rotate();
+      return { rewrapped, master_key: app.get(AppConfig).dataKeys[0]?.id ?? 'the key file' };
+    },
+  },
 };
 
 /** The usage of every command, or of one. */
@@ -172,7 +183,7 @@ export function usage(name?: string): string {
     .filter(([n]) => name === undefined || n === name)
     // A usage too long for the column puts its summary on a line of its own, under the column.
     .map(([n, c]) => {
-      const call = `${n} ${c.usage}`;
+      const call = c.usage ? `${n} ${c.usage}` : n;
       return call.length < 48 ? `  ${call.padEnd(50)}${c.summary}` : `  ${call}\n  ${' '.repeat(50)}${c.summary}`;
     });
   return `Usage: npm run cli -- <command> [options]   (--help after a command shows its own)\n\n${lines.join('\n')}\n`;

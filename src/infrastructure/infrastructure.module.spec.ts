@@ -37,7 +37,9 @@ describe('opening the configured stores', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const opening = openReadStore(loadConfig({ DATA_DIR: dir, READ_STORE: 'mongodb', MONGODB_URL: `mongodb://127.0.0.1:${port}/voice` }));
+      const opening = openReadStore(
+        loadConfig({ DATA_DIR: dir, READ_STORE: 'mongodb', MONGODB_URL: `mongodb://127.0.0.1:${port}/voice`, DATA_KEYS: `k1:${'A'.repeat(43)}=` }),
+      );
       await expect(opening).rejects.toMatchObject({ name: 'MongooseServerSelectionError' });
       expect(sockets.length).toBeGreaterThan(0);
     } finally {

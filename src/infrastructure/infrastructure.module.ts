@@ -23,6 +23,10 @@ import { ReactorRunner } from './reactors/reactor-runner';
 import { DocumentStore, READ_STORE } from './read-store/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 import { WalCheckpointer } from './sqlite/wal-checkpointer';
+import { KEY_STORE, KeyStore } from './sealing/key-store.port';
+import { openKeyStore, openSealer } from './sealing/open-sealer';
+import { Sealer } from './sealing/sealer';
+import { CompactAfterSealing, SECRETS_SEALED, sealEarlierEmbeddedStore } from './sealing/secrets-upgrade';
 
 const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
 const readsFile = (config: AppConfig) => join(config.dataDir, 'read.db');
@@ -54,6 +58,7 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: DocumentStore,
+    @Inject(KEY_STORE) private readonly keys: KeyStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
     private readonly config: AppConfig,
     private readonly projections: ProjectionRunner,
@@ -78,6 +83,7 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
     await this.checkpointer?.stop();
     await this.reads.close();
     await this.events.close();
+    await this.keys.close();
   }
 }
 
@@ -105,6 +111,11 @@ export class InfrastructureModule {
         { provide: Clock, useValue: clock ?? new SystemClock() },
         { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
         { provide: READ_STORE, useFactory: () => openReadStore(config) },
+        { provide: KEY_STORE, useFactory: () => openKeyStore(config) },
+        { provide: Sealer, inject: [KEY_STORE], useFactory: (keys: KeyStore) => openSealer(config, keys) },
+        // After the event store has made its tables, before anything reads the log.
+        { provide: SECRETS_SEALED, inject: [Sealer, EVENT_STORE], useFactory: (sealer: Sealer) => sealEarlierEmbeddedStore(config, sealer) },
+        CompactAfterSealing,
         Upcasters,
         CommandRunner,
         Reservations,
@@ -131,6 +142,8 @@ export class InfrastructureModule {
         Clock,
         EVENT_STORE,
         READ_STORE,
+        KEY_STORE,
+        Sealer,
         BACKGROUND_WORK,
         Upcasters,
         CommandRunner,

@@ -194,6 +194,11 @@ export class MongoStandIn {
       aggregate: (pipeline: Array<Record<string, unknown>>, options: Options = {}) => ({
         toArray: () => this.trip(() => aggregate(this.readable(name, options.session), pipeline)),
       }),
+      insertOne: (doc: Doc) =>
+        this.trip(() => {
+          this.write(name, undefined, clone(doc));
+          return { insertedId: doc._id };
+        }),
       replaceOne: (filter: Filter, doc: Doc, options: Options = {}) =>
         this.trip(() => {
           const { before, after } = this.upsertOne(name, filter, (old) => ({ ...clone(doc), _id: old._id }), !!options.upsert);

@@ -1,3 +1,4 @@
+import { Sealer } from '../infrastructure/sealing/sealer';
 import { Injectable } from '@nestjs/common';
 import { OutboundFailure, OutboundHttp } from '../infrastructure/outbound/outbound-http';
 import { parsedOrText } from '../shared/parsed-or-text';
@@ -20,7 +21,10 @@ export interface ToolRunResult {
  */
 @Injectable()
 export class ToolRunner {
-  constructor(private readonly http: OutboundHttp) {}
+  constructor(
+    private readonly http: OutboundHttp,
+    private readonly sealer: Sealer,
+  ) {}
 
   async run(tool: ToolSpec, args: unknown): Promise<ToolRunResult> {
     const errors = checkToolArguments(tool.schema, args ?? {});
@@ -29,7 +33,8 @@ export class ToolRunner {
     const inQuery = tool.method === 'GET' || tool.method === 'DELETE';
     const url = new URL(tool.endpoint);
     if (inQuery) for (const [key, value] of Object.entries(values)) url.searchParams.append(key, String(value));
-    const headers: Record<string, string> = Object.fromEntries(tool.headers.map((h) => [h.name, h.value]));
+    // Header values are kept sealed (docs/privacy.md): opened only to be sent.
+    const headers: Record<string, string> = Object.fromEntries(await Promise.all(tool.headers.map(async (h) => [h.name, await this.sealer.open(h.value)])));
     if (!inQuery) headers['content-type'] ??= 'application/json';
     try {
       const response = await this.http.send({

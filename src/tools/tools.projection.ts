@@ -17,6 +17,8 @@ export interface ToolRecord extends ToolSpec {
 @Injectable()
 export class ToolsProjection implements ReadModelProjection {
   readonly name = 'tools';
+  /** 2: header values sealed (docs/privacy.md). */
+  readonly version = 2;
   readonly collections = ['tools'];
   readonly eventTypes = TOOL_EVENT_TYPES;
   readonly tools: Collection<ToolRecord>;

@@ -52,7 +52,6 @@ export class UserDirectory extends AccessTokenVerifier {
       organisationId: member.organisation_id,
       role: member.role,
       toolLimit: organisation.tool_limit,
-      webhookSecret: organisation.webhook_secret,
       ...(apiKey ? { apiKey } : {}),
     };
   }

@@ -49,8 +49,8 @@ export interface ApiKeyRecord {
 @Injectable()
 export class UsersProjection implements ReadModelProjection {
   readonly name = 'users';
-  /** 2: organisations and their members (docs/teams.md). */
-  readonly version = 2;
+  /** 2: organisations and their members (docs/teams.md); 3: webhook secrets sealed (docs/privacy.md). */
+  readonly version = 3;
   readonly collections = ['users', 'access_tokens', 'members', 'api_keys'];
   readonly eventTypes = [...USER_EVENT_TYPES, ...ORGANISATION_EVENT_TYPES];
   readonly users: Collection<UserRecord>;

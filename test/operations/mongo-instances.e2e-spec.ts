@@ -12,6 +12,11 @@ import { DocumentStore, READ_STORE } from '../../src/infrastructure/read-store/d
 import { MongoDocumentStore } from '../../src/infrastructure/read-store/mongo-document-store';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { MongoStandIn } from '../../src/testing/mongo-stand-in';
+import { KEY_STORE } from '../../src/infrastructure/sealing/key-store.port';
+import { MongoKeyStore } from '../../src/infrastructure/sealing/mongo-key-store';
+
+/** The data keys' collection, on a server of its own (the read models' servers are emptied between runs). */
+const keysServer = new MongoStandIn();
 import { eventually } from '../support/fake-provider';
 import { startTestApp } from '../support/test-app';
 
@@ -90,10 +95,18 @@ describe('several instances projecting into one MongoDB', () => {
 
   /** An instance: the service's modules over the shared event log and its own connection to the server. */
   async function instance(store: MongoDocumentStore): Promise<Instance> {
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, READ_STORE: 'mongodb', MONGODB_URL: 'mongodb://stand-in/voice' });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      READ_STORE: 'mongodb',
+      MONGODB_URL: 'mongodb://stand-in/voice',
+      DATA_KEYS: `k1:${'A'.repeat(43)}=`,
+    });
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, background: false, projectAtStart: false })] })
       .overrideProvider(READ_STORE)
       .useValue(store)
+      .overrideProvider(KEY_STORE)
+      .useValue(new MongoKeyStore(keysServer.connection()))
       .compile();
     const context = await moduleRef.init();
     contexts.push(context);

@@ -30,7 +30,7 @@ describe('npm start and the CLI', () => {
       expect(asked.stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(1);
     }
     expect(help('campaigns:history', '--help').stdout).toContain('campaigns:history <id> [--as-of <ISO 8601>]');
-    expect(help('--help').stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(8);
+    expect(help('--help').stdout.match(/^ {2}\S+:\S+/gm)).toHaveLength(9);
     expect(help('no-such-command')).toMatchObject({ status: 64, stdout: '' });
   });
 

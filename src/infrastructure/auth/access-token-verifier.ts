@@ -13,7 +13,6 @@ export interface AuthenticatedUser {
   role: Role;
   /** The organisation's plan limit and webhook signing secret. */
   toolLimit: number;
-  webhookSecret: string;
   /** Set when the request came with an API key: it acts as its creator, within these scopes. */
   apiKey?: { id: number; scopes: readonly Scope[]; expiresAt: string | null };
 }

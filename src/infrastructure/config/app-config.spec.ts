@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       EVENTSTOREDB_URL: 'esdb://localhost:2113?tls=false',
       READ_STORE: 'mongodb',
       MONGODB_URL: 'mongodb://localhost:27017/voice',
+      DATA_KEYS: 'k2:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=,k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
       DIALER: 'http',
       DIALER_URL: 'http://127.0.0.1:9000/dial',
       TELEPHONY_SECRET: 'our-own-secret',
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: '5',
       WEBHOOK_RETRY_DELAYS: '0, 1',
     });
+    expect(config.dataKeys.map((key) => key.id)).toEqual(['k2', 'k1']);
     expect(config).toMatchObject({
       port: 8080,
       dataDir: '/tmp/x',

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { VoiceEntry, readVoicesFile } from './voices-file';
 import { NO_VOICE_RUNTIME, VoiceRuntimeSettings, voiceRuntimeSettings } from './voice-runtime-config';
+import { MasterKey, parseDataKeys } from '../sealing/data-keys';
 
 export type EventStoreKind = 'embedded' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'mongodb';
@@ -41,6 +42,8 @@ export class AppConfig {
     readonly runtimes: VoiceRuntimeSettings = NO_VOICE_RUNTIME,
     /** VOICES_FILE's catalog of voices; null: the built-in one. */
     readonly voices: VoiceEntry[] | null = null,
+    /** docs/privacy.md: DATA_KEYS, the first current; none: single-node mode keeps its own in DATA_DIR. */
+    readonly dataKeys: MasterKey[] = [],
   ) {}
 }
 
@@ -195,7 +198,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     int('IMPORT_MAX_BYTES', 512 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     voiceRuntimeSettings(env, dialer, int, problems),
     env.VOICES_FILE ? readVoicesFile(env.VOICES_FILE, problems) : null,
+    env.DATA_KEYS ? parseDataKeys(env.DATA_KEYS, problems) : [],
   );
+  if (readStore === 'mongodb' && !env.DATA_KEYS) problems.push('DATA_KEYS is required when READ_STORE=mongodb (every instance must hold the same keys)');
   if (problems.length) throw new ConfigError(problems);
   return config;
 

@@ -10,6 +10,8 @@ import { correlationIdOf } from './correlation';
 import { Decider, DomainEvent, fold } from './decider';
 import { RecentStates } from './recent-states';
 import { Upcasters } from './upcasters';
+import { Sealer } from '../sealing/sealer';
+import { withSecretsSealed } from '../sealing/sealed-fields';
 
 export interface RunOptions {
   /** Retries after a concurrency conflict; 0 refuses the command on the first conflict. */
@@ -47,6 +49,8 @@ export class CommandRunner {
     private readonly clock: Clock,
     private readonly upcasters: Upcasters,
     @Optional() private readonly metrics?: Metrics,
+    /** docs/privacy.md: seals the fields each event type declares secret before they are written. */
+    @Optional() private readonly sealer?: Sealer,
   ) {}
 
   private readonly recent = new RecentStates();
@@ -77,6 +81,16 @@ export class CommandRunner {
     return { state, revision: lastRevision(after) ?? known.revision, organisationId: streamOrganisation(after) };
   }
 
+  /** The events as they are written and remembered: secrets sealed, so a state folded from the store and one remembered agree. */
+  private sealed<Event extends DomainEvent>(events: Event[]): Event[] {
+    const sealer = this.sealer;
+    if (!sealer) return events;
+    return events.map((event) => {
+      const data = withSecretsSealed(event.type, event.data, (plain) => sealer.seal(plain));
+      return data === event.data ? event : ({ ...event, data } as Event);
+    });
+  }
+
   async run<Command, State, Event extends DomainEvent>(
     stream: string,
     decider: Decider<Command, State, Event>,
@@ -102,7 +116,7 @@ export class CommandRunner {
       const now = this.clock.now();
       let events: Event[];
       try {
-        events = decider.decide(command, state, now);
+        events = this.sealed(decider.decide(command, state, now));
       } catch (error) {
         if (!remembered) throw error;
         readStore = true;

@@ -133,6 +133,11 @@ export interface DocumentStore {
    * hold open, so there a rebuild waits until every service has stopped.
    */
   readonly refillsBesideServices: boolean;
+  /**
+   * Rewrites the store's files so no free page or log keeps what was deleted (docs/privacy.md:
+   * after secrets were sealed in place). A store with nothing of the kind to do has none.
+   */
+  compact?(): Promise<void>;
   /** Settles once the collections opened so far are usable with their indexes; rejects naming what the store refused. */
   ready(): Promise<void>;
   ping(): Promise<void>;

@@ -140,6 +140,13 @@ export class SqliteDocumentStore implements DocumentStore {
     return (prepared(this.db, 'SELECT owner FROM leases WHERE name = ? AND expires_at > ?').pluck().get(name, now) as string | undefined) ?? null;
   }
 
+  compact(): Promise<void> {
+    return this.serially(async () => {
+      this.db.exec('VACUUM');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    });
+  }
+
   async clearCollection(name: string): Promise<void> {
     if (!this.batch) return this.host.inBatch(() => this.clearCollection(name));
     this.batch.clear(tableName(name));

@@ -1,3 +1,4 @@
+import { Sealer } from '../../infrastructure/sealing/sealer';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';
@@ -33,6 +34,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
     private readonly clock: Clock,
+    private readonly sealer: Sealer,
   ) {}
 
   async execute({ deliveryId }: DeliverWebhook): Promise<boolean> {
@@ -43,7 +45,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     const delivery = (await this.deliveries.deliveries.get(deliveryId))!;
     const user = await this.users.get(delivery.user_id);
     const body = JSON.stringify(delivery.payload);
-    const result = await this.send(delivery.url, body, user?.webhook_secret ?? '');
+    const result = await this.send(delivery.url, body, user ? await this.sealer.open(user.webhook_secret) : '');
     this.metrics.webhookAttempt(
       result.status_code === null ? 'unreachable' : result.status_code < 300 ? 'delivered' : `http_${Math.floor(result.status_code / 100)}xx`,
     );

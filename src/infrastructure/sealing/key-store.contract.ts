@@ -1,0 +1,40 @@
+import { KeyStore, StoredDataKey } from './key-store.port';
+
+const key = (id: string, wrapped = `wrapped-${id}`): StoredDataKey => ({
+  id,
+  master_id: 'k1',
+  wrapped,
+  purpose: 'secrets',
+  created_at: `2026-01-01T00:00:0${id.length % 10}.000Z`,
+});
+
+/** What every key store adapter does alike (docs/privacy.md). */
+export function keyStoreContract(name: string, open: () => Promise<KeyStore>, afterDestroy?: (store: KeyStore, destroyed: string) => Promise<void>) {
+  describe(`${name} key store contract`, () => {
+    let store: KeyStore;
+    beforeEach(async () => (store = await open()));
+    afterEach(() => store.close());
+
+    it('adds a key once: a second add of its id answers the first', async () => {
+      expect(await store.add(key('dk_a', 'first'))).toEqual(key('dk_a', 'first'));
+      expect(await store.add(key('dk_a', 'second'))).toEqual(key('dk_a', 'first'));
+      expect(await store.get('dk_a')).toEqual(key('dk_a', 'first'));
+      expect(await store.get('dk_none')).toBeNull();
+    });
+
+    it('replaces a key rewrapped under another master key, and lists them all', async () => {
+      await store.add(key('dk_b'));
+      await store.replace({ ...key('dk_b'), master_id: 'k2', wrapped: 'rewrapped' });
+      expect(await store.get('dk_b')).toMatchObject({ master_id: 'k2', wrapped: 'rewrapped' });
+      expect((await store.all()).map((k) => k.id)).toContain('dk_b');
+    });
+
+    it('destroys a key for good', async () => {
+      await store.add(key('dk_c', 'wrapped-secret-material-c'));
+      await store.destroy('dk_c');
+      expect(await store.get('dk_c')).toBeNull();
+      expect((await store.all()).map((k) => k.id)).not.toContain('dk_c');
+      await afterDestroy?.(store, 'wrapped-secret-material-c');
+    });
+  });
+}

@@ -1,0 +1,27 @@
+/** A data key as stored: wrapped (AES-256-GCM) by the master key `master_id` (docs/privacy.md). */
+export interface StoredDataKey {
+  id: string;
+  master_id: string;
+  wrapped: string;
+  /** What it seals: `secrets`, or one data subject's values. */
+  purpose: string;
+  created_at: string;
+}
+
+export const KEY_STORE = Symbol('KEY_STORE');
+
+/**
+ * Where data keys are kept: outside the event log, since a key must be destroyable (erasing a
+ * person destroys theirs). Embedded: a file of its own in DATA_DIR; distributed: a MongoDB collection.
+ */
+export interface KeyStore {
+  all(): Promise<StoredDataKey[]>;
+  get(id: string): Promise<StoredDataKey | null>;
+  /** Stores `key` unless one of its id is stored already; answers the one stored (several instances starting at once agree on it). */
+  add(key: StoredDataKey): Promise<StoredDataKey>;
+  /** Replaces the stored key of the same id (a rewrap under another master key). */
+  replace(key: StoredDataKey): Promise<void>;
+  /** Destroys the key: nothing of it is left in the store's files. */
+  destroy(id: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,48 @@
+import type { Connection } from 'mongoose';
+import { DUPLICATE_KEY } from '../read-store/mongo-collection';
+import { KeyStore, StoredDataKey } from './key-store.port';
+
+type Stored = StoredDataKey & { _id: string };
+
+/** Data keys in the `data_keys` collection of the read store's MongoDB, shared by every instance. */
+export class MongoKeyStore implements KeyStore {
+  constructor(private readonly connection: Connection) {}
+
+  private get keys() {
+    return this.connection.collection<Stored>('data_keys');
+  }
+
+  async all(): Promise<StoredDataKey[]> {
+    const docs = await this.keys.find({}).sort({ created_at: 1, _id: 1 }).toArray();
+    return docs.map(({ _id, ...key }) => key as StoredDataKey);
+  }
+
+  async get(id: string): Promise<StoredDataKey | null> {
+    const doc = await this.keys.findOne({ _id: id });
+    if (!doc) return null;
+    const { _id, ...key } = doc;
+    return key as StoredDataKey;
+  }
+
+  async add(key: StoredDataKey): Promise<StoredDataKey> {
+    try {
+      await this.keys.insertOne({ ...key, _id: key.id });
+    } catch (error) {
+      // Another instance stored its key of that id first: that one is the key.
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    }
+    return (await this.get(key.id))!;
+  }
+
+  async replace(key: StoredDataKey): Promise<void> {
+    await this.keys.updateOne({ _id: key.id }, { $set: { master_id: key.master_id, wrapped: key.wrapped } });
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.keys.deleteMany({ _id: id });
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../config/app-config';
+import { MasterKey } from './data-keys';
+import { Sealer, isSealed } from './sealer';
+import { SqliteKeyStore } from './sqlite-key-store';
+
+const master = (id: string): MasterKey => ({ id, key: randomBytes(32) });
+
+describe('Sealer', () => {
+  let dir: string;
+  let keys: SqliteKeyStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sealer-'));
+    keys = new SqliteKeyStore(join(dir, 'keys.db'));
+  });
+  afterEach(async () => {
+    await keys.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const started = async (...masters: MasterKey[]) => {
+    const sealer = new Sealer(keys, masters);
+    await sealer.start();
+    return sealer;
+  };
+
+  it('seals a value under a data key named by id and opens it again; sealing twice leaves it as it was', async () => {
+    const sealer = await started(master('k1'));
+    const sealed = sealer.seal('whsec_plain');
+    expect(sealed).toMatch(/^sealed:v1:dk_secrets:[A-Za-z0-9_-]+$/);
+    expect(sealed).not.toContain('whsec_plain');
+    expect(sealer.seal('whsec_plain')).not.toBe(sealed);
+    expect(sealer.seal(sealed)).toBe(sealed);
+    expect(await sealer.open(sealed)).toBe('whsec_plain');
+    expect(await sealer.open('never sealed')).toBe('never sealed');
+    expect(isSealed(sealed)).toBe(true);
+  });
+
+  it('refuses a sealed value changed by one character (GCM authenticates it)', async () => {
+    const sealer = await started(master('k1'));
+    const sealed = sealer.seal('token');
+    const last = sealed.at(-2) === 'A' ? 'B' : 'A';
+    await expect(sealer.open(`${sealed.slice(0, -2)}${last}${sealed.at(-1)}`)).rejects.toThrow();
+  });
+
+  it('writes the master key nowhere: the key store holds the data keys wrapped by it', async () => {
+    const k1 = master('k1');
+    await started(k1);
+    const [stored] = await keys.all();
+    expect(stored).toMatchObject({ id: 'dk_secrets', master_id: 'k1', purpose: 'secrets' });
+    expect(readFileSync(join(dir, 'keys.db')).includes(k1.key)).toBe(false);
+  });
+
+  it('stops a start whose data keys are wrapped by a master key it was not given, naming it', async () => {
+    await started(master('k1'));
+    const refused = await started(master('k2')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).problems).toEqual(['DATA_KEYS has no key "k1", which data keys in the key store are sealed under']);
+  });
+
+  it('rotates: every data key wrapped again under the current master key, so the old one can go', async () => {
+    const [k1, k2] = [master('k1'), master('k2')];
+    const sealed = (await started(k1)).seal('rotated secret');
+    expect(await (await started(k2, k1)).rotate()).toBe(1);
+    expect(await (await started(k2, k1)).rotate()).toBe(0);
+    expect(await (await started(k2)).open(sealed)).toBe('rotated secret');
+  });
+
+  it('two instances starting at once agree on one secrets key, and each opens what the other sealed', async () => {
+    const k1 = master('k1');
+    const [a, b] = await Promise.all([started(k1), started(k1)]);
+    expect(await keys.all()).toHaveLength(1);
+    expect(await b.open(a.seal('shared'))).toBe('shared');
+  });
+});

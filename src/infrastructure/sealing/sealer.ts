@@ -1,0 +1,110 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ConfigError } from '../config/app-config';
+import { MasterKey } from './data-keys';
+import { KeyStore, StoredDataKey } from './key-store.port';
+
+const PREFIX = 'sealed:v1:';
+const SEALED = /^sealed:v1:([A-Za-z0-9_-]+):([A-Za-z0-9_-]+)$/;
+const SECRETS_KEY = 'dk_secrets';
+
+/** AES-256-GCM of `plain` under `key`, the key's id bound in as associated data: iv | ciphertext | tag, base64url. */
+function encrypt(key: Buffer, keyId: string, plain: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(keyId));
+  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+}
+
+function decrypt(key: Buffer, keyId: string, sealed: string): Buffer {
+  const bytes = Buffer.from(sealed, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(Buffer.from(keyId));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
+}
+
+export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(PREFIX);
+
+/**
+ * docs/privacy.md: values sealed at rest (AES-256-GCM) under data keys named by id, the data keys
+ * kept in the key store wrapped by the master keys (DATA_KEYS or the key file). A sealed value
+ * reads `sealed:v1:<data key id>:<iv|ciphertext|tag>`.
+ */
+export class Sealer {
+  private readonly dataKeys = new Map<string, Buffer>();
+  private readonly masters: Map<string, MasterKey>;
+
+  constructor(
+    private readonly store: KeyStore,
+    masters: MasterKey[],
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.masters = new Map(masters.map((master) => [master.id, master]));
+    this.current = masters[0];
+  }
+
+  private readonly current: MasterKey;
+
+  /**
+   * Unwraps every data key, and makes the secrets' own at first start. A key wrapped under a
+   * master key not given stops the start, naming it.
+   */
+  async start(): Promise<void> {
+    const stored = await this.store.all();
+    const missing = [...new Set(stored.map((key) => key.master_id).filter((id) => !this.masters.has(id)))];
+    if (missing.length) throw new ConfigError(missing.map((id) => `DATA_KEYS has no key "${id}", which data keys in the key store are sealed under`));
+    for (const key of stored) this.unwrap(key);
+    if (!this.dataKeys.has(SECRETS_KEY)) await this.create(SECRETS_KEY, 'secrets');
+  }
+
+  /** A new data key (or the one another instance stored under that id first). */
+  async create(id: string, purpose: string): Promise<void> {
+    const key = randomBytes(32);
+    const stored = await this.store.add({
+      id,
+      master_id: this.current.id,
+      wrapped: encrypt(this.current.key, id, key),
+      purpose,
+      created_at: this.now().toISOString(),
+    });
+    this.unwrap(stored);
+  }
+
+  /** `plain` sealed under the secrets' data key; a value sealed already is left as it is. */
+  seal(plain: string): string {
+    if (isSealed(plain)) return plain;
+    return `${PREFIX}${SECRETS_KEY}:${encrypt(this.dataKeys.get(SECRETS_KEY)!, SECRETS_KEY, Buffer.from(plain, 'utf8'))}`;
+  }
+
+  /** What `value` was sealed from; a value never sealed is answered as it is. */
+  async open(value: string): Promise<string> {
+    const match = SEALED.exec(value);
+    if (!match) return value;
+    const [, keyId, sealed] = match;
+    // A data key another instance made after this one started.
+    if (!this.dataKeys.has(keyId)) {
+      const stored = await this.store.get(keyId);
+      if (!stored) throw new Error(`Data key ${keyId} is not in the key store`);
+      this.unwrap(stored);
+    }
+    return decrypt(this.dataKeys.get(keyId)!, keyId, sealed).toString('utf8');
+  }
+
+  /** `keys:rotate`: every data key wrapped again under the current master key; how many were. */
+  async rotate(): Promise<number> {
+    let rewrapped = 0;
+    for (const key of await this.store.all()) {
+      if (key.master_id === this.current.id) continue;
+      const plain = this.unwrap(key);
+      await this.store.replace({ ...key, master_id: this.current.id, wrapped: encrypt(this.current.key, key.id, plain) });
+      rewrapped++;
+    }
+    return rewrapped;
+  }
+
+  private unwrap(key: StoredDataKey): Buffer {
+    const master = this.masters.get(key.master_id);
+    if (!master) throw new ConfigError([`DATA_KEYS has no key "${key.master_id}", which data key ${key.id} is sealed under`]);
+    const plain = decrypt(master.key, key.id, key.wrapped);
+    this.dataKeys.set(key.id, plain);
+    return plain;
+  }
+}

@@ -1,0 +1,39 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { join } from 'node:path';
+import { AppConfig } from '../config/app-config';
+import { ProjectionRunner } from '../projections/projection-runner';
+import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { sealEmbeddedEvents } from './seal-embedded-events';
+import { Sealer } from './sealer';
+
+export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
+
+/**
+ * docs/privacy.md: an embedded store from before secrets were sealed is sealed in place before
+ * anything reads it (a provider, made before the projections start); the read models holding
+ * secrets changed version, so they are projected again from the sealed log, after which the
+ * read store's files are compacted.
+ */
+export function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer): number {
+  if (config.eventStore !== 'embedded') return 0;
+  const rewritten = sealEmbeddedEvents(join(config.dataDir, 'events.db'), (plain) => sealer.seal(plain));
+  if (rewritten) new Logger('Keys').log(`Sealed the secrets of ${rewritten} events written by an earlier version`);
+  return rewritten;
+}
+
+@Injectable()
+export class CompactAfterSealing implements OnApplicationBootstrap {
+  constructor(
+    @Inject(SECRETS_SEALED) private readonly rewritten: number,
+    @Inject(READ_STORE) private readonly reads: DocumentStore,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.rewritten || !this.reads.compact) return;
+    // Not awaited: the projections catch up in their own bootstrap, which may come after this one.
+    void this.projections.caughtUpAtStart
+      .then(() => this.reads.compact!())
+      .catch((error: Error) => new Logger('Keys').error(`Compacting the read store failed: ${error.message}`));
+  }
+}

@@ -1,0 +1,16 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keyStoreContract } from './key-store.contract';
+import { SqliteKeyStore } from './sqlite-key-store';
+
+const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+
+keyStoreContract(
+  'SQLite',
+  async () => new SqliteKeyStore(join(dir, 'keys.db')),
+  // A destroyed key leaves no byte of itself in the directory (no write-ahead log, secure_delete).
+  async (_store, destroyed) => {
+    for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(Buffer.from(destroyed))).toBe(false);
+  },
+);
