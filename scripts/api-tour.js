@@ -293,6 +293,10 @@ async function apiTour(baseUrl, token, secret, target) {
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
     await send('DELETE', '/api/user/dnc/:phone_number', { params: { phone_number: encodeURIComponent('+12025550151') } });
 
+    // docs/privacy.md: what is held on one number, and a number that is none.
+    await send('GET', '/api/user/privacy/subjects/:phone_number', { params: { phone_number: encodeURIComponent('+12025550101') } });
+    await send('GET', '/api/user/privacy/subjects/:phone_number', { params: { phone_number: 'not-a-number' } });
+
     // docs/teams.md: a teammate, an API key within its scopes, and who did what.
     const mate = (await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } })).answer.data;
     await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } });

@@ -26,6 +26,7 @@ import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ToolsModule } from './tools/tools.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PrivacyModule } from './privacy/privacy.module';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
 @Module({})
@@ -64,6 +65,7 @@ export class AppModule implements OnApplicationBootstrap {
         CallsModule,
         DialingModule,
         WebhooksModule,
+        PrivacyModule,
         HistoryModule,
         ReportsModule,
         DoNotCallModule,

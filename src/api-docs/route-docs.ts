@@ -138,6 +138,10 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'POST /api/user/dnc': user('Do not call', 'Adds numbers to the do-not-call list (1 to 10,000); answers how many were new', { body: AddToDoNotCallDto }),
   'GET /api/user/dnc': user('Do not call', 'The do-not-call list, newest first', { query: DoNotCallListQuery }),
   'DELETE /api/user/dnc/:phone_number': user('Do not call', 'Takes a number off the do-not-call list'),
+  'GET /api/user/privacy/subjects/:phone_number': user(
+    'Privacy',
+    'Everything the organisation holds on one phone number: its leads (as primary or secondary contact), calls, do-not-call listing, webhook deliveries and refused import rows (admins and owners)',
+  ),
   'POST /api/user/dnc/import': user(
     'Do not call',
     'Starts an import of numbers into the do-not-call list: a CSV with a phone_number column, or plain text with one number a line; streamed, up to IMPORT_MAX_BYTES',

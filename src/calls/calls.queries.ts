@@ -44,6 +44,11 @@ export class CallsQueries {
     return find(this);
   }
 
+  /** docs/privacy.md: the organisation's calls with `phoneNumber`, newest first. */
+  toNumber(organisationId: number, phoneNumber: string): Promise<CallDocument[]> {
+    return this.projection.calls.find({ user_id: organisationId, client_phone_number: phoneNumber }, { sort: [['id', 'desc']] });
+  }
+
   async owned(organisationId: number, id: number): Promise<CallDocument | null> {
     const doc = await this.projection.calls.get(id);
     return doc && doc.user_id === organisationId ? doc : null;

@@ -12,6 +12,14 @@ export class LeadImportsQueries {
     return found && found.user_id === organisationId && found.list === list ? found : null;
   }
 
+  /** docs/privacy.md: the organisation's refused import rows whose message names `text` (a number in any of its spellings). */
+  async refusedRowsNaming(organisationId: number, spellings: string[]): Promise<Array<{ import_id: number; row: number; message: string }>> {
+    const imports = await this.projection.imports.find({ user_id: organisationId }, { sort: [['id', 'asc']] });
+    return imports.flatMap((found) =>
+      found.errors.filter((error) => spellings.some((spelling) => error.message.includes(spelling))).map((error) => ({ import_id: found.id, ...error })),
+    );
+  }
+
   /** Whether the import is known to have ended (completed or failed). */
   async ended(id: number): Promise<boolean> {
     const found = await this.projection.imports.get(id);

@@ -27,6 +27,16 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.get(id);
   }
 
+  /** docs/privacy.md: the organisation's leads (deleted ones too) whose primary number is `phoneNumber`. */
+  withPrimaryNumber(organisationId: number, phoneNumber: string): Promise<LeadDocument[]> {
+    return this.projection.leads.find({ user_id: organisationId, phone_number: phoneNumber }, { sort: [['id', 'asc']] });
+  }
+
+  /** The organisation's leads of those ids. */
+  async ofOrganisation(organisationId: number, ids: number[]): Promise<LeadDocument[]> {
+    return (await this.projection.leads.getMany(ids)).filter((lead) => lead.user_id === organisationId);
+  }
+
   /** The user's live lead, or null for a missing, deleted or foreign one. */
   async owned(organisationId: number, id: number): Promise<LeadDocument | null> {
     const doc = await this.projection.leads.get(id);

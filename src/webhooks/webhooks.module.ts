@@ -8,12 +8,22 @@ import { RedeliverWebhookHandler } from './commands/redeliver-webhook';
 import { RequestWebhookHandler } from './commands/request-webhook';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookDeliveriesProjection } from './webhook-deliveries.projection';
+import { WebhookDeliveriesQueries } from './webhook-deliveries.queries';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookTriggersReactor } from './webhook-triggers.reactor';
 
 @Module({
   imports: [AssistantsModule, CallsModule, CampaignsModule, LeadsModule],
   controllers: [WebhookDeliveriesController],
-  providers: [WebhookDeliveriesProjection, RequestWebhookHandler, DeliverWebhookHandler, RedeliverWebhookHandler, WebhookTriggersReactor, WebhookDispatcher],
+  providers: [
+    WebhookDeliveriesProjection,
+    WebhookDeliveriesQueries,
+    RequestWebhookHandler,
+    DeliverWebhookHandler,
+    RedeliverWebhookHandler,
+    WebhookTriggersReactor,
+    WebhookDispatcher,
+  ],
+  exports: [WebhookDeliveriesQueries],
 })
 export class WebhooksModule {}

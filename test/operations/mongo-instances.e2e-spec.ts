@@ -67,7 +67,7 @@ describe('several instances projecting into one MongoDB', () => {
         },
       })
     ).body.data.id;
-    await t.request('POST', '/api/user/dnc', { token, body: { phone_number: '+12015551105' } });
+    await t.request('POST', '/api/user/dnc', { token, body: { phone_numbers: ['+12015551105'] } });
     const imported = await t.request('POST', `/api/user/campaigns/${campaign}/leads/import`, {
       token,
       headers: { 'content-type': 'text/csv' },
