@@ -197,7 +197,9 @@ export class LogClient {
         this.scanned++;
         read++;
         if (matches(entry)) yield { event: entry };
-        if (filter && read % window === 0) yield { checkpoint: entry.event!.position };
+        // A checkpoint through a filtered stretch names the commit position, its prepare position 0
+        // (as the review of the server's filtered reads found): a client must not read the prepare alone.
+        if (filter && read % window === 0) yield { checkpoint: { commit: entry.event!.position.commit, prepare: 0n } };
       }
       // Once, when it first reaches the end of the log (EventStoreDB 23.10 and later).
       if (!caughtUp && this.options.sendsCaughtUp !== false) yield { caughtUp: (caughtUp = true) };

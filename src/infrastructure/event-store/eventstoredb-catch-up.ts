@@ -14,6 +14,13 @@ import { EventHandler, RecordedEvent, SubscribeOptions, Subscription } from './e
 /** The server reports how far its filter has read at least this often (in search windows of 32 events). */
 const CHECKPOINT_EVERY_WINDOWS = 1;
 
+/**
+ * Where a checkpoint lets the position move: its prepare position, or its commit position when the
+ * server sends the prepare as 0 (through filtered stretches). Either is a record boundary no later
+ * than the next event's prepare position: an append's events share the commit position of its first.
+ */
+export const checkpointPosition = (at: Position): number => Number(at.prepare) || Number(at.commit);
+
 /** A checkpoint the server sent, put among the events in the order it came. */
 interface CheckpointMark {
   checkpoint: number;
@@ -54,7 +61,7 @@ export function catchUpSubscription(
   const filter = () => {
     // Marked in the stream, not applied here: events before it may still wait in the buffer.
     const checkpointReached = (subscription: AllStreamSubscription, at: Position) =>
-      void (subscription as unknown as Readable).push({ checkpoint: Number(at.prepare) } satisfies CheckpointMark);
+      void (subscription as unknown as Readable).push({ checkpoint: checkpointPosition(at) } satisfies CheckpointMark);
     const common = { checkpointInterval: CHECKPOINT_EVERY_WINDOWS, checkpointReached };
     return options.types ? eventTypeFilter({ regex: `^(${options.types.map(escapeRegex).join('|')})$`, ...common }) : excludeSystemEvents(common);
   };
