@@ -3,7 +3,10 @@ import { Metrics } from '../infrastructure/metrics/metrics';
 import { LEAD_STATUSES } from './lead.events';
 import { LeadsProjection } from './leads.projection';
 
-/** `leads{status}`: the live leads of every user by status, read from the read model when scraped. */
+/**
+ * `leads{status}`: the live leads of every organisation by status, summed from the counters the
+ * projection keeps per campaign when scraped (one document a campaign, not a count over every lead).
+ */
 @Injectable()
 export class LeadsMetrics implements OnModuleInit {
   constructor(
@@ -13,7 +16,8 @@ export class LeadsMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     this.metrics.gauge('leads', 'Live leads by status', ['status'], async (set) => {
-      for (const status of LEAD_STATUSES) set({ status }, await this.leads.leads.count({ deleted: false, status }));
+      const campaigns = await this.leads.report.campaigns.find();
+      for (const status of LEAD_STATUSES) set({ status }, campaigns.reduce((sum, campaign) => sum + (campaign.counts[`s:${status}`] ?? 0), 0));
     });
   }
 }
