@@ -17,7 +17,11 @@ export class LeadsMetrics implements OnModuleInit {
   onModuleInit(): void {
     this.metrics.gauge('leads', 'Live leads by status', ['status'], async (set) => {
       const campaigns = await this.leads.report.campaigns.find();
-      for (const status of LEAD_STATUSES) set({ status }, campaigns.reduce((sum, campaign) => sum + (campaign.counts[`s:${status}`] ?? 0), 0));
+      for (const status of LEAD_STATUSES)
+        set(
+          { status },
+          campaigns.reduce((sum, campaign) => sum + (campaign.counts[`s:${status}`] ?? 0), 0),
+        );
     });
   }
 }

@@ -42,6 +42,7 @@ export class LogClient {
   consumed = 0;
   scanned = 0;
   readonly subscriptions: Array<{ options: SubscribeToAllOptions; drop(error: Error): void }> = [];
+  disposed = false;
   private readonly log: AllStreamResolvedEvent[] = [];
   private readonly appended = new EventEmitter();
 
@@ -162,6 +163,10 @@ export class LogClient {
         ? this.log.filter((e) => fromPosition === 'start' || (fromPosition !== 'end' && at(e) >= fromPosition.commit))
         : this.log.filter((e) => fromPosition === 'end' || (fromPosition !== 'start' && at(e) <= fromPosition.commit)).reverse();
     return this.lazily(entries.slice(0, Number(maxCount)));
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}, readableOptions: { highWaterMark?: number } = {}) {

@@ -30,12 +30,14 @@ describe('EventStoreDB adapter over a log with the server’s own events', () =>
     expect(await store.readAll(first[1].position, 500, ['Nothing'])).toEqual([]);
   });
 
-  it('reads the whole store through a subscription the server filters, and stops once it has a page', async () => {
-    const client = new LogClient([own(1), own(2), own(3), ...system(10_000)]);
+  it('reads the whole store through a subscription the server filters; kept open for the next page, it reads ahead no further than its buffers', async () => {
+    const client = new LogClient(Array.from({ length: 10_000 }, (_, i) => own(i + 1)));
     expect((await storeOf(client).readAll(0, 2)).map((e) => e.stream)).toEqual(['order-1', 'order-2']);
     expect(client.subscriptions[0].options.filter).toMatchObject({ filterOn: 'eventType', regex: '^[^$].*' });
     expect(client.consumed).toBe(0);
-    expect(client.scanned).toBeLessThan(50);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The client stream buffers 1,024 events on each side: the server stops there until the next page is read.
+    expect(client.scanned).toBeLessThan(2100);
   });
 
   it('ends a filtered read where the server says it caught up, or, told nothing, once its head is reached', async () => {
@@ -50,6 +52,26 @@ describe('EventStoreDB adapter over a log with the server’s own events', () =>
     }
     const silent = new LogClient([own(1), own(2)], { sendsCaughtUp: false });
     expect((await storeOf(silent).readAll(0, 500)).map((e) => e.stream)).toEqual(['order-1', 'order-2']);
+  });
+
+  it('reads batch after batch through one subscription kept open, new events included, and opens another only for another position', async () => {
+    const client = new LogClient([own(1), own(2), ...system(100), own(3), own(4), own(5)]);
+    const store = storeOf(client);
+    const batches: string[][] = [];
+    let after = 0;
+    for (let i = 0; i < 3; i++) {
+      const batch = await store.readAll(after, 2);
+      batches.push(batch.map((e) => e.stream));
+      after = batch.at(-1)?.position ?? after;
+    }
+    expect(batches).toEqual([['order-1', 'order-2'], ['order-3', 'order-4'], ['order-5']]);
+    expect(await store.readAll(after, 2)).toEqual([]);
+    client.append(own(6));
+    expect((await store.readAll(after, 2)).map((e) => e.stream)).toEqual(['order-6']);
+    expect(client.subscriptions).toHaveLength(1);
+    expect((await store.readAll(0, 1)).map((e) => e.stream)).toEqual(['order-1']);
+    expect(client.subscriptions).toHaveLength(2);
+    await store.close();
   });
 
   it('finds the head among the service’s events, however many system events follow the last', async () => {

@@ -14,17 +14,12 @@ import {
   jsonEvent,
 } from '@eventstore/db-client';
 import { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
 import { ConcurrencyError } from './event-store.errors';
 import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
 import { catchUpSubscription } from './eventstoredb-catch-up';
 import { IdBlocks, LastOfStream } from './id-blocks';
 import { CorrelationTrail, TRAIL_STREAM_PREFIX } from './eventstoredb-trail';
-
-/** Put among a filtered read's events where the server said it had caught up. */
-const CAUGHT_UP = Symbol('caught up');
-/** A filtered read that hears nothing for this long looks whether it has reached the head. */
-const QUIET_MS = 500;
+import { FilteredReads } from './eventstoredb-filtered-reads';
 
 /**
  * EventStoreDB adapter. Global positions are the events' prepare positions in the
@@ -36,10 +31,12 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly signals = new EventEmitter();
   private liveFeed?: ReturnType<EventStoreDBClient['subscribeToAll']>;
   private readonly trail: CorrelationTrail;
+  private readonly filtered: FilteredReads;
   private readonly ids = new IdBlocks({ last: (stream) => this.lastOf(stream), append: (stream, events, expected) => this.append(stream, events, expected) });
 
   constructor(connection: string | EventStoreDBClient) {
     this.client = typeof connection === 'string' ? EventStoreDBClient.connectionString(connection) : connection;
+    this.filtered = new FilteredReads(this.client, ownEvent, () => this.headPosition());
     this.trail = new CorrelationTrail(this.client, (after, max) => this.readAll(after, max), toRecorded);
     this.signals.setMaxListeners(0);
   }
@@ -102,7 +99,7 @@ export class EventStoreDbEventStore implements EventStore {
    */
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
     if (maxCount <= 0) return [];
-    if (!types) return this.readFiltered(afterPosition, maxCount);
+    if (!types) return this.filtered.read(afterPosition, maxCount);
     const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
     const wanted = new Set(types);
     const out: RecordedEvent[] = [];
@@ -129,46 +126,6 @@ export class EventStoreDbEventStore implements EventStore {
       return recorded && recorded.position === position ? recorded : null;
     }
     return null;
-  }
-
-  /**
-   * Ends at the server's `caughtUp` (EventStoreDB 23.10 and later), marked among the events in
-   * the order it came; a server that sends none is asked for its head once it has gone quiet.
-   */
-  private async readFiltered(afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
-    const from = afterPosition === 0 ? START : { commit: BigInt(afterPosition), prepare: BigInt(afterPosition) };
-    const subscription = this.client.subscribeToAll({ fromPosition: from, filter: excludeSystemEvents() }, { highWaterMark: Math.min(maxCount, 1024) });
-    const readable = subscription as unknown as Readable;
-    subscription.on('caughtUp', () => readable.push(CAUGHT_UP));
-    const out: RecordedEvent[] = [];
-    let last = afterPosition;
-    let quiet: NodeJS.Timeout | undefined;
-    const listenForQuiet = () => {
-      clearTimeout(quiet);
-      quiet = setTimeout(() => {
-        void this.headPosition().then(
-          (head) => head <= last && readable.push(CAUGHT_UP),
-          () => undefined,
-        );
-      }, QUIET_MS);
-    };
-    try {
-      listenForQuiet();
-      for await (const item of subscription as AsyncIterable<AllStreamResolvedEvent | typeof CAUGHT_UP>) {
-        if (item === CAUGHT_UP) break;
-        listenForQuiet();
-        const recorded = ownEvent(item);
-        if (recorded && recorded.position > afterPosition) {
-          out.push(recorded);
-          last = recorded.position;
-        }
-        if (out.length === maxCount) break;
-      }
-    } finally {
-      clearTimeout(quiet);
-      await subscription.unsubscribe().catch(() => undefined);
-    }
-    return out;
   }
 
   /** From the trail index the service keeps (see CorrelationTrail): no server-side projection is needed. */
@@ -210,6 +167,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.signals.removeAllListeners();
+    await this.filtered.close();
     await this.liveFeed?.unsubscribe().catch(() => undefined);
     await this.client.dispose();
   }
