@@ -165,6 +165,11 @@ export class LogClient {
     return this.lazily(entries.slice(0, Number(maxCount)));
   }
 
+  /** How many events a stream holds (for tests). */
+  streamLength(stream: string): number {
+    return this.streamOf(stream).length;
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
   }

@@ -189,7 +189,12 @@ export class EventStoreDbEventStore implements EventStore {
   private startLiveFeed() {
     if (this.liveFeed) return;
     this.liveFeed = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
-    this.liveFeed.on('data', (resolved: AllStreamResolvedEvent) => this.signals.emit('appended', resolved.event ? [resolved.event.type] : undefined));
+    this.liveFeed.on('data', (resolved: AllStreamResolvedEvent) => {
+      this.signals.emit('appended', resolved.event ? [resolved.event.type] : undefined);
+      // The history's index follows the appends, so a history request finds little left to index.
+      if (resolved.event?.metadata && typeof (resolved.event.metadata as Record<string, unknown>).$correlationId === 'string')
+        this.trail.nudge(() => this.headPosition());
+    });
     this.liveFeed.on('error', () => {
       this.liveFeed = undefined;
       setTimeout(() => this.signals.listenerCount('appended') > 0 && this.startLiveFeed(), 1000).unref();

@@ -38,6 +38,31 @@ describe('EventStoreDB correlation trail, kept by the service', () => {
     expect(await store.readCorrelated('campaign-9', 0, 10)).toEqual([]);
   });
 
+  it('links a page of one trail in one append: an import of 1,200 leads into a campaign takes a few appends, not 1,200', async () => {
+    const client = new LogClient([]);
+    const store = storeOf(client);
+    for (let i = 0; i < 1200; i++) await store.append(`lead-${i}`, [tagged('campaign-7')], 'no_stream');
+    const appends = jest.spyOn(client, 'appendToStream');
+    const trail = await store.readCorrelated('campaign-7', 0, 2000);
+    expect(trail).toHaveLength(1200);
+    expect(appends.mock.calls.filter(([stream]) => stream === 'trail-campaign-7').length).toBeLessThanOrEqual(3);
+  });
+
+  it('indexes in the background as events are appended, before any history is asked for', async () => {
+    const client = new LogClient([]);
+    const store = storeOf(client);
+    const unwatch = store.watch(() => undefined);
+    for (let i = 0; i < 20; i++) await store.append(`lead-${i}`, [tagged('campaign-8')], 'no_stream');
+    const linked = jest.spyOn(client, 'appendToStream');
+    for (let waited = 0; client.streamLength('trail-campaign-8') < 20 && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(client.streamLength('trail-campaign-8')).toBe(20);
+    linked.mockClear();
+    expect(await store.readCorrelated('campaign-8', 0, 50)).toHaveLength(20);
+    expect(linked.mock.calls.filter(([stream]) => stream === 'trail-campaign-8')).toHaveLength(0);
+    unwatch();
+    await store.close();
+  });
+
   it('shows an event appended after the last read at the next read', async () => {
     const client = new LogClient([]);
     const store = storeOf(client);

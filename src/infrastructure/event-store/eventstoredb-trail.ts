@@ -30,7 +30,8 @@ type Client = Pick<EventStoreDBClient, 'readStream' | 'appendToStream'>;
  * resolves on reads without projections) in `trail-<correlationId>`, in the order of `$all`,
  * each link carrying its event's position. Links are appended with the trail's expected revision
  * and only past its last position, so instances indexing the same events write each link once.
- * A read first indexes up to the head, so the trail shows every event written before it.
+ * Indexing follows appends in the background (`nudge`); a read first indexes what is left up to
+ * the head, so the trail shows every event written before it.
  */
 export class CorrelationTrail {
   private indexedTo = 0;
@@ -51,6 +52,14 @@ export class CorrelationTrail {
       await (this.running ??= this.index().finally(() => (this.running = undefined)));
       if (this.indexedTo === before) return;
     }
+  }
+
+  /** Indexes in the background what was appended since (the store's live feed calls it); failures are left to the next nudge or read. */
+  nudge(head: () => Promise<number>): void {
+    if (this.running) return;
+    void head()
+      .then((position) => this.catchUp(position))
+      .catch(() => undefined);
   }
 
   /** Up to `maxCount` events of the trail after `afterPosition`, found by halving the trail's revisions, then read resolved. */
@@ -77,25 +86,33 @@ export class CorrelationTrail {
     let from = Math.max(this.indexedTo, await this.checkpoint());
     for (;;) {
       const page = await this.ownEvents(from, PAGE);
+      // One append per trail and page: an import of 100,000 leads into one campaign is 200 appends, not 100,000.
+      const byTrail = new Map<string, RecordedEvent[]>();
       for (const event of page) {
         const correlationId = event.metadata.$correlationId;
-        if (typeof correlationId === 'string') await this.link(trailOf(correlationId), event);
-        from = this.indexedTo = event.position;
+        if (typeof correlationId === 'string') byTrail.set(trailOf(correlationId), [...(byTrail.get(trailOf(correlationId)) ?? []), event]);
       }
-      if (page.length)
+      for (const [stream, events] of byTrail) await this.link(stream, events);
+      if (page.length) {
+        from = this.indexedTo = page[page.length - 1].position;
         await this.client.appendToStream(CHECKPOINT_STREAM, jsonEvent({ type: 'TrailIndexed', data: { position: from } }), { expectedRevision: ANY });
+      }
       if (page.length < PAGE) return;
     }
   }
 
-  private async link(stream: string, event: RecordedEvent): Promise<void> {
+  /** Links `events` (in `$all` order) past the trail's last link, in one append with its expected revision. */
+  private async link(stream: string, events: RecordedEvent[]): Promise<void> {
     for (;;) {
       const last = this.lastLinks.get(stream) ?? (await this.linkAt(stream, 'end'));
-      if (last && last.position >= event.position) return;
+      const fresh = events.filter((event) => !last || event.position > last.position);
+      if (!fresh.length) return;
       try {
-        const link = binaryEvent({ type: '$>', data: Buffer.from(`${event.revision}@${event.stream}`), metadata: { position: event.position } });
-        await this.client.appendToStream(stream, link, { expectedRevision: last ? BigInt(last.revision) : NO_STREAM });
-        this.lastLinks.set(stream, { revision: last ? last.revision + 1 : 0, position: event.position });
+        const links = fresh.map((event) =>
+          binaryEvent({ type: '$>', data: Buffer.from(`${event.revision}@${event.stream}`), metadata: { position: event.position } }),
+        );
+        await this.client.appendToStream(stream, links, { expectedRevision: last ? BigInt(last.revision) : NO_STREAM });
+        this.lastLinks.set(stream, { revision: (last ? last.revision : -1) + fresh.length, position: fresh[fresh.length - 1].position });
         return;
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
