@@ -152,6 +152,9 @@ export type CallEvent =
   | CallHungUpByAssistant
   | CallRecordingSaved;
 
+/** What most call events name: the call, its organisation, its campaign and lead. */
+const IDS = { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain' } as const;
+
 export const CALL_EVENT_TYPES = declareFields<CallEvent>({
   CallInitiated: {
     call_id: 'plain',
@@ -173,10 +176,7 @@ export const CALL_EVENT_TYPES = declareFields<CallEvent>({
     outcome_fields: 'plain',
   },
   CallOutcomeRecorded: {
-    call_id: 'plain',
-    user_id: 'plain',
-    campaign_id: 'plain',
-    lead_id: 'plain',
+    ...IDS,
     from: 'plain',
     status: 'plain',
     reached: 'plain',
@@ -186,32 +186,12 @@ export const CALL_EVENT_TYPES = declareFields<CallEvent>({
     retry_at: 'plain',
     analysis_follows: 'plain',
   },
-  CallToolInvoked: {
-    call_id: 'plain',
-    user_id: 'plain',
-    campaign_id: 'plain',
-    lead_id: 'plain',
-    tool_id: 'plain',
-    tool_name: 'plain',
-    arguments: 'personal',
-    status_code: 'plain',
-    duration_ms: 'plain',
-    error: 'plain',
-  },
-  CallDialSent: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', provider_call_id: 'plain' },
-  CallDialResent: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', resends: 'plain' },
-  CallDialStarted: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', sends: 'plain', at: 'plain' },
-  CallAnalyzed: {
-    call_id: 'plain',
-    user_id: 'plain',
-    campaign_id: 'plain',
-    lead_id: 'plain',
-    variables: 'personal',
-    evaluation: 'personal',
-    transcript: 'personal',
-    awaited: 'plain',
-  },
-  CallAnalysisTimedOut: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain' },
-  CallHungUpByAssistant: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain' },
-  CallRecordingSaved: { call_id: 'plain', user_id: 'plain', campaign_id: 'plain', lead_id: 'plain', recording_url: 'personal' },
+  CallToolInvoked: { ...IDS, tool_id: 'plain', tool_name: 'plain', arguments: 'personal', status_code: 'plain', duration_ms: 'plain', error: 'plain' },
+  CallDialSent: { ...IDS, provider_call_id: 'plain' },
+  CallDialResent: { ...IDS, resends: 'plain' },
+  CallDialStarted: { ...IDS, sends: 'plain', at: 'plain' },
+  CallAnalyzed: { ...IDS, variables: 'personal', evaluation: 'personal', transcript: 'personal', awaited: 'plain' },
+  CallAnalysisTimedOut: { ...IDS },
+  CallHungUpByAssistant: { ...IDS },
+  CallRecordingSaved: { ...IDS, recording_url: 'personal' },
 });

@@ -34,39 +34,14 @@ export type WebhookAttemptFinished = DomainEvent<
 export type WebhookRedeliveryRequested = DomainEvent<'WebhookRedeliveryRequested', Ids & { from_attempt: number; due_at: string }>;
 export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished | WebhookRedeliveryRequested;
 
+/** What every webhook event names: the delivery, its call and campaign, the organisation, the event sent. */
+const DELIVERY = { delivery_id: 'plain', call_id: 'plain', user_id: 'plain', campaign_id: 'plain', event: 'plain' } as const;
+
 export const WEBHOOK_EVENT_TYPES = declareFields<WebhookEvent>({
-  WebhookRequested: { delivery_id: 'plain', call_id: 'plain', user_id: 'plain', campaign_id: 'plain', event: 'plain', url: 'plain', payload: 'personal' },
-  WebhookAttemptStarted: {
-    delivery_id: 'plain',
-    call_id: 'plain',
-    user_id: 'plain',
-    campaign_id: 'plain',
-    event: 'plain',
-    attempt: 'plain',
-    lease_until: 'plain',
-  },
-  WebhookAttemptFinished: {
-    delivery_id: 'plain',
-    call_id: 'plain',
-    user_id: 'plain',
-    campaign_id: 'plain',
-    event: 'plain',
-    attempt: 'plain',
-    status_code: 'plain',
-    body: 'personal',
-    error: 'plain',
-    outcome: 'plain',
-    next_attempt_at: 'plain',
-  },
-  WebhookRedeliveryRequested: {
-    delivery_id: 'plain',
-    call_id: 'plain',
-    user_id: 'plain',
-    campaign_id: 'plain',
-    event: 'plain',
-    from_attempt: 'plain',
-    due_at: 'plain',
-  },
+  WebhookRequested: { ...DELIVERY, url: 'plain', payload: 'personal' },
+  WebhookAttemptStarted: { ...DELIVERY, attempt: 'plain', lease_until: 'plain' },
+  WebhookAttemptFinished: { ...DELIVERY, attempt: 'plain', status_code: 'plain', body: 'personal', error: 'plain', outcome: 'plain', next_attempt_at: 'plain' },
+  WebhookRedeliveryRequested: { ...DELIVERY, from_attempt: 'plain', due_at: 'plain' },
 });
 
 /** The calls read this event through a shape of their own: this type fails to compile when the two part. */

@@ -19,6 +19,7 @@ import { MongoKeyStore } from '../../src/infrastructure/sealing/mongo-key-store'
 const keysServer = new MongoStandIn();
 import { eventually } from '../support/fake-provider';
 import { startTestApp } from '../support/test-app';
+import { allDayCampaign } from '../support/all-day-campaign';
 
 /** The store as it was before the projections' lease: every instance's batches run at once. */
 const unlocked = (store: MongoDocumentStore): DocumentStore =>
@@ -52,21 +53,7 @@ describe('several instances projecting into one MongoDB', () => {
       SIMULATED_DIALER_ODDS: 'human:1,machine:1,busy:1,no-answer:1,failed:1',
     });
     const { token } = await t.createUser();
-    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
-    const campaign = (
-      await t.request('POST', '/api/user/campaigns', {
-        token,
-        body: {
-          name: 'Instances',
-          assistant_id: assistant,
-          max_retries: 1,
-          retry_delay_seconds: 0,
-          max_concurrent_calls: 3,
-          calling_hours: { start: '00:00', end: '24:00' },
-          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-        },
-      })
-    ).body.data.id;
+    const campaign = await allDayCampaign(t, token, { name: 'Instances', max_retries: 1, retry_delay_seconds: 0, max_concurrent_calls: 3 });
     await t.request('POST', '/api/user/dnc', { token, body: { phone_numbers: ['+12015551105'] } });
     const imported = await t.request('POST', `/api/user/campaigns/${campaign}/leads/import`, {
       token,

@@ -1,4 +1,4 @@
-import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
+import { allDayCampaign } from '../support/all-day-campaign';
 import { eventually } from '../support/fake-provider';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -12,19 +12,7 @@ describe('GET /api/user/privacy/subjects/{phone_number}', () => {
   beforeAll(async () => {
     t = await startTestApp({ DIAL_INTERVAL_MS: '20', SIMULATED_CALL_STEP_SECONDS: '0', SIMULATED_DIALER_ODDS: 'human:1' });
     ({ token, organisation_id: organisationId } = await t.createUser());
-    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
-    const campaign = (
-      await t.request('POST', '/api/user/campaigns', {
-        token,
-        body: {
-          name: 'Subjects',
-          assistant_id: assistant,
-          max_retries: 0,
-          calling_hours: { start: '00:00', end: '24:00' },
-          calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
-        },
-      })
-    ).body.data.id;
+    const campaign = await allDayCampaign(t, token, { name: 'Subjects', max_retries: 0 });
     await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: subject, variables: { first_name: 'Ada' } } });
     await t.request('POST', '/api/user/lead', {
       token,

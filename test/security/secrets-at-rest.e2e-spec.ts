@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crmTool } from '../support/all-day-campaign';
 import { cli, startService } from '../support/processes';
 
 /** Every file under `dir`, at any depth. */
@@ -23,13 +24,7 @@ describe('secrets at rest', () => {
       const tool = await fetch(`${service.url}/api/user/tools`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'crm',
-          description: 'CRM',
-          endpoint: 'https://crm.example.com/hook',
-          method: 'POST',
-          headers: [{ name: 'Authorization', value: 'Bearer crm-credential-4711' }],
-        }),
+        body: JSON.stringify(crmTool('crm-credential-4711')),
       });
       expect(tool.status).toBe(201);
       expect(service.stdout()).toContain(join(dataDir, 'data-keys'));

@@ -6,6 +6,7 @@ import { keyFileKeys } from '../../src/infrastructure/sealing/data-keys';
 import { SqliteKeyStore } from '../../src/infrastructure/sealing/sqlite-key-store';
 import { UsersQueries } from '../../src/users/users.queries';
 import { eventually } from '../support/fake-provider';
+import { crmTool } from '../support/all-day-campaign';
 import { startTestApp } from '../support/test-app';
 
 const holding = (dir: string, text: string) => readdirSync(dir).filter((file) => readFileSync(join(dir, file)).includes(text));
@@ -56,13 +57,7 @@ describe('the upgrade that seals an earlier store', () => {
       const user = await t.createUser();
       const tool = await t.request('POST', '/api/user/tools', {
         token: user.token,
-        body: {
-          name: 'crm',
-          description: 'CRM',
-          endpoint: 'https://crm.example.com/hook',
-          method: 'POST',
-          headers: [{ name: 'Authorization', value: 'Bearer crm-credential-0815' }],
-        },
+        body: crmTool('crm-credential-0815'),
       });
       expect(tool.status).toBe(201);
       await t.stop();
