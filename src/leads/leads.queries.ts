@@ -27,9 +27,12 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.get(id);
   }
 
-  /** docs/privacy.md: the organisation's leads (deleted ones too) whose primary number is `phoneNumber`. */
-  withPrimaryNumber(organisationId: number, phoneNumber: string): Promise<LeadDocument[]> {
-    return this.projection.leads.find({ user_id: organisationId, phone_number: phoneNumber }, { sort: [['id', 'asc']] });
+  /** docs/privacy.md: the organisation's leads (deleted ones too) whose primary number is `phoneNumber`, through the leads' number index. */
+  async withPrimaryNumber(organisationId: number, phoneNumber: string): Promise<LeadDocument[]> {
+    const [live, deleted] = await Promise.all(
+      [false, true].map((isDeleted) => this.projection.leads.find({ user_id: organisationId, deleted: isDeleted, phone_number: phoneNumber })),
+    );
+    return [...live, ...deleted].sort((a, b) => a.id - b.id);
   }
 
   /** The organisation's leads of those ids. */

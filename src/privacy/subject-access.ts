@@ -36,22 +36,23 @@ export class SubjectAccess {
   ) {}
 
   async of(organisationId: number, phoneNumber: string) {
-    const held = await this.subjectLeads.entries.find({ user_id: organisationId, phone_number: phoneNumber }, { sort: [['lead_id', 'asc']] });
-    const [leadDocs, calls, listed, refusedRows] = await Promise.all([
-      this.leads.ofOrganisation(organisationId, [...new Set(held.map((entry) => entry.lead_id))]),
+    const asSecondary = await this.subjectLeads.entries.find({ user_id: organisationId, phone_number: phoneNumber });
+    const [primaries, secondaries, calls, listed, refusedRows] = await Promise.all([
+      this.leads.withPrimaryNumber(organisationId, phoneNumber),
+      this.leads.ofOrganisation(organisationId, [...new Set(asSecondary.map((entry) => entry.lead_id))]),
       this.calls.toNumber(organisationId, phoneNumber),
       this.doNotCall.listed(organisationId, [phoneNumber]),
       this.imports.refusedRowsNaming(organisationId, spellingsOf(phoneNumber)),
     ]);
-    const campaigns = new Map((await this.campaigns.byIds([...new Set(leadDocs.map((lead) => lead.campaign_id))])).map((c) => [c.id, c]));
-    const roles = new Map(held.map((entry) => [entry.lead_id, entry.as]));
+    const held = [...primaries.map((lead) => ({ lead, as: 'primary' as const })), ...secondaries.map((lead) => ({ lead, as: 'secondary' as const }))];
+    const campaigns = new Map((await this.campaigns.byIds([...new Set(held.map(({ lead }) => lead.campaign_id))])).map((c) => [c.id, c]));
     const deliveries = await this.deliveries.forCalls(
       organisationId,
       calls.map((call) => call.id),
     );
     return {
       phone_number: phoneNumber,
-      leads: leadDocs.map((lead) => ({ ...leadView(lead, campaigns.get(lead.campaign_id) ?? null), deleted: lead.deleted, held_as: roles.get(lead.id) })),
+      leads: held.map(({ lead, as }) => ({ ...leadView(lead, campaigns.get(lead.campaign_id) ?? null), deleted: lead.deleted, held_as: as })),
       calls: calls.map(callView),
       do_not_call: listed.length > 0,
       webhook_deliveries: deliveries.map(deliveryView),

@@ -2,49 +2,35 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
-import { LeadCreated, LeadPhoneNumberChanged } from '../leads/lead.events';
+import { LeadCreated } from '../leads/lead.events';
 
-/** One number a lead holds, as its primary or as a secondary contact. */
+/** A lead that holds a number as one of its secondary contacts. */
 export interface SubjectLead {
   user_id: number;
   phone_number: string;
   lead_id: number;
-  as: 'primary' | 'secondary';
 }
 
-const entryId = (leadId: number, phoneNumber: string) => `${leadId}:${phoneNumber}`;
-
 /**
- * docs/privacy.md: which leads hold a number, as primary or secondary contact, so a data
- * subject's leads are found by an index, not by reading every lead of an organisation.
+ * docs/privacy.md: which leads hold a number as a secondary contact, so a data subject's leads
+ * are found by an index, not by reading every lead of an organisation (a primary number is found
+ * through the leads' own index). A lead's secondary contacts are set when it is made.
  */
 @Projection()
 @Injectable()
 export class SubjectLeadsProjection implements ReadModelProjection {
   readonly name = 'subject_leads';
-  readonly collections = ['subject_leads', 'subject_lead_primaries'];
-  readonly eventTypes = ['LeadCreated', 'LeadPhoneNumberChanged'];
+  readonly collections = ['subject_leads'];
+  readonly eventTypes = ['LeadCreated'];
   readonly entries: Collection<SubjectLead>;
-  /** Each lead's primary number now, so a change removes the one it replaces. */
-  private readonly primaries: Collection<{ lead_id: number; phone_number: string }>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     this.entries = store.collection<SubjectLead>('subject_leads', { indexes: [{ fields: ['user_id', 'phone_number'] }] });
-    this.primaries = store.collection('subject_lead_primaries');
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
-    const event = recorded as RecordedEvent & (LeadCreated | LeadPhoneNumberChanged);
-    const { lead_id, user_id, phone_number } = event.data;
-    const position = recorded.position;
-    if (event.type === 'LeadCreated') {
-      for (const contact of event.data.secondary_contacts)
-        await this.entries.upsert(entryId(lead_id, contact.phone_number), { user_id, phone_number: contact.phone_number, lead_id, as: 'secondary' }, position);
-    } else {
-      const before = await this.primaries.get(lead_id);
-      if (before && before.phone_number !== phone_number) await this.entries.delete(entryId(lead_id, before.phone_number), position);
-    }
-    await this.primaries.upsert(lead_id, { lead_id, phone_number }, position);
-    await this.entries.upsert(entryId(lead_id, phone_number), { user_id, phone_number, lead_id, as: 'primary' }, position);
+    const { lead_id, user_id, secondary_contacts } = (recorded as RecordedEvent & LeadCreated).data;
+    for (const { phone_number } of secondary_contacts)
+      await this.entries.upsert(`${lead_id}:${phone_number}`, { user_id, phone_number, lead_id }, recorded.position);
   }
 }
