@@ -1,0 +1,189 @@
+import { DialRules, nextDialInstant } from '../shared/compliance/dial-window';
+
+/** Why a lead will never be dialed (docs/forecast.md). */
+export type NeverCallableReason = 'do_not_call' | 'no_timezone' | 'window_never_opens';
+
+export interface ForecastContact {
+  zones: readonly string[];
+  /** On the organisation's do-not-call list. */
+  listed: boolean;
+}
+
+export interface ForecastLead {
+  id: number;
+  phone_number: string;
+  status: 'created' | 'completed' | 'reached-max-retries';
+  /** The primary first, then the secondary contacts in their order. */
+  contacts: readonly ForecastContact[];
+  /** Rounds already used. */
+  attempts: number;
+  /** When it is next due (ms since the epoch); a lead due earlier is due at the forecast's start. */
+  dueAt: number;
+}
+
+export interface ForecastSettings {
+  rules: DialRules;
+  maxRetries: number;
+  retryDelaySeconds: number;
+  maxConcurrentCalls: number;
+  /** Pacing; null: none. */
+  maxCallsPerMinute: number | null;
+}
+
+export interface Assumptions {
+  /** The share of dials a person answers. */
+  answerRate: number;
+  averageCallSeconds: number;
+}
+
+export interface LeadForecast {
+  lead_id: number;
+  phone_number: string;
+  status: ForecastLead['status'];
+  next_dial_at: string | null;
+  expected_attempts: number;
+  reason: NeverCallableReason | null;
+}
+
+export interface DialForecast {
+  first_dial_at: string | null;
+  ends_at: string | null;
+  leads: { total: number; callable: number; never_callable: { total: number; by_reason: Partial<Record<NeverCallableReason, number>> } };
+  by_day: Array<{ date: string; dials: number }>;
+  perLead: LeadForecast[];
+}
+
+const MINUTE = 60_000;
+
+/** A dial expected to happen, with the chance it does (the rounds and contacts before it reached nobody). */
+interface ExpectedDial {
+  lead: number;
+  contact: ForecastContact;
+  at: number;
+  weight: number;
+  /** The round's first dial: its weight is the chance the round is made at all. */
+  opensRound: boolean;
+}
+
+/** Why none of the lead's contacts can ever be dialed, or null when one can at `from`'s first allowed instant. */
+function neverCallable(rules: DialRules, lead: ForecastLead, from: Date): NeverCallableReason | null {
+  const open = lead.contacts.filter((contact) => !contact.listed);
+  if (!open.length) return 'do_not_call';
+  if (open.some((contact) => nextDialInstant(rules, { zones: contact.zones, doNotCall: false }, from) !== null)) return null;
+  const zoneNeeded = rules.quiet_hours !== null || rules.holidays.length > 0 || rules.window_timezone === 'lead';
+  return zoneNeeded && open.every((contact) => contact.zones.length === 0) ? 'no_timezone' : 'window_never_opens';
+}
+
+/**
+ * The dials a lead is expected to take, round by round, each contact after the one before it
+ * (a call's length apart), each round `retryDelaySeconds` after the last call of the one before,
+ * every dial at the first instant the dial rules allow: the rules the dialer applies, through the
+ * same function (`nextDialInstant`).
+ */
+function expectedDials(settings: ForecastSettings, assumptions: Assumptions, lead: ForecastLead, from: number): ExpectedDial[] {
+  const dials: ExpectedDial[] = [];
+  const open = lead.contacts.filter((contact) => !contact.listed);
+  const missed = 1 - assumptions.answerRate;
+  const callMs = assumptions.averageCallSeconds * 1000;
+  let roundStart = Math.max(from, lead.dueAt);
+  let reachedNobody = 1;
+  for (let round = lead.attempts; round < 1 + settings.maxRetries; round++) {
+    let at = roundStart;
+    let unanswered = reachedNobody;
+    for (const contact of open) {
+      const allowed = nextDialInstant(settings.rules, { zones: contact.zones, doNotCall: false }, new Date(at));
+      if (allowed === null) continue;
+      dials.push({ lead: lead.id, contact, at: allowed.getTime(), weight: unanswered, opensRound: unanswered === reachedNobody });
+      at = allowed.getTime() + callMs;
+      unanswered *= missed;
+    }
+    // No contact could be dialed, or someone surely answered: no later round.
+    if (unanswered === reachedNobody || unanswered === 0) break;
+    reachedNobody = unanswered;
+    roundStart = at + settings.retryDelaySeconds * 1000;
+  }
+  return dials;
+}
+
+/**
+ * The expected dials placed minute by minute within the campaign's capacity (its concurrency over
+ * the call length, its pacing): a dial finding its minute full goes to the next minute that has
+ * room and that the rules allow. Full minutes are skipped through links to the next open one.
+ */
+function placed(dials: ExpectedDial[], settings: ForecastSettings, assumptions: Assumptions): ExpectedDial[] {
+  const byConcurrency = (settings.maxConcurrentCalls * 60) / Math.max(1, assumptions.averageCallSeconds);
+  const perMinute = Math.min(byConcurrency, settings.maxCallsPerMinute ?? Infinity);
+  const used = new Map<number, number>();
+  const nextOpen = new Map<number, number>();
+  const open = (minute: number): number => {
+    let m = minute;
+    const path: number[] = [];
+    while (nextOpen.has(m)) {
+      path.push(m);
+      m = nextOpen.get(m)!;
+    }
+    for (const passed of path) nextOpen.set(passed, m);
+    return m;
+  };
+  const out: ExpectedDial[] = [];
+  for (const dial of [...dials].sort((a, b) => a.at - b.at || a.lead - b.lead)) {
+    let at: number | null = dial.at;
+    for (;;) {
+      const minute = open(Math.floor(at / MINUTE));
+      if (minute * MINUTE <= at) break;
+      // Moved past a full minute: the rules are asked again from there (the window may have closed).
+      at = nextDialInstant(settings.rules, { zones: dial.contact.zones, doNotCall: false }, new Date(minute * MINUTE))?.getTime() ?? null;
+      if (at === null || Math.floor(at / MINUTE) === minute) break;
+    }
+    if (at === null) continue;
+    const minute = Math.floor(at / MINUTE);
+    const total = (used.get(minute) ?? 0) + dial.weight;
+    used.set(minute, total);
+    if (total >= perMinute) nextOpen.set(minute, minute + 1);
+    out.push({ ...dial, at });
+  }
+  return out;
+}
+
+/** docs/forecast.md: when each lead will be dialed, how many dials each day brings, when the campaign ends, who never will be. */
+export function forecastDials(settings: ForecastSettings, assumptions: Assumptions, leads: readonly ForecastLead[], from: Date): DialForecast {
+  const reasons = new Map<number, NeverCallableReason>();
+  const dials: ExpectedDial[] = [];
+  const pending = leads.filter((lead) => lead.status === 'created');
+  for (const lead of pending) {
+    const reason = neverCallable(settings.rules, lead, new Date(Math.max(from.getTime(), lead.dueAt)));
+    if (reason) reasons.set(lead.id, reason);
+    else dials.push(...expectedDials(settings, assumptions, lead, from.getTime()));
+  }
+  const scheduled = placed(dials, settings, assumptions);
+  const first = new Map<number, number>();
+  const expected = new Map<number, number>();
+  const days = new Map<string, number>();
+  let firstAt = Infinity;
+  let lastAt = -Infinity;
+  for (const dial of scheduled) {
+    if (!first.has(dial.lead) || dial.at < first.get(dial.lead)!) first.set(dial.lead, dial.at);
+    if (dial.opensRound) expected.set(dial.lead, (expected.get(dial.lead) ?? 0) + dial.weight);
+    firstAt = Math.min(firstAt, dial.at);
+    lastAt = Math.max(lastAt, dial.at);
+    const date = new Date(dial.at).toISOString().slice(0, 10);
+    days.set(date, (days.get(date) ?? 0) + dial.weight);
+  }
+  const byReason: Partial<Record<NeverCallableReason, number>> = {};
+  for (const reason of reasons.values()) byReason[reason] = (byReason[reason] ?? 0) + 1;
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  return {
+    first_dial_at: scheduled.length ? iso(firstAt) : null,
+    ends_at: scheduled.length ? iso(lastAt + assumptions.averageCallSeconds * 1000) : null,
+    leads: { total: leads.length, callable: pending.length - reasons.size, never_callable: { total: reasons.size, by_reason: byReason } },
+    by_day: [...days].sort(([a], [b]) => a.localeCompare(b)).map(([date, dials]) => ({ date, dials: Math.round(dials) })),
+    perLead: leads.map((lead) => ({
+      lead_id: lead.id,
+      phone_number: lead.phone_number,
+      status: lead.status,
+      next_dial_at: iso(first.get(lead.id)),
+      expected_attempts: Math.round((expected.get(lead.id) ?? 0) * 100) / 100,
+      reason: reasons.get(lead.id) ?? null,
+    })),
+  };
+}
