@@ -164,11 +164,17 @@ export class MongoDocumentStore implements DocumentStore {
   /**
    * Each index holds live documents only (`LIVE`, see MongoDocCollection), under a name of its
    * own: the whole-collection indexes of stores written before stay beside them, unused. Documents
-   * written before `_live` existed are marked first, once.
+   * written before `_live` existed are marked first, once (a checkpoint says it was done).
    */
   private makeIndexes(collection: string, indexes: IndexSpec[]): Array<Promise<string | null>> {
     const native = this.connection.collection(collection);
-    const marked = native.updateMany({ _deleted: { $ne: true }, _live: { $exists: false } } as never, { $set: LIVE });
+    // Once per collection (a scan of it), then remembered: not at every start of every instance.
+    const done = `live-marked:${collection}`;
+    const marked = this.getCheckpoint(done).then(async (already) => {
+      if (already) return;
+      await native.updateMany({ _deleted: { $ne: true }, _live: { $exists: false } } as never, { $set: LIVE });
+      await this.setCheckpoint(done, 1);
+    });
     const refusal = (what: string) => (error: Error) => `${collection} (${what}): ${error.message}`;
     return [
       marked.then(() => null, refusal('marking live documents')),

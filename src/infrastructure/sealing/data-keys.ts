@@ -35,9 +35,14 @@ export const KEY_FILE = 'data-keys';
 export function keyFileKeys(dataDir: string, problems: string[]): { keys: MasterKey[]; created: string | null } {
   const file = join(dataDir, KEY_FILE);
   if (!existsSync(file)) {
-    writeFileSync(file, `k1:${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
-    return { keys: parseDataKeys(readFileSync(file, 'utf8').trim(), problems), created: file };
+    try {
+      writeFileSync(file, `k1:${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      chmodSync(file, 0o600);
+      return { keys: parseDataKeys(readFileSync(file, 'utf8').trim(), problems), created: file };
+    } catch (error) {
+      // Another process starting on the same directory made it first: its key is the key.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
   const lines = readFileSync(file, 'utf8').trim().split('\n').join(',');
   return { keys: parseDataKeys(lines, problems), created: null };

@@ -14,16 +14,18 @@ const DONE = 'upgrade:secrets-sealed';
 export function sealEmbeddedEvents(file: string, seal: (plain: string) => string): number {
   const db = new Database(file);
   try {
-    const done = db.prepare('SELECT value FROM sequences WHERE name = ?').get(DONE);
-    if (done) return 0;
-    const rows = db.prepare(`SELECT position, type, data FROM events WHERE type IN (${WITH_SECRETS.map(() => '?').join(', ')})`).all(...WITH_SECRETS) as Array<{
-      position: number;
-      type: string;
-      data: string;
-    }>;
-    const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
-    let rewritten = 0;
-    db.transaction(() => {
+    const upgrade = db.transaction((): number => {
+      // Decided in one write transaction: processes starting together on one store rewrite it once.
+      if (db.prepare('SELECT value FROM sequences WHERE name = ?').get(DONE)) return 0;
+      const rows = db
+        .prepare(`SELECT position, type, data FROM events WHERE type IN (${WITH_SECRETS.map(() => '?').join(', ')})`)
+        .all(...WITH_SECRETS) as Array<{
+        position: number;
+        type: string;
+        data: string;
+      }>;
+      const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
+      let rewritten = 0;
       for (const row of rows) {
         const data = JSON.parse(row.data) as unknown;
         const sealed = withSecretsSealed(row.type, data, seal);
@@ -32,7 +34,9 @@ export function sealEmbeddedEvents(file: string, seal: (plain: string) => string
         rewritten++;
       }
       db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1)').run(DONE);
-    })();
+      return rewritten;
+    });
+    const rewritten = upgrade.immediate();
     if (rewritten > 0) {
       db.exec('VACUUM');
       db.pragma('wal_checkpoint(TRUNCATE)');
