@@ -167,7 +167,7 @@ export const CALL_EVENT_TYPES = declareFields<CallEvent>({
     secondary_contact_id: 'plain',
     type: 'plain',
     assistant_phone_number: 'plain',
-    client_phone_number: 'personal',
+    client_phone_number: 'subject',
     variables: 'personal',
     record: 'plain',
     max_duration_seconds: 'plain',

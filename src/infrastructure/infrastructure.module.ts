@@ -26,6 +26,7 @@ import { WalCheckpointer } from './sqlite/wal-checkpointer';
 import { KEY_STORE, KeyStore } from './sealing/key-store.port';
 import { openKeyStore, openSealer } from './sealing/open-sealer';
 import { Sealer } from './sealing/sealer';
+import { OpeningEventStore } from './sealing/opening-event-store';
 import { CompactAfterSealing, SECRETS_SEALED, sealEarlierEmbeddedStore } from './sealing/secrets-upgrade';
 
 const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
@@ -109,10 +110,11 @@ export class InfrastructureModule {
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock ?? new SystemClock() },
-        { provide: EVENT_STORE, useFactory: () => openEventStore(config) },
-        { provide: READ_STORE, useFactory: () => openReadStore(config) },
         { provide: KEY_STORE, useFactory: () => openKeyStore(config) },
         { provide: Sealer, inject: [KEY_STORE], useFactory: (keys: KeyStore) => openSealer(config, keys) },
+        // Every reader of the log sees personal values opened (docs/privacy.md).
+        { provide: EVENT_STORE, inject: [Sealer], useFactory: async (sealer: Sealer) => new OpeningEventStore(await openEventStore(config), sealer) },
+        { provide: READ_STORE, useFactory: () => openReadStore(config) },
         // After the event store has made its tables, before anything reads the log.
         { provide: SECRETS_SEALED, inject: [Sealer, EVENT_STORE], useFactory: (sealer: Sealer) => sealEarlierEmbeddedStore(config, sealer) },
         CompactAfterSealing,

@@ -88,7 +88,7 @@ export type LeadEvent =
 const IDS = { lead_id: 'plain', user_id: 'plain', campaign_id: 'plain' } as const;
 
 export const LEAD_EVENT_TYPES = declareFields<LeadEvent>({
-  LeadCreated: { ...IDS, timezone: 'plain', zones: 'plain', phone_number: 'personal', variables: 'personal', secondary_contacts: 'personal' },
+  LeadCreated: { ...IDS, timezone: 'plain', zones: 'plain', phone_number: 'subject', variables: 'personal', secondary_contacts: 'personal' },
   LeadVariablesMerged: { ...IDS, variables: 'personal' },
   LeadPhoneNumberChanged: { ...IDS, phone_number: 'personal', zones: 'plain' },
   LeadMovedToCampaign: { ...IDS, from_campaign_id: 'plain' },

@@ -31,7 +31,9 @@ describe('event field declarations', () => {
   });
 
   it('say of each number, variable, transcript, recording and evaluation that it is personal, and of each credential that it is secret', () => {
-    expect(fieldsOf('LeadCreated')).toMatchObject({ phone_number: 'personal', variables: 'personal', secondary_contacts: 'personal' });
+    // `subject`: personal, and the person whose key seals the rest of the stream's personal values.
+    expect(fieldsOf('CallInitiated')).toMatchObject({ client_phone_number: 'subject', variables: 'personal' });
+    expect(fieldsOf('LeadCreated')).toMatchObject({ phone_number: 'subject', variables: 'personal', secondary_contacts: 'personal' });
     expect(fieldsOf('CallOutcomeRecorded')).toMatchObject({ details: { transcript: 'personal', recording_url: 'personal' } });
     expect(fieldsOf('CallAnalyzed')).toMatchObject({ transcript: 'personal', evaluation: 'personal', variables: 'personal' });
     expect(fieldsOf('UserRegistered')).toMatchObject({ webhook_secret: 'secret' });

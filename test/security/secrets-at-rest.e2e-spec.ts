@@ -44,7 +44,7 @@ describe('secrets at rest', () => {
     expect(String(refused)).toContain('service exited with 78');
     expect(String(refused)).toContain('DATA_KEYS has no key "k1"');
 
-    expect((await cli({ ...env, DATA_KEYS: `${newKey},${fileKey}` }, 'keys:rotate')).json).toEqual({ rewrapped: 1, master_key: 'k2' });
+    expect((await cli({ ...env, DATA_KEYS: `${newKey},${fileKey}` }, 'keys:rotate')).json).toEqual({ rewrapped: 2, master_key: 'k2' });
     const rotated = await startService({ ...env, DATA_KEYS: newKey });
     try {
       const me = await fetch(`${rotated.url}/api/user/me`, { headers: { authorization: `Bearer ${token}` } });

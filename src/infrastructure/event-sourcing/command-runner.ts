@@ -12,6 +12,7 @@ import { RecentStates } from './recent-states';
 import { Upcasters } from './upcasters';
 import { Sealer } from '../sealing/sealer';
 import { withSecretsSealed } from '../sealing/sealed-fields';
+import { withPersonalSealed } from '../sealing/personal-fields';
 
 export interface RunOptions {
   /** Retries after a concurrency conflict; 0 refuses the command on the first conflict. */
@@ -58,7 +59,7 @@ export class CommandRunner {
   async load<State, Event extends DomainEvent>(
     stream: string,
     decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
-  ): Promise<{ state: State; revision: number | null; organisationId?: number }> {
+  ): Promise<{ state: State; revision: number | null; organisationId?: number; subject?: string }> {
     const recorded = await this.store.readStream(stream);
     return {
       state: fold(
@@ -67,6 +68,7 @@ export class CommandRunner {
       ),
       revision: lastRevision(recorded),
       organisationId: streamOrganisation(recorded),
+      subject: streamSubject(recorded),
     };
   }
 
@@ -74,21 +76,51 @@ export class CommandRunner {
   private async catchUp<State, Event extends DomainEvent>(
     stream: string,
     decider: Pick<Decider<unknown, State, Event>, 'evolve'>,
-    known: { state: State; revision: number },
-  ): Promise<{ state: State; revision: number; organisationId?: number }> {
+    known: { state: State; revision: number; organisationId?: number; subject?: string },
+  ): Promise<{ state: State; revision: number; organisationId?: number; subject?: string }> {
     const after = await this.store.readStream(stream, known.revision + 1);
     const state = after.map((e) => this.toDomain<Event>(e)).reduce(decider.evolve, known.state);
-    return { state, revision: lastRevision(after) ?? known.revision, organisationId: streamOrganisation(after) };
+    return {
+      state,
+      revision: lastRevision(after) ?? known.revision,
+      organisationId: known.organisationId ?? streamOrganisation(after),
+      subject: known.subject ?? streamSubject(after),
+    };
   }
 
-  /** The events as they are written and remembered: secrets sealed, so a state folded from the store and one remembered agree. */
-  private sealed<Event extends DomainEvent>(events: Event[]): Event[] {
+  /**
+   * The events as they are remembered: secrets sealed, so a state folded from the store and one
+   * remembered agree (the store's readers see personal values opened, secrets sealed).
+   */
+  private secretsSealed<Event extends DomainEvent>(events: Event[]): Event[] {
     const sealer = this.sealer;
     if (!sealer) return events;
     return events.map((event) => {
       const data = withSecretsSealed(event.type, event.data, (plain) => sealer.seal(plain));
       return data === event.data ? event : ({ ...event, data } as Event);
     });
+  }
+
+  /**
+   * docs/privacy.md: the events as they are written, each personal value sealed under its
+   * subject's key; the stream's subject is the first any event names, and each event is stamped
+   * with the subject its values are sealed under.
+   */
+  private async personalSealed<Event extends DomainEvent>(
+    events: Event[],
+    organisation: number | undefined,
+    streamSubjectKey: string | undefined,
+  ): Promise<{ written: Array<{ event: Event; subject?: string }>; subject?: string }> {
+    const sealer = this.sealer;
+    if (!sealer) return { written: events.map((event) => ({ event, subject: streamSubjectKey })), subject: streamSubjectKey };
+    let subject = streamSubjectKey;
+    const written: Array<{ event: Event; subject?: string }> = [];
+    for (const event of events) {
+      const sealed = await withPersonalSealed(event.type, event.data, organisation, subject, sealer);
+      subject ??= sealed.subject;
+      written.push({ event: sealed.data === event.data ? event : ({ ...event, data: sealed.data } as Event), subject: sealed.subject });
+    }
+    return { written, subject };
   }
 
   async run<Command, State, Event extends DomainEvent>(
@@ -106,17 +138,23 @@ export class CommandRunner {
     // After a conflict: the state decided from, caught up by reading only what others appended
     // since its revision (a busy stream, such as a campaign's call slots, is not read from its
     // start at every conflict). Trusted as far as a remembered state is: a refusal reads it all.
-    let stale: { state: State; revision: number } | undefined;
+    let stale: { state: State; revision: number; organisationId?: number; subject?: string } | undefined;
     for (let conflicts = 0; ;) {
       const remembered = readStore ? undefined : (this.recent.get<State>(stream, decider) ?? (stale && (await this.catchUp(stream, decider, stale))));
       stale = undefined;
-      const unwritten = options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null, organisationId: undefined } : undefined;
-      const { state, revision, organisationId: streamOrganisationId } = remembered ?? unwritten ?? (await this.load(stream, decider));
-      if (!remembered) this.recent.remember(stream, decider, state, revision, streamOrganisationId);
+      const unwritten =
+        options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null, organisationId: undefined, subject: undefined } : undefined;
+      const {
+        state,
+        revision,
+        organisationId: streamOrganisationId,
+        subject: streamSubjectKey,
+      } = remembered ?? unwritten ?? (await this.load(stream, decider));
+      if (!remembered) this.recent.remember(stream, decider, state, revision, streamOrganisationId, streamSubjectKey);
       const now = this.clock.now();
       let events: Event[];
       try {
-        events = this.sealed(decider.decide(command, state, now));
+        events = this.secretsSealed(decider.decide(command, state, now));
       } catch (error) {
         if (!remembered) throw error;
         readStore = true;
@@ -134,28 +172,29 @@ export class CommandRunner {
         const by = context.actor === SYSTEM_ACTOR ? undefined : context.actor;
         // The request's organisation; for background work, the stream's own or the one its events name.
         const organisation = context.organisationId ?? streamOrganisationId ?? organisationNamedBy(stream, revision, events);
+        const { written, subject } = await this.personalSealed(events, organisation, streamSubjectKey);
         const appended = await this.store.append(
           stream,
-          events.map((e) => ({
+          written.map(({ event: e, subject: about }) => ({
             type: e.type,
             data: e.data,
             schemaVersion: e.schemaVersion ?? this.upcasters.currentVersion(e.type),
             metadata: {
               ...options.metadata,
               occurred_at: occurredAt,
-              ...defined({ organisation_id: organisation, actor: by, $correlationId: correlationIdOf(e) }),
+              ...defined({ organisation_id: organisation, actor: by, subject: about, $correlationId: correlationIdOf(e) }),
             },
           })),
           revision === null ? 'no_stream' : revision,
         );
         this.metrics?.appended(events.map((e) => e.type));
         const after = events.reduce(decider.evolve, state);
-        this.recent.remember(stream, decider, after, appended.revision, organisation);
+        this.recent.remember(stream, decider, after, appended.revision, organisation, subject);
         return { events, state: after, position: appended.position, revision: appended.revision, occurredAt };
       } catch (error) {
         this.recent.forget(stream);
         if (!(error instanceof ConcurrencyError) || conflicts++ >= retries) throw error;
-        if (revision !== null) stale = { state, revision };
+        if (revision !== null) stale = { state, revision, organisationId: streamOrganisationId, subject: streamSubjectKey };
       }
     }
   }
@@ -182,6 +221,12 @@ export class CommandRunner {
   toDomain<Event extends DomainEvent>(recorded: RecordedEvent): Event {
     return this.upcasters.upcast(recorded) as unknown as Event;
   }
+}
+
+/** The person a stream is about (docs/privacy.md): the subject its first stamped event names. */
+function streamSubject(recorded: RecordedEvent[]): string | undefined {
+  for (const event of recorded) if (typeof event.metadata.subject === 'string') return event.metadata.subject;
+  return undefined;
 }
 
 function lastRevision(events: RecordedEvent[]): number | null {

@@ -2,10 +2,12 @@ import { DomainEvent } from './decider';
 
 /**
  * docs/privacy.md: what a field of an event's data holds. `personal`: a value about the person
- * called (a number, a name, what they said); `secret`: a credential, sealed at rest; `plain`:
- * neither.
+ * called (a number, a name, what they said), sealed under that person's key; `subject`: the
+ * number the event is about, personal, and the person whose key seals the event's other personal
+ * values and those of its stream's later events; `secret`: a credential, sealed at rest;
+ * `plain`: none of these.
  */
-export type FieldKind = 'plain' | 'personal' | 'secret';
+export type FieldKind = 'plain' | 'personal' | 'subject' | 'secret';
 /** An object field's own fields: those named are as said, the others plain. */
 export type NestedKinds = Readonly<Record<string, FieldKind>>;
 export type FieldDeclaration = FieldKind | NestedKinds;

@@ -5,6 +5,8 @@ interface Known {
   state: unknown;
   revision: number;
   organisationId?: number;
+  /** The key id of the person the stream is about (docs/privacy.md), if it is about one. */
+  subject?: string;
 }
 
 /**
@@ -22,16 +24,18 @@ export class RecentStates {
     this.known = new LRUCache({ max: capacity });
   }
 
-  get<State>(stream: string, decider: object): { state: State; revision: number; organisationId?: number } | undefined {
+  get<State>(stream: string, decider: object): { state: State; revision: number; organisationId?: number; subject?: string } | undefined {
     const known = this.known.get(stream);
-    return known?.decider === decider ? { state: known.state as State, revision: known.revision, organisationId: known.organisationId } : undefined;
+    return known?.decider === decider
+      ? { state: known.state as State, revision: known.revision, organisationId: known.organisationId, subject: known.subject }
+      : undefined;
   }
 
   /** A state read before a later one was remembered does not replace it. */
-  remember(stream: string, decider: object, state: unknown, revision: number | null, organisationId?: number): void {
+  remember(stream: string, decider: object, state: unknown, revision: number | null, organisationId?: number, subject?: string): void {
     if (revision === null) return void this.known.delete(stream);
     if ((this.known.peek(stream)?.revision ?? -1) > revision) return;
-    this.known.set(stream, { decider, state, revision, organisationId });
+    this.known.set(stream, { decider, state, revision, organisationId, subject });
   }
 
   forget(stream: string): void {

@@ -24,7 +24,7 @@ export function withSecretsSealed(type: string, data: unknown, seal: (plain: str
   if (!fields || data === null || typeof data !== 'object') return data;
   let out = data as Record<string, unknown>;
   for (const [field, declaration] of Object.entries(fields)) {
-    if (declaration === 'plain' || declaration === 'personal' || out[field] === undefined) continue;
+    if (declaration === 'plain' || declaration === 'personal' || declaration === 'subject' || out[field] === undefined) continue;
     const sealed = sealedField(out[field], declaration, seal);
     if (sealed !== out[field]) out = { ...out, [field]: sealed };
   }

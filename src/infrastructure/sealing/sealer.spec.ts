@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/app-config';
@@ -49,9 +49,8 @@ describe('Sealer', () => {
   it('writes the master key nowhere: the key store holds the data keys wrapped by it', async () => {
     const k1 = master('k1');
     await started(k1);
-    const [stored] = await keys.all();
-    expect(stored).toMatchObject({ id: 'dk_secrets', master_id: 'k1', purpose: 'secrets' });
-    expect(readFileSync(join(dir, 'keys.db')).includes(k1.key)).toBe(false);
+    expect(await keys.get('dk_secrets')).toMatchObject({ master_id: 'k1', purpose: 'secrets' });
+    for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(k1.key)).toBe(false);
   });
 
   it('stops a start whose data keys are wrapped by a master key it was not given, naming it', async () => {
@@ -64,7 +63,7 @@ describe('Sealer', () => {
   it('rotates: every data key wrapped again under the current master key, so the old one can go', async () => {
     const [k1, k2] = [master('k1'), master('k2')];
     const sealed = (await started(k1)).seal('rotated secret');
-    expect(await (await started(k2, k1)).rotate()).toBe(1);
+    expect(await (await started(k2, k1)).rotate()).toBe(2);
     expect(await (await started(k2, k1)).rotate()).toBe(0);
     expect(await (await started(k2)).open(sealed)).toBe('rotated secret');
   });
@@ -72,7 +71,35 @@ describe('Sealer', () => {
   it('two instances starting at once agree on one secrets key, and each opens what the other sealed', async () => {
     const k1 = master('k1');
     const [a, b] = await Promise.all([started(k1), started(k1)]);
-    expect(await keys.all()).toHaveLength(1);
+    expect((await keys.all()).map((key) => key.id).sort()).toEqual(['dk_index', 'dk_secrets']);
     expect(await b.open(a.seal('shared'))).toBe('shared');
+  });
+
+  it("seals a subject's values under a key of its own, the same id on every instance, and opens nothing once the key is destroyed", async () => {
+    const k1 = master('k1');
+    const [a, b] = await Promise.all([started(k1), started(k1)]);
+    const id = a.subjectKeyId(7, '+14155550100');
+    expect(id).toMatch(/^ds_[A-Za-z0-9_-]{24}$/);
+    expect(b.subjectKeyId(7, '+14155550100')).toBe(id);
+    expect(a.subjectKeyId(8, '+14155550100')).not.toBe(id);
+    const sealed = await a.sealForSubject(id, '"Ada"');
+    expect(sealed.startsWith(`sealed:v1:${id}:`)).toBe(true);
+    expect(await b.openForSubject(sealed)).toBe('"Ada"');
+    expect((await keys.get(id))?.purpose).toBe('subject');
+
+    await b.destroySubjectKey(id);
+    expect(await b.openForSubject(sealed)).toBeUndefined();
+    // A new value for the number is sealed under a new key of the same id: the old stays unreadable.
+    const later = await b.sealForSubject(id, '"Ada again"');
+    expect(await b.openForSubject(later)).toBe('"Ada again"');
+    expect(await b.openForSubject(sealed)).toBeUndefined();
+  });
+
+  it('unwraps at start only the keys it always needs, not one per subject', async () => {
+    const k1 = master('k1');
+    const first = await started(k1);
+    const sealed = await first.sealForSubject(first.subjectKeyId(1, '+14155550100'), '1');
+    const later = await started(k1);
+    expect(await later.openForSubject(sealed)).toBe('1');
   });
 });

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../config/app-config';
 import { MasterKey } from './data-keys';
 import { KeyStore, StoredDataKey } from './key-store.port';
@@ -6,6 +7,10 @@ import { KeyStore, StoredDataKey } from './key-store.port';
 const PREFIX = 'sealed:v1:';
 const SEALED = /^sealed:v1:([A-Za-z0-9_-]+):([A-Za-z0-9_-]+)$/;
 const SECRETS_KEY = 'dk_secrets';
+/** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
+const INDEX_KEY = 'dk_index';
+/** A data subject's key id: `ds_` and a keyed hash of the organisation and the number. */
+export const SUBJECT_KEY = /^ds_[A-Za-z0-9_-]+$/;
 
 /** AES-256-GCM of `plain` under `key`, the key's id bound in as associated data: iv | ciphertext | tag, base64url. */
 function encrypt(key: Buffer, keyId: string, plain: Buffer): string {
@@ -30,6 +35,8 @@ export const isSealed = (value: unknown): value is string => typeof value === 's
  */
 export class Sealer {
   private readonly dataKeys = new Map<string, Buffer>();
+  /** Subjects' keys, one per number called: only the recently used are kept unwrapped. */
+  private readonly subjectKeys = new LRUCache<string, Buffer>({ max: 50_000 });
   private readonly masters: Map<string, MasterKey>;
 
   constructor(
@@ -51,21 +58,63 @@ export class Sealer {
     const stored = await this.store.all();
     const missing = [...new Set(stored.map((key) => key.master_id).filter((id) => !this.masters.has(id)))];
     if (missing.length) throw new ConfigError(missing.map((id) => `DATA_KEYS has no key "${id}", which data keys in the key store are sealed under`));
-    for (const key of stored) this.unwrap(key);
+    for (const key of stored) if (!SUBJECT_KEY.test(key.id)) this.unwrap(key);
     if (!this.dataKeys.has(SECRETS_KEY)) await this.create(SECRETS_KEY, 'secrets');
+    if (!this.dataKeys.has(INDEX_KEY)) await this.create(INDEX_KEY, 'index');
+  }
+
+  /**
+   * The key id of a number within an organisation: a keyed hash, the same for every instance and
+   * after the key itself is destroyed (it names the number in stream names and on the
+   * do-not-call list without its digits).
+   */
+  subjectKeyId(organisationId: number, e164: string): string {
+    const hash = createHmac('sha256', this.dataKeys.get(INDEX_KEY)!).update(`${organisationId}:${e164}`).digest('base64url');
+    return `ds_${hash.slice(0, 24)}`;
+  }
+
+  /** `plain` sealed under a subject's key, made at its first value. */
+  async sealForSubject(keyId: string, plain: string): Promise<string> {
+    let key = this.subjectKeys.get(keyId);
+    if (!key) {
+      const stored = (await this.store.get(keyId)) ?? (await this.store.add(this.wrapped(keyId, randomBytes(32), 'subject')));
+      key = this.unwrap(stored);
+    }
+    return `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
+  }
+
+  /** What a subject's sealed value was sealed from; undefined once its key is destroyed (erased). */
+  async openForSubject(value: string): Promise<string | undefined> {
+    const match = SEALED.exec(value);
+    if (!match) return value;
+    const [, keyId, sealed] = match;
+    let key = this.subjectKeys.get(keyId);
+    if (!key) {
+      const stored = await this.store.get(keyId);
+      if (!stored) return undefined;
+      key = this.unwrap(stored);
+    }
+    try {
+      return decrypt(key, keyId, sealed).toString('utf8');
+    } catch {
+      // Sealed under an earlier key of the same subject, destroyed by an erasure.
+      return undefined;
+    }
+  }
+
+  /** Erasure: the subject's key destroyed, so every value sealed under it is unreadable for good. */
+  async destroySubjectKey(keyId: string): Promise<void> {
+    this.subjectKeys.delete(keyId);
+    await this.store.destroy(keyId);
   }
 
   /** A new data key (or the one another instance stored under that id first). */
   async create(id: string, purpose: string): Promise<void> {
-    const key = randomBytes(32);
-    const stored = await this.store.add({
-      id,
-      master_id: this.current.id,
-      wrapped: encrypt(this.current.key, id, key),
-      purpose,
-      created_at: this.now().toISOString(),
-    });
-    this.unwrap(stored);
+    this.unwrap(await this.store.add(this.wrapped(id, randomBytes(32), purpose)));
+  }
+
+  private wrapped(id: string, key: Buffer, purpose: string): StoredDataKey {
+    return { id, master_id: this.current.id, wrapped: encrypt(this.current.key, id, key), purpose, created_at: this.now().toISOString() };
   }
 
   /** `plain` sealed under the secrets' data key; a value sealed already is left as it is. */
@@ -104,7 +153,8 @@ export class Sealer {
     const master = this.masters.get(key.master_id);
     if (!master) throw new ConfigError([`DATA_KEYS has no key "${key.master_id}", which data key ${key.id} is sealed under`]);
     const plain = decrypt(master.key, key.id, key.wrapped);
-    this.dataKeys.set(key.id, plain);
+    if (SUBJECT_KEY.test(key.id)) this.subjectKeys.set(key.id, plain);
+    else this.dataKeys.set(key.id, plain);
     return plain;
   }
 }

@@ -9,7 +9,7 @@ const dir = mkdtempSync(join(tmpdir(), 'keys-'));
 keyStoreContract(
   'SQLite',
   async () => new SqliteKeyStore(join(dir, 'keys.db')),
-  // A destroyed key leaves no byte of itself in the directory (no write-ahead log, secure_delete).
+  // A destroyed key leaves no byte of itself in the directory (the log emptied and cut, secure_delete).
   async (_store, destroyed) => {
     for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file)).includes(Buffer.from(destroyed))).toBe(false);
   },

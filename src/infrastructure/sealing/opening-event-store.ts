@@ -1,0 +1,83 @@
+import {
+  AppendResult,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store/event-store.port';
+import { SubjectOpening, withPersonalOpened } from './personal-fields';
+
+/**
+ * docs/privacy.md: the event store as every reader sees it (commands, projections, reactors,
+ * history, audit): personal values opened under their subjects' keys, an erased subject's
+ * `[erased]`. What is written is sealed by the command runner; the log itself holds only sealed values.
+ */
+export class OpeningEventStore implements EventStore {
+  constructor(
+    private readonly inner: EventStore,
+    private readonly opening: SubjectOpening,
+  ) {}
+
+  private async open(event: RecordedEvent): Promise<RecordedEvent> {
+    const data = await withPersonalOpened(event.type, event.data, this.opening);
+    return data === event.data ? event : { ...event, data };
+  }
+
+  private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = new Array(events.length);
+    for (let i = 0; i < events.length; i++) out[i] = await this.open(events[i]);
+    return out;
+  }
+
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.inner.append(stream, events, expected);
+  }
+
+  async readStream(stream: string, fromRevision?: number): Promise<RecordedEvent[]> {
+    return this.openAll(await this.inner.readStream(stream, fromRevision));
+  }
+
+  async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
+    return this.openAll(await this.inner.readAll(afterPosition, maxCount, types));
+  }
+
+  async readAt(position: number): Promise<RecordedEvent | null> {
+    const event = await this.inner.readAt(position);
+    return event && this.open(event);
+  }
+
+  truncateBefore(stream: string, revision: number): Promise<void> {
+    return this.inner.truncateBefore(stream, revision);
+  }
+
+  async readCorrelated(correlationId: string, afterPosition: number, maxCount: number): Promise<RecordedEvent[]> {
+    return this.openAll(await this.inner.readCorrelated(correlationId, afterPosition, maxCount));
+  }
+
+  headPosition(): Promise<number> {
+    return this.inner.headPosition();
+  }
+
+  subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
+    return this.inner.subscribeToAll(afterPosition, async (event) => handler(await this.open(event)), options);
+  }
+
+  watch(listener: (types?: readonly string[]) => void): () => void {
+    return this.inner.watch(listener);
+  }
+
+  nextId(sequence: string): Promise<number> {
+    return this.inner.nextId(sequence);
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { declareFields } from '../event-sourcing/event-fields';
+import { DomainEvent } from '../event-sourcing/decider';
+import { ERASED, withPersonalOpened, withPersonalSealed } from './personal-fields';
+import { Sealer } from './sealer';
+import { SqliteKeyStore } from './sqlite-key-store';
+
+type Met = DomainEvent<
+  'PersonMet',
+  {
+    meeting_id: number;
+    phone_number: string;
+    variables: Record<string, unknown>;
+    contacts: Array<{ id: string; phone_number: string; name: string }>;
+    room: string;
+  }
+>;
+type Heard = DomainEvent<'PersonHeard', { meeting_id: number; transcript: Array<{ role: string; message: string }>; note: string }>;
+declareFields<Met | Heard>({
+  PersonMet: { meeting_id: 'plain', phone_number: 'subject', variables: 'personal', contacts: 'personal', room: 'plain' },
+  PersonHeard: { meeting_id: 'plain', transcript: 'personal', note: 'plain' },
+});
+
+const met: Met['data'] = {
+  meeting_id: 4,
+  phone_number: '+14155550100',
+  variables: { name: 'Ada', age: 36, vip: true },
+  contacts: [{ id: 'c1', phone_number: '+14155550111', name: 'Bob' }],
+  room: 'blue',
+};
+
+describe('personal values in the log', () => {
+  let dir: string;
+  let keys: SqliteKeyStore;
+  let sealer: Sealer;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'personal-'));
+    keys = new SqliteKeyStore(join(dir, 'keys.db'));
+    sealer = new Sealer(keys, [{ id: 'k1', key: randomBytes(32) }]);
+    await sealer.start();
+  });
+  afterEach(async () => {
+    await keys.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ada = () => sealer.subjectKeyId(9, '+14155550100');
+  const bob = () => sealer.subjectKeyId(9, '+14155550111');
+
+  it('given an event naming its subject, when sealed: each personal value under its person key, shapes, ids and plain fields kept', async () => {
+    const { data, subject } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer);
+    const sealed = data as Met['data'];
+    expect(subject).toBe(ada());
+    expect(JSON.stringify(sealed)).not.toMatch(/Ada|Bob|4155550|36/);
+    expect(sealed).toMatchObject({ meeting_id: 4, room: 'blue', contacts: [{ id: 'c1' }] });
+    expect(Object.keys(sealed.variables)).toEqual(['name', 'age', 'vip']);
+    expect(sealed.phone_number.startsWith(`sealed:v1:${ada()}:`)).toBe(true);
+    expect((sealed.variables.age as string).startsWith(`sealed:v1:${ada()}:`)).toBe(true);
+    expect(sealed.contacts[0].name.startsWith(`sealed:v1:${bob()}:`)).toBe(true);
+    expect(await withPersonalOpened('PersonMet', sealed, sealer)).toEqual(met);
+  });
+
+  it('given a later event of the stream, when sealed: under the stream subject; with none known, left as it is', async () => {
+    const heard = { meeting_id: 4, transcript: [{ role: 'user', message: 'hello' }], note: 'n' };
+    const { data } = await withPersonalSealed('PersonHeard', heard, 9, ada(), sealer);
+    expect(JSON.stringify(data)).not.toContain('hello');
+    expect(await withPersonalOpened('PersonHeard', data, sealer)).toEqual(heard);
+    expect((await withPersonalSealed('PersonHeard', heard, 9, undefined, sealer)).data).toEqual(heard);
+  });
+
+  it("given a subject's key destroyed, when read: each of its values reads [erased], another person's stay", async () => {
+    const { data } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer);
+    await sealer.destroySubjectKey(ada());
+    expect(await withPersonalOpened('PersonMet', data, sealer)).toEqual({
+      meeting_id: 4,
+      phone_number: ERASED,
+      variables: { name: ERASED, age: ERASED, vip: ERASED },
+      contacts: [{ id: 'c1', phone_number: '+14155550111', name: 'Bob' }],
+      room: 'blue',
+    });
+  });
+});

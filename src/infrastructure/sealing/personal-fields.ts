@@ -1,0 +1,138 @@
+import { FieldDeclaration, fieldsOf } from '../event-sourcing/event-fields';
+import { isSealed } from './sealer';
+
+/** What a personal value reads as once its subject is erased (docs/privacy.md). */
+export const ERASED = '[erased]';
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+/** The fields that name the person a record is about (a lead, a contact, a call). */
+const NUMBER_FIELDS = ['phone_number', 'client_phone_number'];
+const SUBJECT_SEALED = /^sealed:v1:ds_/;
+
+/** What sealing personal values needs of the sealer: a number's key id and sealing under it. */
+export interface SubjectSealing {
+  subjectKeyId(organisationId: number, e164: string): string;
+  sealForSubject(keyId: string, plain: string): Promise<string>;
+}
+
+/** What opening them needs: undefined for a value whose subject is erased. */
+export interface SubjectOpening {
+  openForSubject(value: string): Promise<string | undefined>;
+}
+
+const isPersonal = (declaration: FieldDeclaration) =>
+  declaration === 'personal' ||
+  declaration === 'subject' ||
+  (typeof declaration === 'object' && Object.values(declaration).some((kind) => kind !== 'plain' && kind !== 'secret'));
+
+const personalTypes = new Map<string, boolean>();
+
+/** Whether events of this type carry personal values (those of other types are never walked). */
+export function hasPersonalFields(type: string): boolean {
+  let personal = personalTypes.get(type);
+  if (personal === undefined) {
+    personal = Object.values(fieldsOf(type) ?? {}).some(isPersonal);
+    // Types are declared as their features load: remember only what a declaration said.
+    if (fieldsOf(type)) personalTypes.set(type, personal);
+  }
+  return personal;
+}
+
+/** An id stays readable: it names a record, not the person (a contact's id, a lead's id in an answer). */
+const isIdentifier = (field: string) => field === 'id' || field.endsWith('_id');
+
+class PersonalSealer {
+  constructor(
+    private readonly sealing: SubjectSealing,
+    private readonly organisationId: number,
+  ) {}
+
+  keyOf(e164: string): string {
+    return this.sealing.subjectKeyId(this.organisationId, e164);
+  }
+
+  /**
+   * Each value of a personal field sealed on its own, so its shape stays (a variable's name, a
+   * list's length): a number under its own key, an object naming a number (`phone_number`,
+   * `client_phone_number`) under that number's, anything else under `subject`'s; with no subject known, only numbers are sealed.
+   */
+  async value(value: unknown, subject: string | undefined): Promise<unknown> {
+    if (value === null || value === undefined || isSealed(value)) return value;
+    if (typeof value === 'string' && E164.test(value)) return this.sealing.sealForSubject(this.keyOf(value), JSON.stringify(value));
+    if (Array.isArray(value)) return Promise.all(value.map((item) => this.value(item, subject)));
+    if (typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      const number = NUMBER_FIELDS.map((field) => record[field]).find((inner): inner is string => typeof inner === 'string' && E164.test(inner));
+      const own = number ? this.keyOf(number) : subject;
+      const entries = await Promise.all(
+        Object.entries(record).map(async ([field, inner]) => [field, isIdentifier(field) ? inner : await this.value(inner, own)]),
+      );
+      return Object.fromEntries(entries);
+    }
+    return subject ? this.sealing.sealForSubject(subject, JSON.stringify(value)) : value;
+  }
+
+  async field(value: unknown, declaration: FieldDeclaration, subject: string | undefined): Promise<unknown> {
+    if (declaration === 'personal' || declaration === 'subject') return this.value(value, subject);
+    if (typeof declaration !== 'object' || value === null || typeof value !== 'object') return value;
+    const inner = { ...(value as Record<string, unknown>) };
+    for (const [field, kind] of Object.entries(declaration)) {
+      if ((kind === 'personal' || kind === 'subject') && inner[field] !== undefined) inner[field] = await this.value(inner[field], subject);
+    }
+    return inner;
+  }
+}
+
+/**
+ * docs/privacy.md: an event's data as it is written to the log, each personal value sealed under
+ * its subject's key (crypto-shredding: erasing the subject destroys the key). The event's subject
+ * is the number in its `subject` field, else its stream's (`streamSubject`); answered with the data
+ * for the stream to remember.
+ */
+export async function withPersonalSealed(
+  type: string,
+  data: unknown,
+  organisationId: number | undefined,
+  streamSubject: string | undefined,
+  sealing: SubjectSealing,
+): Promise<{ data: unknown; subject: string | undefined }> {
+  const fields = fieldsOf(type);
+  if (!fields || organisationId === undefined || data === null || typeof data !== 'object' || !hasPersonalFields(type)) return { data, subject: streamSubject };
+  const sealer = new PersonalSealer(sealing, organisationId);
+  const record = data as Record<string, unknown>;
+  const named = Object.entries(fields).find(([field, kind]) => kind === 'subject' && typeof record[field] === 'string' && E164.test(record[field] as string));
+  const subject = named ? sealer.keyOf(record[named[0]] as string) : streamSubject;
+  const out = { ...record };
+  for (const [field, declaration] of Object.entries(fields)) {
+    if (out[field] !== undefined && isPersonal(declaration)) out[field] = await sealer.field(out[field], declaration, subject);
+  }
+  return { data: out, subject };
+}
+
+function sealedIn(value: unknown, found: Set<string>): void {
+  if (typeof value === 'string') {
+    if (SUBJECT_SEALED.test(value)) found.add(value);
+  } else if (Array.isArray(value)) for (const item of value) sealedIn(item, found);
+  else if (value !== null && typeof value === 'object') for (const inner of Object.values(value)) sealedIn(inner, found);
+}
+
+function replaced(value: unknown, plain: Map<string, unknown>): unknown {
+  if (typeof value === 'string') return plain.has(value) ? plain.get(value) : value;
+  if (Array.isArray(value)) return value.map((item) => replaced(item, plain));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([field, inner]) => [field, replaced(inner, plain)]));
+}
+
+/** An event's data as it is read: its personal values opened, those of an erased subject `[erased]`. */
+export async function withPersonalOpened<Data>(type: string, data: Data, opening: SubjectOpening): Promise<Data> {
+  if (!hasPersonalFields(type)) return data;
+  const found = new Set<string>();
+  sealedIn(data, found);
+  if (found.size === 0) return data;
+  const plain = new Map<string, unknown>();
+  for (const sealed of found) {
+    const opened = await opening.openForSubject(sealed);
+    plain.set(sealed, opened === undefined ? ERASED : JSON.parse(opened));
+  }
+  return replaced(data, plain) as Data;
+}
