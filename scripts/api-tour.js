@@ -296,6 +296,10 @@ async function apiTour(baseUrl, token, secret, target) {
     // docs/privacy.md: what is held on one number, and a number that is none.
     await send('GET', '/api/user/privacy/subjects/:phone_number', { params: { phone_number: encodeURIComponent('+12025550101') } });
     await send('GET', '/api/user/privacy/subjects/:phone_number', { params: { phone_number: 'not-a-number' } });
+    // docs/privacy.md: an erasure requested, then read back; a number that is none.
+    const erasure = await send('POST', '/api/user/privacy/erasures', { body: { phone_number: '+12025550199' } });
+    await send('GET', '/api/user/privacy/erasures/:id', { params: { id: erasure.answer.data.id } });
+    await send('POST', '/api/user/privacy/erasures', { body: { phone_number: 'not-a-number' } });
 
     // docs/teams.md: a teammate, an API key within its scopes, and who did what.
     const mate = (await send('POST', '/api/user/members', { body: { email: 'teammate@example.com', role: 'viewer' } })).answer.data;

@@ -1,3 +1,4 @@
+import { RequestErasureDto } from '../privacy/erasure/erasure.dto';
 import { AssistantPageQuery } from '../assistants/assistants.controller';
 import { CreateAssistantDto, UpdateAssistantDto } from '../assistants/assistant.dto';
 import { CallEventDto, CallFilterQuery, CallListQuery, InboundCallDto } from '../calls/call.dto';
@@ -142,6 +143,12 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     'Privacy',
     'Everything the organisation holds on one phone number: its leads (as primary or secondary contact), calls, do-not-call listing, webhook deliveries and refused import rows (admins and owners)',
   ),
+  'POST /api/user/privacy/erasures': user(
+    'Privacy',
+    'Erases everything the organisation holds on one phone number (crypto-shredding): lists it on the do-not-call list for good, then every value becomes [erased] (admins and owners)',
+    { body: RequestErasureDto },
+  ),
+  'GET /api/user/privacy/erasures/:id': user('Privacy', 'An erasure: pending until every store holds nothing of the number, then done'),
   'POST /api/user/dnc/import': user(
     'Do not call',
     'Starts an import of numbers into the do-not-call list: a CSV with a phone_number column, or plain text with one number a line; streamed, up to IMPORT_MAX_BYTES',

@@ -11,6 +11,8 @@ import { Between, Int, Iso8601, MaxLen, OneOf, Optional, Rules, Str } from '../s
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { AuditEntry, AuditProjection } from './audit.projection';
 import { withSecretsHidden } from '../shared/secrets';
+import { Sealer } from '../infrastructure/sealing/sealer';
+import { withPersonalOpened } from '../infrastructure/sealing/personal-fields';
 
 export class AuditQuery extends PageQuery(50) {
   @Optional() @Rules(OneOf(['user', 'api_key', 'system'])) actor_type?: 'user' | 'api_key' | 'system';
@@ -39,11 +41,12 @@ export class AuditController {
   constructor(
     private readonly audit: AuditProjection,
     private readonly config: AppConfig,
+    private readonly sealer: Sealer,
   ) {}
 
   @Get('audit')
   @Permit('read', 'admin')
-  list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: AuditQuery, @Req() req: FastifyRequest) {
+  async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: AuditQuery, @Req() req: FastifyRequest) {
     const from = instant(query.date_from, false);
     const to = instant(query.date_to, true);
     const filter = {
@@ -53,6 +56,10 @@ export class AuditController {
       'actor.id': query.actor_id,
       occurred_at: from || to ? { gte: from, lte: to } : undefined,
     };
-    return pagedList(this.audit.entries, filter, [['position', 'desc']], query, req, this.config.publicUrl, view);
+    const page = await pagedList(this.audit.entries, filter, [['position', 'desc']], query, req, this.config.publicUrl, view);
+    return {
+      ...page,
+      data: await Promise.all(page.data.map(async (entry) => ({ ...entry, data: await withPersonalOpened(entry.type, entry.data, this.sealer) }))),
+    };
   }
 }

@@ -53,6 +53,8 @@ function organisationNamed(event: RecordedEvent): number | undefined {
 export class AuditProjection implements ReadModelProjection {
   readonly name = 'audit';
   readonly collections = ['audit_entries', 'audit_streams'];
+  /** 2: personal values kept sealed. */
+  readonly version = 2;
   readonly eventTypes = [
     ...USER_EVENT_TYPES,
     ...ORGANISATION_EVENT_TYPES,
@@ -93,8 +95,9 @@ export class AuditProjection implements ReadModelProjection {
 
   private async write(event: RecordedEvent, organisation_id: number): Promise<void> {
     const { position, type, stream, occurredAt: occurred_at } = event;
-    // Secrets are not copied into the trail; entries written before are masked when shown.
-    const data = withSecretsHidden(event.data);
+    // Secrets are not copied into the trail; entries written before are masked when shown. Personal
+    // values stay sealed as in the log, opened when shown (docs/privacy.md: an erasure holds here too).
+    const data = withSecretsHidden(event.sealedData ?? event.data);
     await this.entries.upsert(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at, data }, position);
   }
 }

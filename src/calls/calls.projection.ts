@@ -1,3 +1,5 @@
+import { ERASED } from '../infrastructure/sealing/personal-fields';
+import { SubjectErased, erasedValues } from '../infrastructure/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
@@ -53,7 +55,8 @@ export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
   readonly collections = ['calls', 'call_report'];
-  readonly eventTypes: readonly (CallEvent | WebhookAnswered)['type'][] = [
+  readonly eventTypes: readonly (CallEvent | WebhookAnswered | SubjectErased)['type'][] = [
+    'SubjectErased',
     'CallInitiated',
     'CallOutcomeRecorded',
     'CallDialSent',
@@ -95,6 +98,7 @@ export class CallsProjection implements ReadModelProjection {
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
+    if (recorded.type === 'SubjectErased') return this.erase((recorded as RecordedEvent & SubjectErased).data.calls, recorded.position);
     const event = recorded as unknown as CallEvent;
     const at = sqlDateTime(recorded.occurredAt);
     if (event.type === 'CallInitiated') {
@@ -195,6 +199,26 @@ export class CallsProjection implements ReadModelProjection {
     };
     await this.calls.upsert(current.id, next, recorded.position);
     await this.report.move(current, next, recorded.position);
+  }
+
+  /** docs/privacy.md: an erased person's number and what their calls heard and kept read `[erased]`; status, times and costs stay. */
+  private async erase(ids: number[], position: number): Promise<void> {
+    for (const call of await this.calls.getMany(ids)) {
+      const erased = (value: unknown) => (value === null ? null : erasedValues(value));
+      await this.calls.upsert(
+        call.id,
+        {
+          ...call,
+          client_phone_number: ERASED,
+          variables: erasedValues(call.variables) as CallDocument['variables'],
+          transcript: erased(call.transcript) as string | null,
+          recording_url: erased(call.recording_url) as string | null,
+          evaluation: erased(call.evaluation) as CallDocument['evaluation'],
+          webhook_response: erased(call.webhook_response) as CallDocument['webhook_response'],
+        },
+        position,
+      );
+    }
   }
 
   /** docs/api.md: the last answer of the post-call webhook, stored on the call. */

@@ -16,7 +16,11 @@ export interface DoNotCallState {
   /** Whether the stream has any event; until then the list's answer stands. */
   known: boolean;
   listed: boolean;
+  /** Listed when its person was erased (docs/privacy.md): it stays listed. */
+  erased?: boolean;
 }
+
+export const ERASED_STAYS = 'This number was erased at its owner’s request: it stays on the do-not-call list.';
 
 export const doNotCallDecider: Decider<DoNotCallCommand, DoNotCallState, DoNotCallEvent> = {
   initialState: { known: false, listed: false },
@@ -25,7 +29,8 @@ export const doNotCallDecider: Decider<DoNotCallCommand, DoNotCallState, DoNotCa
     const listed = state.known ? state.listed : command.listedBefore;
     switch (command.type) {
       case 'AddToDoNotCall':
-        if (listed) return [];
+        // Listed already: listed again only to say its person was erased.
+        if (listed && (command.source !== 'erasure' || state.erased)) return [];
         return [
           {
             type: 'NumbersAddedToDoNotCall',
@@ -34,11 +39,13 @@ export const doNotCallDecider: Decider<DoNotCallCommand, DoNotCallState, DoNotCa
         ];
       case 'RemoveFromDoNotCall':
         if (!listed) throw DomainError.notFound('Number');
+        if (state.erased) throw new DomainError('conflict', ERASED_STAYS);
         return [{ type: 'NumberRemovedFromDoNotCall', data: { user_id: command.organisationId, phone_number: command.phoneNumber } }];
     }
   },
 
-  evolve(_state, event) {
-    return { known: true, listed: event.type === 'NumbersAddedToDoNotCall' };
+  evolve(state, event) {
+    if (event.type === 'NumbersAddedToDoNotCall') return { known: true, listed: true, erased: state.erased || event.data.source === 'erasure' };
+    return { known: true, listed: false };
   },
 };

@@ -1,3 +1,5 @@
+import { ERASED } from '../infrastructure/sealing/personal-fields';
+import { SUBJECT_ERASED_TYPES, SubjectErased } from '../infrastructure/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
@@ -59,7 +61,7 @@ export class LeadImportsProjection implements ReadModelProjection {
   readonly name = 'lead_imports';
   readonly version = 2;
   readonly collections = ['lead_imports'];
-  readonly eventTypes = LEAD_IMPORT_EVENT_TYPES.filter((type) => type !== 'LeadImportRowsReserved');
+  readonly eventTypes = [...LEAD_IMPORT_EVENT_TYPES.filter((type) => type !== 'LeadImportRowsReserved'), ...SUBJECT_ERASED_TYPES];
   readonly imports: Collection<LeadImportDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -67,6 +69,7 @@ export class LeadImportsProjection implements ReadModelProjection {
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
+    if (recorded.type === 'SubjectErased') return this.erase((recorded as RecordedEvent & SubjectErased).data.import_rows, recorded.position);
     const event = recorded as RecordedEvent & LeadImportEvent;
     const id = event.data.import_id;
     if (event.type === 'LeadImportStarted') {
@@ -118,6 +121,15 @@ export class LeadImportsProjection implements ReadModelProjection {
           recorded.position,
         );
         return;
+    }
+  }
+
+  /** docs/privacy.md: refused rows that named an erased number keep their row, their message reads `[erased]`. */
+  private async erase(rows: SubjectErased['data']['import_rows'], position: number): Promise<void> {
+    for (const found of await this.imports.getMany([...new Set(rows.map((r) => r.import_id))])) {
+      const erased = new Set(rows.filter((r) => r.import_id === found.id).map((r) => r.row));
+      const errors = found.errors.map((error) => (erased.has(error.row) ? { ...error, message: ERASED } : error));
+      await this.imports.upsert(found.id, { ...found, errors }, position);
     }
   }
 }

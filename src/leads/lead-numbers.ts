@@ -6,9 +6,17 @@ import { DomainError } from '../shared/domain-error';
 import { DUPLICATE_MESSAGE, leadDecider } from './lead.decider';
 import { leadStream } from './lead.events';
 import { LeadsQueries } from './leads.queries';
+import { Sealer } from '../infrastructure/sealing/sealer';
+import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 
-/** One reservation stream per campaign and number: the leads that use that number there. */
-export const leadNumberStream = (campaignId: number, e164: string) => `lead_number-${campaignId}_${e164.replace(/^\+/, '')}`;
+/** docs/privacy.md: a new lead with an erased number. */
+export const ERASED_NUMBER = 'This number asked not to be called.';
+
+/**
+ * One reservation stream per campaign and number: the leads that use that number there, named by
+ * a keyed hash of the number, never its digits (docs/privacy.md).
+ */
+export const leadNumberStream = (campaignId: number, numberHash: string) => `lead_number-${campaignId}_${numberHash}`;
 
 /**
  * docs/api.md: a lead's number is unique in its campaign unless duplicates are allowed, decided
@@ -21,7 +29,13 @@ export class LeadNumbers {
     private readonly reservations: Reservations,
     private readonly runner: CommandRunner,
     private readonly leads: LeadsQueries,
+    private readonly sealer: Sealer,
+    private readonly doNotCall: DoNotCallQueries,
   ) {}
+
+  private stream(campaignId: number, e164: string): string {
+    return leadNumberStream(campaignId, this.sealer.keyedHash(e164));
+  }
 
   /**
    * Takes the number for a lead about to be created: refused (docs/api.md's 422) when a live lead holds it,
@@ -29,7 +43,9 @@ export class LeadNumbers {
    * already (an import, for a batch of rows at once).
    */
   async take(organisationId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean, live?: number[]): Promise<void> {
-    const stream = leadNumberStream(campaignId, e164);
+    // docs/privacy.md: a number whose person was erased is never taken again.
+    if ((await this.doNotCall.erased(organisationId, [e164])).length) throw DomainError.validation('phone_number', ERASED_NUMBER);
+    const stream = this.stream(campaignId, e164);
     // Leads stored before numbers had reservation streams: put in when the stream is first written.
     const existing = async () => live ?? (await this.leads.liveWithNumber(organisationId, campaignId, e164));
     if (allowDuplicate) return this.reservations.register(stream, leadId, existing);
@@ -40,12 +56,12 @@ export class LeadNumbers {
   /** Runs the lead's creation after its number was taken: failed, the number is given back unless the lead was made. */
   creating<T>(campaignId: number, e164: string, leadId: number, create: () => Promise<T>): Promise<T> {
     const exists = async () => (await this.runner.load(leadStream(leadId), leadDecider)).state.exists;
-    return this.reservations.creating(leadNumberStream(campaignId, e164), leadId, exists, create);
+    return this.reservations.creating(this.stream(campaignId, e164), leadId, exists, create);
   }
 
   /** A lead moved or renumbered by an update uses its new number there too (no duplicate check, docs/api.md). */
   async follow(campaignId: number, e164: string, leadId: number): Promise<void> {
-    await this.reservations.register(leadNumberStream(campaignId, e164), leadId);
+    await this.reservations.register(this.stream(campaignId, e164), leadId);
   }
 
   private async statusOf(leadId: number, campaignId: number, e164: string): Promise<HolderStatus> {

@@ -2,6 +2,7 @@ import { LeadsExportController } from './leads-export.controller';
 import { Global, Module } from '@nestjs/common';
 import { CAMPAIGN_LEADS } from '../campaigns/campaign-leads';
 import { CampaignsModule } from '../campaigns/campaigns.module';
+import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { CreateLeadHandler } from './commands/create-lead';
 import { CreateImportedLeadHandler } from './commands/create-imported-lead';
 import { LeadCreation } from './commands/lead-creation';
@@ -20,7 +21,7 @@ import { LeadStates } from './lead-states';
 /** Global for the answer it gives campaigns (CAMPAIGN_LEADS): they stand below leads and do not import them. */
 @Global()
 @Module({
-  imports: [CampaignsModule],
+  imports: [CampaignsModule, DoNotCallModule],
   controllers: [LeadsExportController, LeadsController],
   providers: [
     LeadsProjection,

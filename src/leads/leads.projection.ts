@@ -1,3 +1,5 @@
+import { ERASED } from '../infrastructure/sealing/personal-fields';
+import { SUBJECT_ERASED_TYPES, SubjectErased, erasedValues } from '../infrastructure/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { LeadReportCounters } from './lead-report';
@@ -55,7 +57,7 @@ const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): Lead
 export class LeadsProjection implements ReadModelProjection {
   readonly name = 'leads';
   readonly collections = ['leads', 'lead_report'];
-  readonly eventTypes = LEAD_EVENT_TYPES;
+  readonly eventTypes = [...LEAD_EVENT_TYPES, ...SUBJECT_ERASED_TYPES];
   /** 2: `in_flight`; 3: `attempts` (rounds made) and `next_attempt_at` in the stored view; 4: the fields of docs/dialing.md; 5: the report's counters. */
   readonly version = 5;
   readonly leads: Collection<LeadDocument>;
@@ -80,6 +82,7 @@ export class LeadsProjection implements ReadModelProjection {
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
+    if (recorded.type === 'SubjectErased') return this.erase((recorded as RecordedEvent & SubjectErased).data, recorded.position);
     const event = recorded as unknown as LeadEvent;
     if (event.type === 'LeadCreated') {
       const created = createdLead(event.data, recorded.occurredAt);
@@ -93,6 +96,24 @@ export class LeadsProjection implements ReadModelProjection {
     const next = withDialing(evolveDocument(current, event, at, Date.parse(recorded.occurredAt)));
     await this.leads.upsert(current.id, next, recorded.position);
     await this.report.move(current, next, recorded.position);
+  }
+
+  private erase(erased: SubjectErased['data'], position: number): Promise<void> {
+    return eraseFrom(this.leads, erased, position);
+  }
+}
+
+/** docs/privacy.md: an erased person's number and variables read `[erased]` where they were a lead's or a contact's; the rest stays. */
+async function eraseFrom(leads: Collection<LeadDocument>, { leads: primary, contacts }: SubjectErased['data'], position: number): Promise<void> {
+  const contactsOf = new Map<number, Set<number>>();
+  for (const { lead_id, contact_id } of contacts) contactsOf.set(lead_id, (contactsOf.get(lead_id) ?? new Set()).add(contact_id));
+  for (const lead of await leads.getMany([...new Set([...primary, ...contactsOf.keys()])])) {
+    const erased = contactsOf.get(lead.id) ?? new Set<number>();
+    const secondary_contacts = lead.secondary_contacts.map((c) =>
+      erased.has(c.id) ? { ...c, phone_number: ERASED, variables: erasedValues(c.variables) as Variables } : c,
+    );
+    const own = primary.includes(lead.id) ? { phone_number: ERASED, variables: erasedValues(lead.variables) as Variables } : {};
+    await leads.upsert(lead.id, { ...lead, ...own, secondary_contacts }, position);
   }
 }
 

@@ -8,11 +8,16 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { PrivacyController } from './privacy.controller';
 import { SubjectAccess } from './subject-access';
 import { SubjectLeadsProjection } from './subject-leads.projection';
+import { EraseSubjectsReactor } from './erasure/erase-subjects.reactor';
+import { ErasuresController } from './erasure/erasures.controller';
+import { ErasuresProjection } from './erasure/erasures.projection';
+import { RequestErasureHandler } from './erasure/request-erasure';
+import { SubjectHoldings } from './erasure/subject-holdings';
 
-/** docs/privacy.md: what is held on a person, on request. */
+/** docs/privacy.md: what is held on a person, and its erasure, on request. */
 @Module({
   imports: [CallsModule, CampaignsModule, DoNotCallModule, LeadImportsModule, LeadsModule, WebhooksModule],
-  controllers: [PrivacyController],
-  providers: [SubjectLeadsProjection, SubjectAccess],
+  controllers: [PrivacyController, ErasuresController],
+  providers: [SubjectLeadsProjection, SubjectAccess, ErasuresProjection, SubjectHoldings, EraseSubjectsReactor, RequestErasureHandler],
 })
 export class PrivacyModule {}

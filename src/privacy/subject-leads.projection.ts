@@ -1,3 +1,5 @@
+import { ERASED } from '../infrastructure/sealing/personal-fields';
+import { SUBJECT_ERASED_TYPES, SubjectErased } from '../infrastructure/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
@@ -21,7 +23,9 @@ export interface SubjectLead {
 export class SubjectLeadsProjection implements ReadModelProjection {
   readonly name = 'subject_leads';
   readonly collections = ['subject_leads'];
-  readonly eventTypes = ['LeadCreated'];
+  /** 2: entries by contact, erased ones removed. */
+  readonly version = 2;
+  readonly eventTypes = ['LeadCreated', ...SUBJECT_ERASED_TYPES];
   readonly entries: Collection<SubjectLead>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -29,8 +33,14 @@ export class SubjectLeadsProjection implements ReadModelProjection {
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
-    const { lead_id, user_id, secondary_contacts } = (recorded as RecordedEvent & LeadCreated).data;
-    for (const { phone_number } of secondary_contacts)
-      await this.entries.upsert(`${lead_id}:${phone_number}`, { user_id, phone_number, lead_id }, recorded.position);
+    const event = recorded as RecordedEvent & (LeadCreated | SubjectErased);
+    if (event.type === 'SubjectErased') {
+      for (const { lead_id, contact_id } of event.data.contacts) await this.entries.delete(`${lead_id}:${contact_id}`, recorded.position);
+      return;
+    }
+    const { lead_id, user_id, secondary_contacts } = event.data;
+    for (const { id, phone_number } of secondary_contacts) {
+      if (phone_number !== ERASED) await this.entries.upsert(`${lead_id}:${id}`, { user_id, phone_number, lead_id }, recorded.position);
+    }
   }
 }

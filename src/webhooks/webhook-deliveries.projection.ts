@@ -1,3 +1,4 @@
+import { SUBJECT_ERASED_TYPES, SubjectErased, erasedRecord } from '../infrastructure/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
@@ -36,7 +37,7 @@ export interface WebhookDeliveryDocument {
 export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly name = 'webhook_deliveries';
   readonly collections = ['webhook_deliveries'];
-  readonly eventTypes = WEBHOOK_EVENT_TYPES;
+  readonly eventTypes = [...WEBHOOK_EVENT_TYPES, ...SUBJECT_ERASED_TYPES];
   /** 2: what the deliveries list and detail show (docs/api.md). */
   readonly version = 2;
   readonly deliveries: Collection<WebhookDeliveryDocument>;
@@ -48,6 +49,7 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
+    if (recorded.type === 'SubjectErased') return this.erase((recorded as RecordedEvent & SubjectErased).data, recorded.position);
     const event = recorded as unknown as WebhookEvent;
     if (event.type === 'WebhookRequested') {
       const { delivery_id: id, call_id, user_id, event: kind, url, payload } = event.data;
@@ -73,6 +75,24 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
     const current = await this.deliveries.get(event.data.delivery_id);
     if (!current) return;
     await this.deliveries.upsert(current.id, next(current, event, recorded.occurredAt), recorded.position);
+  }
+
+  /**
+   * docs/privacy.md: the bodies sent about an erased person's calls and leads keep their ids,
+   * statuses and times, the rest `[erased]`. A lead's lifecycle deliveries name no call: found
+   * among the organisation's by the lead in their body.
+   */
+  private async erase({ user_id, calls, leads, contacts }: SubjectErased['data'], position: number): Promise<void> {
+    const ofLeads = new Set([...leads, ...contacts.map((c) => c.lead_id)]);
+    const ofCalls = calls.length ? await this.deliveries.find({ call_id: { in: calls } }) : [];
+    const lifecycle = ofLeads.size ? await this.deliveries.find({ user_id, call_id: null }) : [];
+    const named = lifecycle.filter((d) => ofLeads.has((d.payload.lead as { id?: number } | null | undefined)?.id ?? -1));
+    for (const delivery of [...ofCalls, ...named]) {
+      if (delivery.user_id !== user_id) continue;
+      const payload = { ...delivery.payload };
+      for (const part of ['call', 'lead']) if (payload[part]) payload[part] = erasedRecord(payload[part]);
+      await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
+    }
   }
 }
 

@@ -36,7 +36,7 @@ export class AddToDoNotCallHandler implements ICommandHandler<AddToDoNotCall, nu
       const results = await Promise.all(
         chunk.map((phoneNumber) =>
           this.runner.run(
-            doNotCallStream(organisationId, phoneNumber),
+            doNotCallStream(organisationId, this.list.numberKey(organisationId, phoneNumber)),
             doNotCallDecider,
             { type: 'AddToDoNotCall', organisationId, phoneNumber, reason, source, listedBefore: before.has(phoneNumber) },
             { retries: 10 },

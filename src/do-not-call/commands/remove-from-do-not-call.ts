@@ -23,7 +23,7 @@ export class RemoveFromDoNotCallHandler implements ICommandHandler<RemoveFromDoN
   async execute({ organisationId, phoneNumber }: RemoveFromDoNotCall): Promise<void> {
     const listedBefore = (await this.list.listed(organisationId, [phoneNumber])).length > 0;
     const command = { type: 'RemoveFromDoNotCall' as const, organisationId, phoneNumber, listedBefore };
-    const { position } = await this.runner.run(doNotCallStream(organisationId, phoneNumber), doNotCallDecider, command);
+    const { position } = await this.runner.run(doNotCallStream(organisationId, this.list.numberKey(organisationId, phoneNumber)), doNotCallDecider, command);
     await this.projections.settle(position);
   }
 }

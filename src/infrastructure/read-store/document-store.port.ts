@@ -138,6 +138,12 @@ export interface DocumentStore {
    * after secrets were sealed in place). A store with nothing of the kind to do has none.
    */
   compact?(): Promise<void>;
+  /**
+   * Leaves no copy of what was overwritten or deleted so far in the store's files (docs/privacy.md:
+   * after an erasure): its log moved into the file, where such values were overwritten, and cut.
+   * A store that cannot say so has none.
+   */
+  forgetOverwritten?(): Promise<void>;
   /** Settles once the collections opened so far are usable with their indexes; rejects naming what the store refused. */
   ready(): Promise<void>;
   ping(): Promise<void>;

@@ -36,5 +36,15 @@ export function keyStoreContract(name: string, open: () => Promise<KeyStore>, af
       expect((await store.all()).map((k) => k.id)).not.toContain('dk_c');
       await afterDestroy?.(store, 'wrapped-secret-material-c');
     });
+
+    it("erases a subject's key: a tombstone of its id in its place, nothing wrapped, its bytes gone", async () => {
+      await store.add({ ...key('ds_e', 'wrapped-secret-material-e'), purpose: 'subject' });
+      await store.erase('ds_e', '2026-02-01T00:00:00.000Z');
+      await store.erase('ds_never', '2026-02-01T00:00:00.000Z');
+      expect(await store.get('ds_e')).toMatchObject({ id: 'ds_e', wrapped: '', purpose: 'erased' });
+      expect(await store.get('ds_never')).toMatchObject({ id: 'ds_never', wrapped: '', purpose: 'erased', created_at: '2026-02-01T00:00:00.000Z' });
+      expect((await store.add({ ...key('ds_e', 'a-new-key'), purpose: 'subject' })).purpose).toBe('erased');
+      await afterDestroy?.(store, 'wrapped-secret-material-e');
+    });
   });
 }

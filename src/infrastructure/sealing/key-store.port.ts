@@ -23,5 +23,11 @@ export interface KeyStore {
   replace(key: StoredDataKey): Promise<void>;
   /** Destroys the key: nothing of it is left in the store's files. */
   destroy(id: string): Promise<void>;
+  /**
+   * Destroys a subject's key and leaves in its place a tombstone of the same id (`purpose`
+   * `erased`, nothing wrapped), in one write: the subject's values written later are not sealed
+   * under a new key, and none can be made between the two (docs/privacy.md).
+   */
+  erase(id: string, at: string): Promise<void>;
   close(): Promise<void>;
 }

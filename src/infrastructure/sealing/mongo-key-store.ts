@@ -42,6 +42,13 @@ export class MongoKeyStore implements KeyStore {
     await this.keys.deleteMany({ _id: id });
   }
 
+  async erase(id: string, at: string): Promise<void> {
+    // One write whether the key is there or not (a pipeline update: the creation time kept if it is).
+    await this.keys.updateOne({ _id: id }, [{ $set: { id, master_id: '', wrapped: '', purpose: 'erased', created_at: { $ifNull: ['$created_at', at] } } }], {
+      upsert: true,
+    });
+  }
+
   async close(): Promise<void> {
     await this.connection.close();
   }

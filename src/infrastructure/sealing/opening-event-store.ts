@@ -23,7 +23,7 @@ export class OpeningEventStore implements EventStore {
 
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
     const data = await withPersonalOpened(event.type, event.data, this.opening);
-    return data === event.data ? event : { ...event, data };
+    return data === event.data ? event : { ...event, data, sealedData: event.data };
   }
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {

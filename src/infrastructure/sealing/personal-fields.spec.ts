@@ -54,7 +54,7 @@ describe('personal values in the log', () => {
     const { data, subject } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer);
     const sealed = data as Met['data'];
     expect(subject).toBe(ada());
-    expect(JSON.stringify(sealed)).not.toMatch(/Ada|Bob|4155550|36/);
+    expect(JSON.stringify(sealed)).not.toMatch(/Ada|Bob|4155550|:36[,}]/);
     expect(sealed).toMatchObject({ meeting_id: 4, room: 'blue', contacts: [{ id: 'c1' }] });
     expect(Object.keys(sealed.variables)).toEqual(['name', 'age', 'vip']);
     expect(sealed.phone_number.startsWith(`sealed:v1:${ada()}:`)).toBe(true);
@@ -73,7 +73,7 @@ describe('personal values in the log', () => {
 
   it("given a subject's key destroyed, when read: each of its values reads [erased], another person's stay", async () => {
     const { data } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer);
-    await sealer.destroySubjectKey(ada());
+    await sealer.eraseSubject(ada());
     expect(await withPersonalOpened('PersonMet', data, sealer)).toEqual({
       meeting_id: 4,
       phone_number: ERASED,

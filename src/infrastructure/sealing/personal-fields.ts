@@ -8,11 +8,13 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 /** The fields that name the person a record is about (a lead, a contact, a call). */
 const NUMBER_FIELDS = ['phone_number', 'client_phone_number'];
 const SUBJECT_SEALED = /^sealed:v1:ds_/;
+const NAMED_NUMBER = /\+[1-9]\d{6,14}/;
 
 /** What sealing personal values needs of the sealer: a number's key id and sealing under it. */
 export interface SubjectSealing {
   subjectKeyId(organisationId: number, e164: string): string;
-  sealForSubject(keyId: string, plain: string): Promise<string>;
+  /** `erased` for a subject erased already: its later values are not kept. */
+  sealForSubject(keyId: string, plain: string, erased: string): Promise<string>;
 }
 
 /** What opening them needs: undefined for a value whose subject is erased. */
@@ -38,8 +40,13 @@ export function hasPersonalFields(type: string): boolean {
   return personal;
 }
 
-/** An id stays readable: it names a record, not the person (a contact's id, a lead's id in an answer). */
-const isIdentifier = (field: string) => field === 'id' || field.endsWith('_id');
+/**
+ * What stays readable inside a personal value: ids name a record, not the person (a contact's id,
+ * a lead's id in an answer); a status, a zone and times say nothing of who they are.
+ */
+const KEPT = new Set(['id', 'status', 'timezone', 'zones', 'created_at', 'updated_at']);
+export const staysReadable = (field: string) => KEPT.has(field) || field.endsWith('_id');
+const isIdentifier = staysReadable;
 
 class PersonalSealer {
   constructor(
@@ -58,7 +65,10 @@ class PersonalSealer {
    */
   async value(value: unknown, subject: string | undefined): Promise<unknown> {
     if (value === null || value === undefined || isSealed(value)) return value;
-    if (typeof value === 'string' && E164.test(value)) return this.sealing.sealForSubject(this.keyOf(value), JSON.stringify(value));
+    if (typeof value === 'string' && E164.test(value)) return this.sealing.sealForSubject(this.keyOf(value), JSON.stringify(value), ERASED);
+    // A text naming a number (a refused row's message) is that number's, when nothing else says whose.
+    const named = typeof value === 'string' && !subject ? NAMED_NUMBER.exec(value) : null;
+    if (named) return this.sealing.sealForSubject(this.keyOf(named[0]), JSON.stringify(value), ERASED);
     if (Array.isArray(value)) return Promise.all(value.map((item) => this.value(item, subject)));
     if (typeof value === 'object') {
       const record = value as Record<string, unknown>;
@@ -69,7 +79,7 @@ class PersonalSealer {
       );
       return Object.fromEntries(entries);
     }
-    return subject ? this.sealing.sealForSubject(subject, JSON.stringify(value)) : value;
+    return subject ? this.sealing.sealForSubject(subject, JSON.stringify(value), ERASED) : value;
   }
 
   async field(value: unknown, declaration: FieldDeclaration, subject: string | undefined): Promise<unknown> {

@@ -82,23 +82,25 @@ describe('Sealer', () => {
     expect(id).toMatch(/^ds_[A-Za-z0-9_-]{24}$/);
     expect(b.subjectKeyId(7, '+14155550100')).toBe(id);
     expect(a.subjectKeyId(8, '+14155550100')).not.toBe(id);
-    const sealed = await a.sealForSubject(id, '"Ada"');
+    const sealed = await a.sealForSubject(id, '"Ada"', 'gone');
     expect(sealed.startsWith(`sealed:v1:${id}:`)).toBe(true);
     expect(await b.openForSubject(sealed)).toBe('"Ada"');
     expect((await keys.get(id))?.purpose).toBe('subject');
 
-    await b.destroySubjectKey(id);
+    await b.eraseSubject(id);
     expect(await b.openForSubject(sealed)).toBeUndefined();
-    // A new value for the number is sealed under a new key of the same id: the old stays unreadable.
-    const later = await b.sealForSubject(id, '"Ada again"');
-    expect(await b.openForSubject(later)).toBe('"Ada again"');
-    expect(await b.openForSubject(sealed)).toBeUndefined();
+    // Its values written later are not kept: no new key is made for an erased subject.
+    expect(await b.sealForSubject(id, '"Ada again"', 'gone')).toBe('gone');
+    expect(await keys.get(id)).toMatchObject({ purpose: 'erased', wrapped: '' });
+    // Another instance holding the key: opens no more once it has lapsed (SUBJECT_KEY_TTL_MS).
+    const c = await started(k1);
+    expect(await c.openForSubject(sealed)).toBeUndefined();
   });
 
   it('unwraps at start only the keys it always needs, not one per subject', async () => {
     const k1 = master('k1');
     const first = await started(k1);
-    const sealed = await first.sealForSubject(first.subjectKeyId(1, '+14155550100'), '1');
+    const sealed = await first.sealForSubject(first.subjectKeyId(1, '+14155550100'), '1', 'gone');
     const later = await started(k1);
     expect(await later.openForSubject(sealed)).toBe('1');
   });

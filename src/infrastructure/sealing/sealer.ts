@@ -9,6 +9,11 @@ const SEALED = /^sealed:v1:([A-Za-z0-9_-]+):([A-Za-z0-9_-]+)$/;
 const SECRETS_KEY = 'dk_secrets';
 /** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
 const INDEX_KEY = 'dk_index';
+/** How long an instance keeps a subject's key unwrapped: another instance's erasure holds here after at most this. */
+export const SUBJECT_KEY_TTL_MS = 60_000;
+/** The purpose of an erased subject's tombstone in the key store. */
+const ERASED_MARK = Buffer.alloc(0);
+const ERASED_KEY = 'erased';
 /** A data subject's key id: `ds_` and a keyed hash of the organisation and the number. */
 export const SUBJECT_KEY = /^ds_[A-Za-z0-9_-]+$/;
 
@@ -35,8 +40,8 @@ export const isSealed = (value: unknown): value is string => typeof value === 's
  */
 export class Sealer {
   private readonly dataKeys = new Map<string, Buffer>();
-  /** Subjects' keys, one per number called: only the recently used are kept unwrapped. */
-  private readonly subjectKeys = new LRUCache<string, Buffer>({ max: 50_000 });
+  /** Subjects' keys, one per number called: only the recently used are kept unwrapped, and not for long (null: erased). */
+  private readonly subjectKeys = new LRUCache<string, Buffer>({ max: 50_000, ttl: SUBJECT_KEY_TTL_MS });
   private readonly masters: Map<string, MasterKey>;
 
   constructor(
@@ -55,7 +60,7 @@ export class Sealer {
    * master key not given stops the start, naming it.
    */
   async start(): Promise<void> {
-    const stored = await this.store.all();
+    const stored = (await this.store.all()).filter((key) => key.purpose !== ERASED_KEY);
     const missing = [...new Set(stored.map((key) => key.master_id).filter((id) => !this.masters.has(id)))];
     if (missing.length) throw new ConfigError(missing.map((id) => `DATA_KEYS has no key "${id}", which data keys in the key store are sealed under`));
     for (const key of stored) if (!SUBJECT_KEY.test(key.id)) this.unwrap(key);
@@ -69,43 +74,51 @@ export class Sealer {
    * do-not-call list without its digits).
    */
   subjectKeyId(organisationId: number, e164: string): string {
-    const hash = createHmac('sha256', this.dataKeys.get(INDEX_KEY)!).update(`${organisationId}:${e164}`).digest('base64url');
-    return `ds_${hash.slice(0, 24)}`;
+    return `ds_${this.keyedHash(`${organisationId}:${e164}`)}`;
   }
 
-  /** `plain` sealed under a subject's key, made at its first value. */
-  async sealForSubject(keyId: string, plain: string): Promise<string> {
-    let key = this.subjectKeys.get(keyId);
-    if (!key) {
-      const stored = (await this.store.get(keyId)) ?? (await this.store.add(this.wrapped(keyId, randomBytes(32), 'subject')));
-      key = this.unwrap(stored);
+  /** A keyed hash of `text` (144 bits, base64url): names what holds a number without its digits. */
+  keyedHash(text: string): string {
+    return createHmac('sha256', this.dataKeys.get(INDEX_KEY)!).update(text).digest('base64url').slice(0, 24);
+  }
+
+  /** A subject's key: made at its first value; null once the subject is erased. */
+  private async subjectKey(keyId: string, make: boolean): Promise<Buffer | null> {
+    const known = this.subjectKeys.get(keyId);
+    if (known !== undefined) return known === ERASED_MARK ? null : known;
+    const stored = (await this.store.get(keyId)) ?? (make ? await this.store.add(this.wrapped(keyId, randomBytes(32), 'subject')) : null);
+    if (!stored) return null;
+    if (stored.purpose === ERASED_KEY) {
+      this.subjectKeys.set(keyId, ERASED_MARK);
+      return null;
     }
-    return `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
+    return this.unwrap(stored);
   }
 
-  /** What a subject's sealed value was sealed from; undefined once its key is destroyed (erased). */
+  /** `plain` sealed under a subject's key, made at its first value; an erased subject's value is not kept (`erased`). */
+  async sealForSubject(keyId: string, plain: string, erased: string): Promise<string> {
+    const key = await this.subjectKey(keyId, true);
+    return key ? `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}` : erased;
+  }
+
+  /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
     const match = SEALED.exec(value);
     if (!match) return value;
     const [, keyId, sealed] = match;
-    let key = this.subjectKeys.get(keyId);
-    if (!key) {
-      const stored = await this.store.get(keyId);
-      if (!stored) return undefined;
-      key = this.unwrap(stored);
-    }
-    try {
-      return decrypt(key, keyId, sealed).toString('utf8');
-    } catch {
-      // Sealed under an earlier key of the same subject, destroyed by an erasure.
-      return undefined;
-    }
+    const key = await this.subjectKey(keyId, false);
+    if (!key) return undefined;
+    return decrypt(key, keyId, sealed).toString('utf8');
   }
 
-  /** Erasure: the subject's key destroyed, so every value sealed under it is unreadable for good. */
-  async destroySubjectKey(keyId: string): Promise<void> {
-    this.subjectKeys.delete(keyId);
-    await this.store.destroy(keyId);
+  /**
+   * Erasure: the subject's key destroyed, a tombstone in its place, so every value sealed under
+   * it is unreadable for good and none is sealed again. Other instances keep a key they hold
+   * for at most SUBJECT_KEY_TTL_MS.
+   */
+  async eraseSubject(keyId: string): Promise<void> {
+    await this.store.erase(keyId, this.now().toISOString());
+    this.subjectKeys.set(keyId, ERASED_MARK);
   }
 
   /** A new data key (or the one another instance stored under that id first). */
@@ -141,7 +154,7 @@ export class Sealer {
   async rotate(): Promise<number> {
     let rewrapped = 0;
     for (const key of await this.store.all()) {
-      if (key.master_id === this.current.id) continue;
+      if (key.master_id === this.current.id || key.purpose === ERASED_KEY) continue;
       const plain = this.unwrap(key);
       await this.store.replace({ ...key, master_id: this.current.id, wrapped: encrypt(this.current.key, key.id, plain) });
       rewrapped++;

@@ -9,6 +9,10 @@ import { KeyStore, StoredDataKey } from './key-store.port';
  */
 export class SqliteKeyStore implements KeyStore {
   private readonly db: Database.Database;
+  private readonly statements: {
+    get: Database.Statement<[string], StoredDataKey>;
+    add: Database.Statement<[StoredDataKey]>;
+  };
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -19,6 +23,13 @@ export class SqliteKeyStore implements KeyStore {
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS data_keys (id TEXT PRIMARY KEY, master_id TEXT NOT NULL, wrapped TEXT NOT NULL, purpose TEXT NOT NULL, created_at TEXT NOT NULL)',
     );
+    // A key is read or added at each new number: compiled once.
+    this.statements = {
+      get: this.db.prepare('SELECT * FROM data_keys WHERE id = ?'),
+      add: this.db.prepare(
+        'INSERT OR IGNORE INTO data_keys (id, master_id, wrapped, purpose, created_at) VALUES (@id, @master_id, @wrapped, @purpose, @created_at)',
+      ),
+    };
   }
 
   async all(): Promise<StoredDataKey[]> {
@@ -26,14 +37,27 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async get(id: string): Promise<StoredDataKey | null> {
-    return (this.db.prepare('SELECT * FROM data_keys WHERE id = ?').get(id) as StoredDataKey | undefined) ?? null;
+    return this.statements.get.get(id) ?? null;
   }
 
-  async add(key: StoredDataKey): Promise<StoredDataKey> {
-    this.db
-      .prepare('INSERT OR IGNORE INTO data_keys (id, master_id, wrapped, purpose, created_at) VALUES (@id, @master_id, @wrapped, @purpose, @created_at)')
-      .run(key);
-    return (await this.get(key.id))!;
+  private pending: Array<{ key: StoredDataKey; done: (stored: StoredDataKey) => void; failed: (error: unknown) => void }> = [];
+
+  /** Keys added within one turn of the event loop (a burst of new leads) share one transaction. */
+  add(key: StoredDataKey): Promise<StoredDataKey> {
+    return new Promise((done, failed) => {
+      if (this.pending.push({ key, done, failed }) === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      const stored = this.db.transaction(() => batch.map(({ key }) => (this.statements.add.run(key), this.statements.get.get(key.id)!)))();
+      batch.forEach(({ done }, i) => done(stored[i]));
+    } catch (error) {
+      for (const { failed } of batch) failed(error);
+    }
   }
 
   async replace(key: StoredDataKey): Promise<void> {
@@ -43,6 +67,15 @@ export class SqliteKeyStore implements KeyStore {
   async destroy(id: string): Promise<void> {
     this.db.prepare('DELETE FROM data_keys WHERE id = ?').run(id);
     // The log still holds the page as it was: moved into the file (overwritten there) and cut.
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  async erase(id: string, at: string): Promise<void> {
+    this.db
+      .prepare(
+        "INSERT INTO data_keys (id, master_id, wrapped, purpose, created_at) VALUES (?, '', '', 'erased', ?) ON CONFLICT(id) DO UPDATE SET master_id = '', wrapped = '', purpose = 'erased'",
+      )
+      .run(id, at);
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 

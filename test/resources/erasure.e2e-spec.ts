@@ -1,0 +1,150 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allDayCampaign } from '../support/all-day-campaign';
+import { eventually } from '../support/fake-provider';
+import { cli } from '../support/processes';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)]));
+
+const subject = '+12015550177';
+/** The number in every spelling a byte search looks for: E.164, stream names' digits, national digits. */
+const spellings = [subject, subject.slice(1), subject.slice(2)];
+/** Values only the subject's leads and calls hold. */
+const values = ['Zelda-Quokkafield', 'ward-seven-rooftop', 'Yolanda-sister-of'];
+
+/** docs/privacy.md: an erasure by crypto-shredding, verified by what it leaves. */
+describe('POST /api/user/privacy/erasures', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'erasure-'));
+  const env = { DIAL_INTERVAL_MS: '20', SIMULATED_CALL_STEP_SECONDS: '0', SIMULATED_DIALER_ODDS: 'human:1' };
+  let t: TestApp;
+  let token: string;
+  let campaign: number;
+  let reportBefore: unknown;
+  const ids: Record<string, number> = {};
+
+  const report = async () => {
+    const { generated_at: _at, ...counts } = (await t.request('GET', `/api/user/campaigns/${campaign}/report`, { token })).body;
+    return counts;
+  };
+  const leadOf = async (id: number) =>
+    (await t.request('GET', `/api/user/leads?campaign_id=${campaign}&per_page=100`, { token })).body.find((lead: { id: number }) => lead.id === id);
+  const found = () =>
+    filesUnder(dataDir).flatMap((file) => {
+      const bytes = readFileSync(file);
+      return [...spellings, ...values].filter((value) => bytes.includes(value)).map((value) => `${file.slice(dataDir.length)}: ${value}`);
+    });
+
+  beforeAll(async () => {
+    t = await startTestApp(env, { dataDir });
+    ({ token } = await t.createUser());
+    campaign = await allDayCampaign(t, token, { name: 'Erasures', max_retries: 0 });
+    const lead = (body: object, headers: Record<string, string> = {}) =>
+      t.request('POST', '/api/user/lead', { token, headers, body: { campaign_id: campaign, ...body } });
+    ids.own = (
+      await lead({ phone_number: subject, variables: { first_name: values[0], note: values[1] } }, { 'Idempotency-Key': 'erasure-own-lead' })
+    ).body.data.id;
+    ids.contact = (
+      await lead({
+        phone_number: '+12015550178',
+        variables: { first_name: 'Keep' },
+        secondary_contacts: [{ phone_number: subject, variables: { relation: values[2] } }],
+      })
+    ).body.data.id;
+    ids.other = (await lead({ phone_number: '+12015550179', variables: { first_name: 'Other' } })).body.data.id;
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
+    await eventually(
+      async () => (await t.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed',
+      20_000,
+      'campaign to complete',
+    );
+    reportBefore = await report();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('holds the values sealed in the log before: none of them is in any file but the read store', async () => {
+    await t.close();
+    const hits = found();
+    // The search finds what is there: the read store holds the values in plain text until the erasure.
+    expect(hits.filter((hit) => /^\/read\./.test(hit)).length).toBeGreaterThan(0);
+    expect(hits.filter((hit) => !/^\/read\./.test(hit))).toEqual([]);
+    t = await startTestApp(env, { dataDir });
+  }, 30_000);
+
+  it('erases the number: 202 pending, then done; lists, exports, history, audit and the subject show [erased], counts stay', async () => {
+    const requested = await t.request('POST', '/api/user/privacy/erasures', { token, body: { phone_number: subject } });
+    expect(requested.status).toBe(202);
+    expect(requested.body).toMatchObject({ message: 'Erasure requested.', data: { status: 'pending', completed_at: null } });
+    const id = requested.body.data.id;
+    await eventually(async () => (await t.request('GET', `/api/user/privacy/erasures/${id}`, { token })).body.status === 'done', 20_000, 'erasure to be done');
+
+    const own = await leadOf(ids.own);
+    expect(own).toMatchObject({ phone_number: '[erased]', variables: { first_name: '[erased]', note: '[erased]' } });
+    const contact = await leadOf(ids.contact);
+    expect(contact).toMatchObject({ phone_number: '+12015550178', variables: { first_name: 'Keep' } });
+    expect(contact.secondary_contacts[0]).toMatchObject({ phone_number: '[erased]', variables: { relation: '[erased]' } });
+    expect((await leadOf(ids.other)).variables).toEqual({ first_name: 'Other' });
+
+    const calls = (await t.request('GET', `/api/user/calls?campaign_id=${campaign}&per_page=100`, { token })).body.data;
+    const erasedCalls = calls.filter((call: { client_phone_number: string }) => call.client_phone_number === '[erased]');
+    expect(erasedCalls.length).toBeGreaterThan(0);
+    for (const call of erasedCalls) expect(call).toMatchObject({ transcript: '[erased]', status: 'completed' });
+
+    const everything = [
+      await t.request('GET', `/api/user/leads?campaign_id=${campaign}&per_page=100`, { token }),
+      await t.request('GET', '/api/user/leads/export', { token }),
+      await t.request('GET', '/api/user/calls/export', { token }),
+      await t.request('GET', `/api/user/campaigns/${campaign}/history?as_of=${encodeURIComponent(new Date().toISOString())}`, { token }),
+      await t.request('GET', '/api/user/audit?per_page=200', { token }),
+      await t.request('GET', '/api/user/dnc', { token }),
+      // The idempotent answer of the lead's creation, replayed.
+      await t.request('POST', '/api/user/lead', {
+        token,
+        headers: { 'Idempotency-Key': 'erasure-own-lead' },
+        body: { campaign_id: campaign, phone_number: subject, variables: { first_name: values[0], note: values[1] } },
+      }),
+    ];
+    for (const res of everything) {
+      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      for (const value of [...spellings, ...values]) expect([res.status, value, text.includes(value)]).toEqual([res.status, value, false]);
+    }
+    // The subject route answers the number it is asked about, and nothing held on it.
+    const held = (await t.request('GET', `/api/user/privacy/subjects/${encodeURIComponent(subject)}`, { token })).body;
+    expect(held).toMatchObject({ leads: [], calls: [], webhook_deliveries: [], import_rows: [] });
+    for (const value of values) expect(JSON.stringify(held)).not.toContain(value);
+    expect(await report()).toEqual(reportBefore);
+  }, 60_000);
+
+  it('keeps the number unreachable: on the do-not-call list as a keyed hash, refused as a new lead', async () => {
+    const dnc = (await t.request('GET', '/api/user/dnc', { token })).body.data;
+    expect(dnc).toEqual([expect.objectContaining({ phone_number: '[erased]', source: 'erasure' })]);
+    const refused = await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: subject } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.phone_number).toEqual(['This number asked not to be called.']);
+    expect((await t.request('DELETE', `/api/user/dnc/${encodeURIComponent(subject)}`, { token })).status).toBe(409);
+  });
+
+  it('leaves nothing in any file of the data directory, nor after a rebuild of every read model', async () => {
+    await t.close();
+    expect(found()).toEqual([]);
+    const rebuilt = await cli({ DATA_DIR: dataDir }, 'projections:rebuild');
+    expect(rebuilt.code).toBe(0);
+    expect(found()).toEqual([]);
+    t = await startTestApp(env, { dataDir });
+    expect(await leadOf(ids.own)).toMatchObject({ phone_number: '[erased]', variables: { first_name: '[erased]' } });
+    expect(await report()).toEqual(reportBefore);
+  }, 90_000);
+
+  it('is refused for a non-number (422), unknown to another organisation (404), and for admins and owners only (403)', async () => {
+    expect((await t.request('POST', '/api/user/privacy/erasures', { token, body: { phone_number: 'nope' } })).status).toBe(422);
+    const other = await t.createUser();
+    expect((await t.request('GET', '/api/user/privacy/erasures/1', { token: other.token })).status).toBe(404);
+    const editor = await t.request('POST', '/api/user/members', { token, body: { email: 'editor-erasure@example.com', role: 'editor' } });
+    expect((await t.request('POST', '/api/user/privacy/erasures', { token: editor.body.data.token, body: { phone_number: '+12015550179' } })).status).toBe(403);
+  });
+});
