@@ -348,6 +348,8 @@ async function dialingAndMemory() {
   }
 }
 
+const { erasureCost } = require('./erasure');
+
 async function main() {
   const only = process.env.BENCH_ONLY;
   if (!only || only === 'adapters') await adapters();
@@ -368,6 +370,7 @@ async function main() {
     results.figures.push(...(await relayLatency({ sizes: [Math.max(10, n(50)), Math.max(20, n(200))], baseline: (service) => baseline(service, 50), log })));
   }
   if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
+  if (!only || only === 'erasure') results.figures.push(await erasureCost({ calls: Math.max(100, n(1000)), log }));
   results.floors = floorsOf(results.figures);
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const shown = (figure) => Object.fromEntries(Object.entries(figure).map(([key, value]) => [key, Array.isArray(value) ? value.join('–') : value]));

@@ -1,5 +1,6 @@
-import { ERASED } from '../infrastructure/sealing/personal-fields';
-import { SubjectErased, erasedValues } from '../infrastructure/sealing/subject-erased.event';
+import { SubjectErased } from '../infrastructure/sealing/subject-erased.event';
+import { erasedCall, expiredCall } from './call-erasure';
+import { RETAINED_VALUES_ERASED_TYPES, RetainedValuesErased } from '../infrastructure/sealing/retained-values-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
@@ -55,8 +56,9 @@ export interface CallDocument extends Omit<CallSpec, 'provider' | 'provider_call
 export class CallsProjection implements ReadModelProjection {
   readonly name = 'calls';
   readonly collections = ['calls', 'call_report'];
-  readonly eventTypes: readonly (CallEvent | WebhookAnswered | SubjectErased)['type'][] = [
+  readonly eventTypes: readonly (CallEvent | WebhookAnswered | SubjectErased | RetainedValuesErased)['type'][] = [
     'SubjectErased',
+    ...RETAINED_VALUES_ERASED_TYPES,
     'CallInitiated',
     'CallOutcomeRecorded',
     'CallDialSent',
@@ -99,6 +101,7 @@ export class CallsProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     if (recorded.type === 'SubjectErased') return this.erase((recorded as RecordedEvent & SubjectErased).data.calls, recorded.position);
+    if (recorded.type === 'RetainedValuesErased') return this.expire((recorded as RecordedEvent & RetainedValuesErased).data, recorded.position);
     const event = recorded as unknown as CallEvent;
     const at = sqlDateTime(recorded.occurredAt);
     if (event.type === 'CallInitiated') {
@@ -201,24 +204,15 @@ export class CallsProjection implements ReadModelProjection {
     await this.report.move(current, next, recorded.position);
   }
 
-  /** docs/privacy.md: an erased person's number and what their calls heard and kept read `[erased]`; status, times and costs stay. */
+  /** docs/privacy.md: an erased person's calls. */
   private async erase(ids: number[], position: number): Promise<void> {
-    for (const call of await this.calls.getMany(ids)) {
-      const erased = (value: unknown) => (value === null ? null : erasedValues(value));
-      await this.calls.upsert(
-        call.id,
-        {
-          ...call,
-          client_phone_number: ERASED,
-          variables: erasedValues(call.variables) as CallDocument['variables'],
-          transcript: erased(call.transcript) as string | null,
-          recording_url: erased(call.recording_url) as string | null,
-          evaluation: erased(call.evaluation) as CallDocument['evaluation'],
-          webhook_response: erased(call.webhook_response) as CallDocument['webhook_response'],
-        },
-        position,
-      );
-    }
+    for (const call of await this.calls.getMany(ids)) await this.calls.upsert(call.id, erasedCall(call), position);
+  }
+
+  /** docs/privacy.md: the calls made from `from` until `until` keep nothing of the kind fallen due. */
+  private async expire({ user_id, kind, from, until }: RetainedValuesErased['data'], position: number): Promise<void> {
+    const calls = await this.calls.find({ user_id, created_at: { gte: sqlDateTime(from), lt: sqlDateTime(until) } });
+    for (const call of calls) await this.calls.upsert(call.id, expiredCall(call, kind), position);
   }
 
   /** docs/api.md: the last answer of the post-call webhook, stored on the call. */

@@ -13,11 +13,12 @@ import { ErasuresController } from './erasure/erasures.controller';
 import { ErasuresProjection } from './erasure/erasures.projection';
 import { RequestErasureHandler } from './erasure/request-erasure';
 import { SubjectHoldings } from './erasure/subject-holdings';
+import { RetentionSweep } from './retention/retention-sweep';
 
 /** docs/privacy.md: what is held on a person, and its erasure, on request. */
 @Module({
   imports: [CallsModule, CampaignsModule, DoNotCallModule, LeadImportsModule, LeadsModule, WebhooksModule],
   controllers: [PrivacyController, ErasuresController],
-  providers: [SubjectLeadsProjection, SubjectAccess, ErasuresProjection, SubjectHoldings, EraseSubjectsReactor, RequestErasureHandler],
+  providers: [SubjectLeadsProjection, SubjectAccess, ErasuresProjection, SubjectHoldings, EraseSubjectsReactor, RequestErasureHandler, RetentionSweep],
 })
 export class PrivacyModule {}

@@ -1,6 +1,6 @@
 import { Decider } from '../infrastructure/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
-import { QuietHours, UserEvent } from './user.events';
+import { KEEP_ALL, QuietHours, Retention, UserEvent } from './user.events';
 
 /** docs/dialing.md: the floor a user may only narrow. */
 export const QUIET_HOURS_FLOOR: QuietHours = { start: '08:00', end: '21:00' };
@@ -11,15 +11,18 @@ export type UserCommand =
   | { type: 'IssueAccessToken'; userId: number; tokenHash: string }
   | { type: 'RevokeAccessToken'; userId: number; tokenHash: string }
   /** `by: 'user'` may only narrow the floor; the operator may set any range, or none. */
-  | { type: 'SetQuietHours'; userId: number; quietHours: QuietHours | null; by: 'user' | 'operator' };
+  | { type: 'SetQuietHours'; userId: number; quietHours: QuietHours | null; by: 'user' | 'operator' }
+  /** Each kind given is set; those left out keep their value. */
+  | { type: 'SetRetention'; userId: number; retention: Partial<Retention> };
 
 export interface UserState {
   registered: boolean;
   activeTokens: ReadonlySet<string>;
+  retention: Retention;
 }
 
 export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
-  initialState: { registered: false, activeTokens: new Set() },
+  initialState: { registered: false, activeTokens: new Set(), retention: KEEP_ALL },
 
   decide(command, state) {
     switch (command.type) {
@@ -54,6 +57,12 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
         if (command.by === 'user' && outside) throw DomainError.validation('quiet_hours', QUIET_HOURS_OUTSIDE_FLOOR, 'Validation failed');
         return [{ type: 'UserQuietHoursSet', data: { user_id: command.userId, quiet_hours: hours, by: command.by } }];
       }
+      case 'SetRetention': {
+        if (!state.registered) throw DomainError.notFound('User');
+        const retention = { ...state.retention, ...command.retention };
+        if (JSON.stringify(retention) === JSON.stringify(state.retention)) return [];
+        return [{ type: 'UserRetentionSet', data: { user_id: command.userId, retention } }];
+      }
     }
   },
 
@@ -70,6 +79,8 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
       }
       case 'UserQuietHoursSet':
         return state;
+      case 'UserRetentionSet':
+        return { ...state, retention: event.data.retention };
     }
   },
 };

@@ -19,11 +19,22 @@ export type QuietHours = { start: string; end: string };
  */
 export type UserQuietHoursSet = DomainEvent<'UserQuietHoursSet', { user_id: number; quiet_hours: QuietHours | null; by: 'user' | 'operator' }>;
 
-export type UserEvent = UserRegistered | AccessTokenIssued | AccessTokenRevoked | UserQuietHoursSet;
+/** docs/privacy.md: how many days a call's values of each kind are kept; null: kept. */
+export interface Retention {
+  transcripts_days: number | null;
+  recordings_days: number | null;
+  variables_days: number | null;
+}
+export const KEEP_ALL: Retention = { transcripts_days: null, recordings_days: null, variables_days: null };
+/** The organisation's retention as it is from now on (each kind given, or kept from before). */
+export type UserRetentionSet = DomainEvent<'UserRetentionSet', { user_id: number; retention: Retention }>;
+
+export type UserEvent = UserRegistered | AccessTokenIssued | AccessTokenRevoked | UserQuietHoursSet | UserRetentionSet;
 
 export const USER_EVENT_TYPES = declareFields<UserEvent>({
   UserRegistered: { user_id: 'plain', email: 'personal', tool_limit: 'plain', webhook_secret: 'secret', organisation_id: 'plain' },
   AccessTokenIssued: { user_id: 'plain', token_hash: 'plain' },
   AccessTokenRevoked: { user_id: 'plain', token_hash: 'plain' },
   UserQuietHoursSet: { user_id: 'plain', quiet_hours: 'plain', by: 'plain' },
+  UserRetentionSet: { user_id: 'plain', retention: 'plain' },
 });

@@ -12,6 +12,7 @@ import { EmailHolders } from './email-holders';
 import { OrganisationCommands } from './commands/organisation-commands';
 import { OrganisationFounding } from './commands/organisation-founding';
 import { SetQuietHoursHandler } from './commands/set-quiet-hours';
+import { SetRetentionHandler } from './commands/set-retention';
 import { SettingsController } from './settings.controller';
 import { UsersProjection } from './users.projection';
 import { UsersQueries } from './users.queries';
@@ -27,6 +28,7 @@ import { UsersQueries } from './users.queries';
     IssueAccessTokenHandler,
     RevokeAccessTokenHandler,
     SetQuietHoursHandler,
+    SetRetentionHandler,
     UserDirectory,
     ApiKeyUsage,
     EmailHolders,

@@ -4,7 +4,7 @@ import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
 import { OrganisationEvent, ORGANISATION_EVENT_TYPES } from './organisation.events';
-import { UserEvent, USER_EVENT_TYPES } from './user.events';
+import { UserEvent, USER_EVENT_TYPES, Retention } from './user.events';
 
 export interface UserRecord {
   id: number;
@@ -15,6 +15,9 @@ export interface UserRecord {
   organisation_id: number;
   /** docs/dialing.md: absent until set (the operator's default applies); null: no floor. */
   quiet_hours?: { start: string; end: string } | null;
+  /** docs/privacy.md; absent: every value kept. `retains` is set while any kind is kept for a while (the retention sweep's index). */
+  retention?: Retention;
+  retains?: boolean;
   created_at: string;
 }
 
@@ -59,7 +62,7 @@ export class UsersProjection implements ReadModelProjection {
   readonly apiKeys: Collection<ApiKeyRecord>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
-    this.users = store.collection<UserRecord>('users', { indexes: [{ fields: ['email'] }] });
+    this.users = store.collection<UserRecord>('users', { indexes: [{ fields: ['email'] }, { fields: ['retains'] }] });
     this.tokens = store.collection<AccessTokenRecord>('access_tokens');
     this.members = store.collection<MemberRecord>('members', { indexes: [{ fields: ['organisation_id', 'user_id'] }] });
     this.apiKeys = store.collection<ApiKeyRecord>('api_keys', { indexes: [{ fields: ['token_hash'] }, { fields: ['organisation_id', 'id'] }] });
@@ -87,6 +90,13 @@ export class UsersProjection implements ReadModelProjection {
       case 'UserQuietHoursSet': {
         const user = await this.users.get(event.data.user_id);
         if (user) await this.users.upsert(user.id, { ...user, quiet_hours: event.data.quiet_hours }, at);
+        return;
+      }
+      case 'UserRetentionSet': {
+        const user = await this.users.get(event.data.user_id);
+        const { retention } = event.data;
+        const retains = Object.values(retention).some((days) => days !== null);
+        if (user) await this.users.upsert(user.id, { ...user, retention, retains }, at);
         return;
       }
       case 'OrganisationFounded': {

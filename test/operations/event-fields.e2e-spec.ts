@@ -32,10 +32,11 @@ describe('event field declarations', () => {
 
   it('say of each number, variable, transcript, recording and evaluation that it is personal, and of each credential that it is secret', () => {
     // `subject`: personal, and the person whose key seals the rest of the stream's personal values.
-    expect(fieldsOf('CallInitiated')).toMatchObject({ client_phone_number: 'subject', variables: 'personal' });
+    // `retained:<kind>`: personal, and kept no longer than the organisation's retention of that kind.
+    expect(fieldsOf('CallInitiated')).toMatchObject({ client_phone_number: 'subject', variables: 'retained:variables' });
     expect(fieldsOf('LeadCreated')).toMatchObject({ phone_number: 'subject', variables: 'personal', secondary_contacts: 'personal' });
-    expect(fieldsOf('CallOutcomeRecorded')).toMatchObject({ details: { transcript: 'personal', recording_url: 'personal' } });
-    expect(fieldsOf('CallAnalyzed')).toMatchObject({ transcript: 'personal', evaluation: 'personal', variables: 'personal' });
+    expect(fieldsOf('CallOutcomeRecorded')).toMatchObject({ details: { transcript: 'retained:transcripts', recording_url: 'retained:recordings' } });
+    expect(fieldsOf('CallAnalyzed')).toMatchObject({ transcript: 'retained:transcripts', evaluation: 'personal', variables: 'retained:variables' });
     expect(fieldsOf('UserRegistered')).toMatchObject({ webhook_secret: 'secret' });
     expect(fieldsOf('ToolCreated')).toMatchObject({ tool: { headers: 'secret' } });
   });

@@ -100,7 +100,7 @@ describe('POST /api/user/privacy/erasures', () => {
       await t.request('GET', '/api/user/leads/export', { token }),
       await t.request('GET', '/api/user/calls/export', { token }),
       await t.request('GET', `/api/user/campaigns/${campaign}/history?as_of=${encodeURIComponent(new Date().toISOString())}`, { token }),
-      await t.request('GET', '/api/user/audit?per_page=200', { token }),
+      await t.request('GET', '/api/user/audit?per_page=100', { token }),
       await t.request('GET', '/api/user/dnc', { token }),
       // The idempotent answer of the lead's creation, replayed.
       await t.request('POST', '/api/user/lead', {

@@ -110,13 +110,14 @@ export class CommandRunner {
     events: Event[],
     organisation: number | undefined,
     streamSubjectKey: string | undefined,
+    now: Date,
   ): Promise<{ written: Array<{ event: Event; subject?: string }>; subject?: string }> {
     const sealer = this.sealer;
     if (!sealer) return { written: events.map((event) => ({ event, subject: streamSubjectKey })), subject: streamSubjectKey };
     let subject = streamSubjectKey;
     const written: Array<{ event: Event; subject?: string }> = [];
     for (const event of events) {
-      const sealed = await withPersonalSealed(event.type, event.data, organisation, subject, sealer);
+      const sealed = await withPersonalSealed(event.type, event.data, organisation, subject, sealer, now);
       subject ??= sealed.subject;
       written.push({ event: sealed.data === event.data ? event : ({ ...event, data: sealed.data } as Event), subject: sealed.subject });
     }
@@ -172,7 +173,7 @@ export class CommandRunner {
         const by = context.actor === SYSTEM_ACTOR ? undefined : context.actor;
         // The request's organisation; for background work, the stream's own or the one its events name.
         const organisation = context.organisationId ?? streamOrganisationId ?? organisationNamedBy(stream, revision, events);
-        const { written, subject } = await this.personalSealed(events, organisation, streamSubjectKey);
+        const { written, subject } = await this.personalSealed(events, organisation, streamSubjectKey, now);
         const appended = await this.store.append(
           stream,
           written.map(({ event: e, subject: about }) => ({

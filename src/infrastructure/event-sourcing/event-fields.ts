@@ -7,7 +7,15 @@ import { DomainEvent } from './decider';
  * values and those of its stream's later events; `secret`: a credential, sealed at rest;
  * `plain`: none of these.
  */
-export type FieldKind = 'plain' | 'personal' | 'subject' | 'secret';
+export type FieldKind = 'plain' | 'personal' | 'subject' | 'secret' | `retained:${RetainedKind}`;
+
+/**
+ * docs/privacy.md: a call's values an organisation keeps for a while only (its `retention`
+ * settings): `retained:<kind>` is personal, and sealed also under the key of its kind and the ten
+ * minutes it was written in, destroyed when those fall due.
+ */
+export type RetainedKind = 'transcripts' | 'recordings' | 'variables';
+export const RETAINED_KINDS: readonly RetainedKind[] = ['transcripts', 'recordings', 'variables'];
 /** An object field's own fields: those named are as said, the others plain. */
 export type NestedKinds = Readonly<Record<string, FieldKind>>;
 export type FieldDeclaration = FieldKind | NestedKinds;

@@ -19,10 +19,14 @@ type Met = DomainEvent<
   }
 >;
 type Heard = DomainEvent<'PersonHeard', { meeting_id: number; transcript: Array<{ role: string; message: string }>; note: string }>;
-declareFields<Met | Heard>({
+type Recorded = DomainEvent<'PersonRecorded', { meeting_id: number; transcript: string; recording_url: string }>;
+declareFields<Met | Heard | Recorded>({
+  PersonRecorded: { meeting_id: 'plain', transcript: 'retained:transcripts', recording_url: 'retained:recordings' },
   PersonMet: { meeting_id: 'plain', phone_number: 'subject', variables: 'personal', contacts: 'personal', room: 'plain' },
   PersonHeard: { meeting_id: 'plain', transcript: 'personal', note: 'plain' },
 });
+
+const AT = new Date('2026-03-02T10:04:00Z');
 
 const met: Met['data'] = {
   meeting_id: 4,
@@ -51,7 +55,7 @@ describe('personal values in the log', () => {
   const bob = () => sealer.subjectKeyId(9, '+14155550111');
 
   it('given an event naming its subject, when sealed: each personal value under its person key, shapes, ids and plain fields kept', async () => {
-    const { data, subject } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer);
+    const { data, subject } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer, AT);
     const sealed = data as Met['data'];
     expect(subject).toBe(ada());
     expect(JSON.stringify(sealed)).not.toMatch(/Ada|Bob|4155550|:36[,}]/);
@@ -65,14 +69,14 @@ describe('personal values in the log', () => {
 
   it('given a later event of the stream, when sealed: under the stream subject; with none known, left as it is', async () => {
     const heard = { meeting_id: 4, transcript: [{ role: 'user', message: 'hello' }], note: 'n' };
-    const { data } = await withPersonalSealed('PersonHeard', heard, 9, ada(), sealer);
+    const { data } = await withPersonalSealed('PersonHeard', heard, 9, ada(), sealer, AT);
     expect(JSON.stringify(data)).not.toContain('hello');
     expect(await withPersonalOpened('PersonHeard', data, sealer)).toEqual(heard);
-    expect((await withPersonalSealed('PersonHeard', heard, 9, undefined, sealer)).data).toEqual(heard);
+    expect((await withPersonalSealed('PersonHeard', heard, 9, undefined, sealer, AT)).data).toEqual(heard);
   });
 
   it("given a subject's key destroyed, when read: each of its values reads [erased], another person's stay", async () => {
-    const { data } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer);
+    const { data } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer, AT);
     await sealer.eraseSubject(ada());
     expect(await withPersonalOpened('PersonMet', data, sealer)).toEqual({
       meeting_id: 4,
@@ -81,5 +85,21 @@ describe('personal values in the log', () => {
       contacts: [{ id: 'c1', phone_number: '+14155550111', name: 'Bob' }],
       room: 'blue',
     });
+  });
+
+  it("given retained values, when their kind's key for the time is destroyed: those read [erased], the other kind and other times stay", async () => {
+    const recorded = { meeting_id: 4, transcript: 'I am Ada', recording_url: 'https://rec.example/ada.wav' };
+    const { data } = await withPersonalSealed('PersonRecorded', recorded, 9, ada(), sealer, AT);
+    const later = (await withPersonalSealed('PersonRecorded', recorded, 9, ada(), sealer, new Date(AT.getTime() + 10 * 60_000))).data;
+    expect(JSON.stringify(data)).not.toMatch(/Ada|rec\.example/);
+    expect(await withPersonalOpened('PersonRecorded', data, sealer)).toEqual(recorded);
+    expect(sealer.retentionKeyId(9, 'transcripts', AT)).toBe('dr_9_transcripts_202603021000');
+
+    await sealer.eraseSubject(sealer.retentionKeyId(9, 'transcripts', AT));
+    expect(await withPersonalOpened('PersonRecorded', data, sealer)).toEqual({ ...recorded, transcript: ERASED });
+    expect(await withPersonalOpened('PersonRecorded', later, sealer)).toEqual(recorded);
+    // Erasing the person reaches retained values too.
+    await sealer.eraseSubject(ada());
+    expect(await withPersonalOpened('PersonRecorded', later, sealer)).toEqual({ meeting_id: 4, transcript: ERASED, recording_url: ERASED });
   });
 });

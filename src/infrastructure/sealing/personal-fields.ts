@@ -1,4 +1,4 @@
-import { FieldDeclaration, fieldsOf } from '../event-sourcing/event-fields';
+import { FieldDeclaration, FieldKind, RetainedKind, fieldsOf } from '../event-sourcing/event-fields';
 import { isSealed } from './sealer';
 
 /** What a personal value reads as once its subject is erased (docs/privacy.md). */
@@ -7,12 +7,14 @@ export const ERASED = '[erased]';
 const E164 = /^\+[1-9]\d{6,14}$/;
 /** The fields that name the person a record is about (a lead, a contact, a call). */
 const NUMBER_FIELDS = ['phone_number', 'client_phone_number'];
-const SUBJECT_SEALED = /^sealed:v1:ds_/;
+const SUBJECT_SEALED = /^sealed:v1:d[sr]_/;
 const NAMED_NUMBER = /\+[1-9]\d{6,14}/;
 
 /** What sealing personal values needs of the sealer: a number's key id and sealing under it. */
 export interface SubjectSealing {
   subjectKeyId(organisationId: number, e164: string): string;
+  /** The key of an organisation's values of a kind written in the ten minutes around `at`. */
+  retentionKeyId(organisationId: number, kind: RetainedKind, at: Date): string;
   /** `erased` for a subject erased already: its later values are not kept. */
   sealForSubject(keyId: string, plain: string, erased: string): Promise<string>;
 }
@@ -22,10 +24,10 @@ export interface SubjectOpening {
   openForSubject(value: string): Promise<string | undefined>;
 }
 
+const isPersonalKind = (kind: FieldKind) => kind !== 'plain' && kind !== 'secret';
+const retainedAs = (kind: FieldKind): RetainedKind | undefined => (kind.startsWith('retained:') ? (kind.slice(9) as RetainedKind) : undefined);
 const isPersonal = (declaration: FieldDeclaration) =>
-  declaration === 'personal' ||
-  declaration === 'subject' ||
-  (typeof declaration === 'object' && Object.values(declaration).some((kind) => kind !== 'plain' && kind !== 'secret'));
+  typeof declaration === 'object' ? Object.values(declaration).some(isPersonalKind) : isPersonalKind(declaration);
 
 const personalTypes = new Map<string, boolean>();
 
@@ -52,6 +54,7 @@ class PersonalSealer {
   constructor(
     private readonly sealing: SubjectSealing,
     private readonly organisationId: number,
+    private readonly at: Date,
   ) {}
 
   keyOf(e164: string): string {
@@ -82,12 +85,30 @@ class PersonalSealer {
     return subject ? this.sealing.sealForSubject(subject, JSON.stringify(value), ERASED) : value;
   }
 
+  /** A retained value: each of its values sealed under its kind's key for the time, then as any personal value. */
+  async retained(value: unknown, kind: RetainedKind, subject: string | undefined): Promise<unknown> {
+    if (value === null || value === undefined || isSealed(value)) return value;
+    if (Array.isArray(value)) return Promise.all(value.map((item) => this.retained(item, kind, subject)));
+    if (typeof value === 'object') {
+      const entries = await Promise.all(Object.entries(value).map(async ([field, inner]) => [field, await this.retained(inner, kind, subject)]));
+      return Object.fromEntries(entries);
+    }
+    const forNow = await this.sealing.sealForSubject(this.sealing.retentionKeyId(this.organisationId, kind, this.at), JSON.stringify(value), ERASED);
+    return subject ? this.sealing.sealForSubject(subject, JSON.stringify(forNow), ERASED) : forNow;
+  }
+
+  async ofKind(value: unknown, kind: FieldKind, subject: string | undefined): Promise<unknown> {
+    const retained = retainedAs(kind);
+    if (retained) return this.retained(value, retained, subject);
+    return isPersonalKind(kind) ? this.value(value, subject) : value;
+  }
+
   async field(value: unknown, declaration: FieldDeclaration, subject: string | undefined): Promise<unknown> {
-    if (declaration === 'personal' || declaration === 'subject') return this.value(value, subject);
-    if (typeof declaration !== 'object' || value === null || typeof value !== 'object') return value;
+    if (typeof declaration !== 'object') return this.ofKind(value, declaration, subject);
+    if (value === null || typeof value !== 'object') return value;
     const inner = { ...(value as Record<string, unknown>) };
     for (const [field, kind] of Object.entries(declaration)) {
-      if ((kind === 'personal' || kind === 'subject') && inner[field] !== undefined) inner[field] = await this.value(inner[field], subject);
+      if (inner[field] !== undefined) inner[field] = await this.ofKind(inner[field], kind, subject);
     }
     return inner;
   }
@@ -105,10 +126,11 @@ export async function withPersonalSealed(
   organisationId: number | undefined,
   streamSubject: string | undefined,
   sealing: SubjectSealing,
+  at: Date,
 ): Promise<{ data: unknown; subject: string | undefined }> {
   const fields = fieldsOf(type);
   if (!fields || organisationId === undefined || data === null || typeof data !== 'object' || !hasPersonalFields(type)) return { data, subject: streamSubject };
-  const sealer = new PersonalSealer(sealing, organisationId);
+  const sealer = new PersonalSealer(sealing, organisationId, at);
   const record = data as Record<string, unknown>;
   const named = Object.entries(fields).find(([field, kind]) => kind === 'subject' && typeof record[field] === 'string' && E164.test(record[field] as string));
   const subject = named ? sealer.keyOf(record[named[0]] as string) : streamSubject;
@@ -133,6 +155,14 @@ function replaced(value: unknown, plain: Map<string, unknown>): unknown {
   return Object.fromEntries(Object.entries(value).map(([field, inner]) => [field, replaced(inner, plain)]));
 }
 
+/** A sealed value opened, and opened again while it was sealed twice (a retained value): `[erased]` when a key is gone. */
+async function openedValue(sealed: string, opening: SubjectOpening): Promise<unknown> {
+  const opened = await opening.openForSubject(sealed);
+  if (opened === undefined) return ERASED;
+  const value = JSON.parse(opened) as unknown;
+  return typeof value === 'string' && SUBJECT_SEALED.test(value) ? openedValue(value, opening) : value;
+}
+
 /** An event's data as it is read: its personal values opened, those of an erased subject `[erased]`. */
 export async function withPersonalOpened<Data>(type: string, data: Data, opening: SubjectOpening): Promise<Data> {
   if (!hasPersonalFields(type)) return data;
@@ -140,9 +170,6 @@ export async function withPersonalOpened<Data>(type: string, data: Data, opening
   sealedIn(data, found);
   if (found.size === 0) return data;
   const plain = new Map<string, unknown>();
-  for (const sealed of found) {
-    const opened = await opening.openForSubject(sealed);
-    plain.set(sealed, opened === undefined ? ERASED : JSON.parse(opened));
-  }
+  for (const sealed of found) plain.set(sealed, await openedValue(sealed, opening));
   return replaced(data, plain) as Data;
 }

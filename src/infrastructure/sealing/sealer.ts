@@ -15,7 +15,13 @@ export const SUBJECT_KEY_TTL_MS = 60_000;
 const ERASED_MARK = Buffer.alloc(0);
 const ERASED_KEY = 'erased';
 /** A data subject's key id: `ds_` and a keyed hash of the organisation and the number. */
-export const SUBJECT_KEY = /^ds_[A-Za-z0-9_-]+$/;
+export const SUBJECT_KEY = /^d[sr]_[A-Za-z0-9_-]+$/;
+/** Retained values are sealed under one key per organisation, kind and ten minutes (docs/privacy.md). */
+export const RETENTION_BUCKET_MS = 10 * 60_000;
+
+/** The key id of an organisation's retained values of a kind written in the bucket starting at `bucketStart` (ms). */
+export const retentionKeyIdAt = (organisationId: number, kind: string, bucketStart: number) =>
+  `dr_${organisationId}_${kind}_${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
 
 /** AES-256-GCM of `plain` under `key`, the key's id bound in as associated data: iv | ciphertext | tag, base64url. */
 function encrypt(key: Buffer, keyId: string, plain: Buffer): string {
@@ -77,6 +83,10 @@ export class Sealer {
     return `ds_${this.keyedHash(`${organisationId}:${e164}`)}`;
   }
 
+  retentionKeyId(organisationId: number, kind: string, at: Date): string {
+    return retentionKeyIdAt(organisationId, kind, at.getTime() - (at.getTime() % RETENTION_BUCKET_MS));
+  }
+
   /** A keyed hash of `text` (144 bits, base64url): names what holds a number without its digits. */
   keyedHash(text: string): string {
     return createHmac('sha256', this.dataKeys.get(INDEX_KEY)!).update(text).digest('base64url').slice(0, 24);
@@ -118,6 +128,15 @@ export class Sealer {
    */
   async eraseSubject(keyId: string): Promise<void> {
     await this.store.erase(keyId, this.now().toISOString());
+    this.subjectKeys.set(keyId, ERASED_MARK);
+  }
+
+  /**
+   * Retention: the key of a span of retained values destroyed (none is sealed under it again: the
+   * span is past). Other instances keep it for at most SUBJECT_KEY_TTL_MS.
+   */
+  async destroyRetentionKey(keyId: string): Promise<void> {
+    await this.store.destroy(keyId);
     this.subjectKeys.set(keyId, ERASED_MARK);
   }
 

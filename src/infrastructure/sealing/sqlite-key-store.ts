@@ -66,8 +66,24 @@ export class SqliteKeyStore implements KeyStore {
 
   async destroy(id: string): Promise<void> {
     this.db.prepare('DELETE FROM data_keys WHERE id = ?').run(id);
-    // The log still holds the page as it was: moved into the file (overwritten there) and cut.
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    await this.cutLog();
+  }
+
+  private cut?: Promise<void>;
+
+  /**
+   * The log still holds the pages as they were: moved into the file (overwritten there) and cut,
+   * once for the keys destroyed in one turn of the event loop.
+   */
+  private cutLog(): Promise<void> {
+    this.cut ??= new Promise((done) =>
+      setImmediate(() => {
+        this.cut = undefined;
+        if (this.db.open) this.db.pragma('wal_checkpoint(TRUNCATE)');
+        done();
+      }),
+    );
+    return this.cut;
   }
 
   async erase(id: string, at: string): Promise<void> {

@@ -1,0 +1,33 @@
+import { RetainedKind } from '../infrastructure/event-sourcing/event-fields';
+import { ERASED } from '../infrastructure/sealing/personal-fields';
+import { erasedValues } from '../infrastructure/sealing/subject-erased.event';
+
+/** What a call keeps about the person called. */
+interface CallValues {
+  client_phone_number: string;
+  variables: Record<string, unknown>;
+  transcript: string | null;
+  recording_url: string | null;
+  evaluation: Record<string, unknown> | null;
+  webhook_response: Record<string, unknown> | null;
+}
+
+const erased = (value: unknown) => (value === null ? null : erasedValues(value));
+
+/** docs/privacy.md: an erased person's number and what their call heard and kept read `[erased]`; status, times and costs stay. */
+export const erasedCall = <Call extends CallValues>(call: Call): Call => ({
+  ...call,
+  client_phone_number: ERASED,
+  variables: erasedValues(call.variables) as Call['variables'],
+  transcript: erased(call.transcript) as string | null,
+  recording_url: erased(call.recording_url) as string | null,
+  evaluation: erased(call.evaluation) as Call['evaluation'],
+  webhook_response: erased(call.webhook_response) as Call['webhook_response'],
+});
+
+/** docs/privacy.md: a call's values of a kind fallen due under its organisation's retention. */
+export function expiredCall<Call extends CallValues>(call: Call, kind: RetainedKind): Call {
+  if (kind === 'transcripts') return { ...call, transcript: erased(call.transcript) as string | null };
+  if (kind === 'recordings') return { ...call, recording_url: erased(call.recording_url) as string | null };
+  return { ...call, variables: erasedValues(call.variables) as Call['variables'] };
+}
