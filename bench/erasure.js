@@ -39,7 +39,7 @@ async function erasureCost({ calls, log }) {
     }
     await call('POST', '/api/user/campaigns/update-status', { campaign_id: campaign, action: 'start' });
     await until(async () => (await call('GET', `/api/user/campaigns/${campaign}`)).status === 'completed', 600_000, 'the campaign to complete');
-    const made = (await call('GET', `/api/user/calls?campaign_id=${campaign}&per_page=1`)).total ?? calls;
+    const made = (await call('GET', `/api/user/calls?campaign_id=${campaign}&per_page=1`)).total;
     const started = process.hrtime.bigint();
     const { data } = await call('POST', '/api/user/privacy/erasures', { phone_number: SUBJECT });
     await until(async () => (await call('GET', `/api/user/privacy/erasures/${data.id}`)).status === 'done', 120_000, 'the erasure');

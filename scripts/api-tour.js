@@ -242,6 +242,10 @@ async function apiTour(baseUrl, token, secret, target) {
     await send('GET', '/api/user/calls/:id', { params: { id: answered.answer.data.find((c) => c.webhook_response !== null).id } });
     // docs/reports.md: how the campaign went, and its calls and leads as files.
     const today = new Date().toISOString().slice(0, 10);
+    await send('GET', '/api/user/campaigns/:id/forecast', { params: { id: campaign.id } });
+    await send('GET', '/api/user/campaigns/:id/forecast/leads', { params: { id: campaign.id }, query: '?per_page=2' });
+    await send('GET', '/api/user/campaigns/:id/forecast/leads', { params: { id: campaign.id }, query: '?never_callable=true' });
+    await send('GET', '/api/user/campaigns/:id/forecast', { params: { id: campaign.id }, query: '?from=not-a-date' });
     await send('GET', '/api/user/campaigns/:id/report', { params: { id: campaign.id } });
     await send('GET', '/api/user/campaigns/:id/report', { params: { id: campaign.id }, query: `?date_from=${today}&date_to=${today}` });
     for (const accept of ['text/csv', 'application/x-ndjson']) {

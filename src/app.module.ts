@@ -27,6 +27,7 @@ import { ToolsModule } from './tools/tools.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { PrivacyModule } from './privacy/privacy.module';
+import { ForecastModule } from './forecast/forecast.module';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
 @Module({})
@@ -66,6 +67,7 @@ export class AppModule implements OnApplicationBootstrap {
         DialingModule,
         WebhooksModule,
         PrivacyModule,
+        ForecastModule,
         HistoryModule,
         ReportsModule,
         DoNotCallModule,

@@ -1,3 +1,4 @@
+import { ForecastLeadsQuery, ForecastQuery } from '../forecast/forecast.controller';
 import { RequestErasureDto } from '../privacy/erasure/erasure.dto';
 import { AssistantPageQuery } from '../assistants/assistants.controller';
 import { CreateAssistantDto, UpdateAssistantDto } from '../assistants/assistant.dto';
@@ -74,6 +75,16 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
     'Reports',
     "How a campaign went: leads by status, calls by status, reached, answer and machine rates, minutes, cost, the attempt that completed each lead, calls per hour and the post-call fields' top values; from counters, never a scan. Optional date_from and date_to (whole UTC days of the calls' created_at)",
     { query: ReportQuery, openPaths: ['completed_at_attempt', 'outcomes'] },
+  ),
+  'GET /api/user/campaigns/:id/forecast': user(
+    'Forecast',
+    "When a campaign's leads will be dialed, by the dialer's own rules (windows in each zone, quiet hours, holidays, do-not-call, retries, concurrency, pacing, the runtime's cap), from `from` (default now) for a campaign in any status: its first dial and end, dials per day, leads never callable by reason, and the answer rate and call length assumed (the campaign's own after 20 calls)",
+    { query: ForecastQuery, openPaths: ['leads.never_callable.by_reason'] },
+  ),
+  'GET /api/user/campaigns/:id/forecast/leads': user(
+    'Forecast',
+    "Each lead's first expected dial and expected attempts, or why it will never be dialed (`never_callable=true`: those only), in the leads' order",
+    { query: ForecastLeadsQuery },
   ),
   'GET /api/user/calls/export': user(
     'Reports',

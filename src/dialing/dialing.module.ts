@@ -36,6 +36,6 @@ import { CallSlots } from './call-slots';
     CallSlots,
     UnsentDialSweeper,
   ],
-  exports: [DialScheduler, StuckCallSweeper],
+  exports: [DialScheduler, StuckCallSweeper, DialingPolicies],
 })
 export class DialingModule {}

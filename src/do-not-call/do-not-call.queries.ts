@@ -26,6 +26,15 @@ export class DoNotCallQueries {
     return found.filter((n): n is string => n !== null);
   }
 
+  /**
+   * docs/forecast.md: whether a number is on the organisation's list, from one read of the whole
+   * list (asking a campaign's every number one by one would cost a read each).
+   */
+  async listedOf(organisationId: number): Promise<(e164: string) => boolean> {
+    const listed = new Set((await this.projection.entries.find({ user_id: organisationId })).map((entry) => entry.phone_number));
+    return (e164) => e164 === ERASED || listed.has(e164);
+  }
+
   /** Those of the numbers whose person was erased (docs/privacy.md): refused as new leads. */
   async erased(organisationId: number, numbers: readonly string[]): Promise<string[]> {
     const found = await Promise.all([...new Set(numbers)].map(async (n) => ((await this.entry(organisationId, n))?.source === 'erasure' ? n : null)));

@@ -27,6 +27,11 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.get(id);
   }
 
+  /** docs/forecast.md: a campaign's live leads, oldest first. */
+  ofCampaign(organisationId: number, campaignId: number): Promise<LeadDocument[]> {
+    return this.projection.leads.find({ user_id: organisationId, deleted: false, campaign_id: campaignId }, { sort: [['id', 'asc']] });
+  }
+
   /** docs/privacy.md: the organisation's leads (deleted ones too) whose primary number is `phoneNumber`, through the leads' number index. */
   async withPrimaryNumber(organisationId: number, phoneNumber: string): Promise<LeadDocument[]> {
     const [live, deleted] = await Promise.all(

@@ -35,9 +35,11 @@ describe("the README's quickstart", () => {
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line));
-      expect(lines.slice(0, 3)).toEqual([
+      expect(lines.slice(0, 4)).toEqual([
         { id: 1, status: 'created' },
         { id: 2, status: 'created' },
+        // docs/forecast.md: before the start, both leads callable at once in an all-day window.
+        { first_dial_at: expect.any(String), ends_at: expect.any(String), leads: { total: 2, callable: 2, never_callable: { total: 0, by_reason: {} } } },
         { campaign_id: 1, status: 'in-progress' },
       ]);
       const calls = lines.filter((line) => 'client_phone_number' in line);
@@ -48,7 +50,7 @@ describe("the README's quickstart", () => {
         expect.arrayContaining(['CampaignCreated', 'CampaignStarted', 'LeadCallStarted']),
       );
       // docs/reports.md: the report, and the calls exported as NDJSON with their variables.
-      const report = lines.find((line) => 'leads' in line);
+      const report = lines.find((line) => 'leads' in line && 'rate' in line);
       expect(report).toMatchObject({ leads: { total: 2 }, rate: expect.any(Number) });
       // Later than the list, so it may hold a call more.
       expect(report.calls).toBeGreaterThanOrEqual(calls.length);

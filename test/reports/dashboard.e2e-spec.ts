@@ -96,6 +96,9 @@ describeInBrowser('dashboard', () => {
     await page.locator('[data-table="calls"] tbody tr').first().waitFor();
     await page.getByText(/^\d+ calls over \d+ hours?, at most \d+ in one hour$/).waitFor();
     expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
+    // docs/forecast.md: its end and dials per day, by the dialer's rules.
+    await page.locator('[data-forecast] dt', { hasText: 'Ends' }).waitFor();
+    expect(await page.locator('[data-forecast] dd').nth(2).textContent()).toMatch(/^\d+ of 6$/);
     expect(await page.locator('[data-table="leads"] tbody tr').count()).toBe(LEADS);
     await page.locator('[data-history] li', { hasText: 'CampaignStarted' }).waitFor();
     // docs/teams.md: each entry names its actor: the user who started it, the system for dialing.

@@ -4,15 +4,17 @@ import { callsChart } from './calls-chart.js';
 import { leadDrop } from './lead-drop.js';
 import { pagedTable } from './paged-table.js';
 import { reportSection } from './report-section.js';
+import { forecastSection } from './forecast-section.js';
 
 const PER_PAGE = 20;
 const CALL_STATUSES = ['initiated', 'ringing', 'busy', 'in-progress', 'ended', 'completed', 'ended_by_customer', 'ended_by_assistant', 'no-answer', 'failed'];
 
 const transcript = (text) => (text ? h('details', {}, h('summary', {}, 'transcript'), h('pre', {}, text)) : '—');
 
-/** One campaign: its card, report, calls per hour, its leads and calls with paging and filters, a lead import, and its history. */
+/** One campaign: its card, report, forecast, calls per hour, its leads and calls with paging and filters, a lead import, and its history. */
 export function campaignPage(main, id, { every }) {
   const report = reportSection(id);
+  const forecast = forecastSection();
   const chart = callsChart();
   const leads = pagedTable({
     caption: 'Leads',
@@ -61,7 +63,17 @@ export function campaignPage(main, id, { every }) {
   const history = historyList(id);
   const drop = leadDrop(id, () => void load());
   const head = h('div', {});
-  main.replaceChildren(h('p', {}, h('a', { href: '#/' }, '← All campaigns')), head, report.root, chart.root, leads.root, drop.root, calls.root, history.root);
+  main.replaceChildren(
+    h('p', {}, h('a', { href: '#/' }, '← All campaigns')),
+    head,
+    report.root,
+    forecast.root,
+    chart.root,
+    leads.root,
+    drop.root,
+    calls.root,
+    history.root,
+  );
   let card = null;
 
   async function load() {
@@ -76,6 +88,7 @@ export function campaignPage(main, id, { every }) {
       const { data } = await api('GET', `/campaigns/${id}/report`);
       report.update(data);
       chart.update(data.by_hour);
+      forecast.update((await api('GET', `/campaigns/${id}/forecast`)).data);
     };
     await Promise.all([leads.refresh(), calls.refresh(), shown()]);
   }

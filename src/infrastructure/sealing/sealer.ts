@@ -24,8 +24,20 @@ export const retentionKeyIdAt = (organisationId: number, kind: string, bucketSta
   `dr_${organisationId}_${kind}_${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
 
 /** AES-256-GCM of `plain` under `key`, the key's id bound in as associated data: iv | ciphertext | tag, base64url. */
+/** Random bytes drawn from a pool filled 4 KB at a time: one value sealed per field costs no call for its IV. */
+let pool = Buffer.alloc(0);
+let drawn = 0;
+function random(size: number): Buffer {
+  if (drawn + size > pool.length) {
+    pool = randomBytes(4096);
+    drawn = 0;
+  }
+  drawn += size;
+  return pool.subarray(drawn - size, drawn);
+}
+
 function encrypt(key: Buffer, keyId: string, plain: Buffer): string {
-  const iv = randomBytes(12);
+  const iv = random(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(keyId));
   return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString('base64url');
 }
@@ -89,15 +101,37 @@ export class Sealer {
 
   /** A keyed hash of `text` (144 bits, base64url): names what holds a number without its digits. */
   keyedHash(text: string): string {
-    return createHmac('sha256', this.dataKeys.get(INDEX_KEY)!).update(text).digest('base64url').slice(0, 24);
+    let hash = this.hashes.get(text);
+    if (hash === undefined) {
+      hash = createHmac('sha256', this.dataKeys.get(INDEX_KEY)!).update(text).digest('base64url').slice(0, 24);
+      this.hashes.set(text, hash);
+    }
+    return hash;
   }
+
+  /** A number's hash is asked for several times as its lead is made and dialed. */
+  private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
 
   /** A subject's key: made at its first value; null once the subject is erased. */
   private async subjectKey(keyId: string, make: boolean): Promise<Buffer | null> {
     const known = this.subjectKeys.get(keyId);
     if (known !== undefined) return known === ERASED_MARK ? null : known;
-    const stored = (await this.store.get(keyId)) ?? (make ? await this.store.add(this.wrapped(keyId, randomBytes(32), 'subject')) : null);
-    if (!stored) return null;
+    if (make) {
+      // Added unless another writer's is stored already (or a tombstone): the stored one answers.
+      const key = Buffer.from(random(32));
+      const mine = this.wrapped(keyId, key, 'subject');
+      const stored = await this.store.add(mine);
+      if (stored.wrapped === mine.wrapped) {
+        this.subjectKeys.set(keyId, key);
+        return key;
+      }
+      return this.known(keyId, stored);
+    }
+    const stored = await this.store.get(keyId);
+    return stored && this.known(keyId, stored);
+  }
+
+  private known(keyId: string, stored: StoredDataKey): Buffer | null {
     if (stored.purpose === ERASED_KEY) {
       this.subjectKeys.set(keyId, ERASED_MARK);
       return null;

@@ -53,7 +53,8 @@ export class SqliteKeyStore implements KeyStore {
     const batch = this.pending;
     this.pending = [];
     try {
-      const stored = this.db.transaction(() => batch.map(({ key }) => (this.statements.add.run(key), this.statements.get.get(key.id)!)))();
+      // A key inserted is the one given; one ignored was stored before: that one is read.
+      const stored = this.db.transaction(() => batch.map(({ key }) => (this.statements.add.run(key).changes ? key : this.statements.get.get(key.id)!)))();
       batch.forEach(({ done }, i) => done(stored[i]));
     } catch (error) {
       for (const { failed } of batch) failed(error);

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { CallsQueries } from '../calls/calls.queries';
+import { CampaignDocument } from '../campaigns/campaigns.projection';
+import { DialingPolicies } from '../dialing/dialing-policies';
+import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
+import { AppConfig } from '../infrastructure/config/app-config';
+import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
+import { zonesOf } from '../leads/lead-zones';
+import { LeadDocument } from '../leads/leads.projection';
+import { LeadsQueries } from '../leads/leads.queries';
+import { Clock } from '../shared/clock';
+import { Assumptions, DialForecast, ForecastLead, ForecastSettings, forecastDials } from './dial-forecast';
+
+/** docs/forecast.md: the assumptions stated when a campaign has too few calls to learn from. */
+export const DEFAULT_ASSUMPTIONS: Assumptions = { answerRate: 0.3, averageCallSeconds: 60 };
+/** Calls a campaign needs before its own answer rate and call length are used. */
+export const HISTORY_CALLS = 20;
+
+export interface CampaignForecast extends Omit<DialForecast, 'perLead'> {
+  campaign_id: number;
+  from: string;
+  computed_at: string;
+  assumptions: { answer_rate: number; average_call_seconds: number; source: 'history' | 'default' };
+  perLead: DialForecast['perLead'];
+}
+
+/**
+ * docs/forecast.md: a campaign's forecast from its leads as they stand, the dial rules the dialer
+ * applies (DialingPolicies, the same `nextDialInstant`), its caps and the runtime's, and its
+ * history when it has enough calls.
+ */
+@Injectable()
+export class CampaignForecasts {
+  constructor(
+    private readonly policies: DialingPolicies,
+    private readonly leads: LeadsQueries,
+    private readonly calls: CallsQueries,
+    private readonly doNotCall: DoNotCallQueries,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async of(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
+    const now = this.clock.now();
+    const start = from ?? now;
+    const policy = await this.policies.policyOf(campaign);
+    const cap = runtimeCap(this.config.runtimes)?.capacity ?? Number.POSITIVE_INFINITY;
+    const settings: ForecastSettings = {
+      rules: policy!.rules,
+      maxRetries: campaign.max_retries,
+      retryDelaySeconds: campaign.retry_delay_seconds,
+      maxConcurrentCalls: Math.min(campaign.max_concurrent_calls, cap),
+      maxCallsPerMinute: campaign.max_calls_per_minute ?? null,
+    };
+    const [assumptions, leads] = await Promise.all([this.assumptions(campaign.id), this.forecastLeads(campaign)]);
+    const forecast = forecastDials(settings, assumptions.used, leads, start);
+    return {
+      campaign_id: campaign.id,
+      from: start.toISOString(),
+      computed_at: now.toISOString(),
+      assumptions: { answer_rate: assumptions.used.answerRate, average_call_seconds: assumptions.used.averageCallSeconds, source: assumptions.source },
+      ...forecast,
+    };
+  }
+
+  /** The campaign's answer rate and answered call length, once it has HISTORY_CALLS calls; else the defaults. */
+  private async assumptions(campaignId: number): Promise<{ used: Assumptions; source: 'history' | 'default' }> {
+    let calls = 0;
+    let reached = 0;
+    let duration = 0;
+    for (const day of await this.calls.reportDays(campaignId)) {
+      calls += day.counts.calls ?? 0;
+      reached += day.counts.reached ?? 0;
+      duration += day.counts.duration ?? 0;
+    }
+    if (calls < HISTORY_CALLS || reached === 0) return { used: DEFAULT_ASSUMPTIONS, source: 'default' };
+    const answerRate = Math.round((reached / calls) * 1000) / 1000;
+    return { used: { answerRate, averageCallSeconds: Math.max(1, Math.round(duration / reached)) }, source: 'history' };
+  }
+
+  private async forecastLeads(campaign: CampaignDocument): Promise<ForecastLead[]> {
+    const docs = await this.leads.ofCampaign(campaign.user_id, campaign.id);
+    const listed = await this.doNotCall.listedOf(campaign.user_id);
+    const contact = (number: string, zones: string[]) => ({ zones, listed: listed(number) });
+    return docs.map((lead: LeadDocument) => ({
+      id: lead.id,
+      phone_number: lead.phone_number,
+      status: lead.status,
+      contacts: [contact(lead.phone_number, zonesOf(lead)), ...lead.secondary_contacts.map((c) => contact(c.phone_number, zonesOf(c)))],
+      attempts: lead.attempts,
+      dueAt: lead.next_due_at,
+    }));
+  }
+}

@@ -1,0 +1,115 @@
+import { campaign, lead, setStatus, settled, world, World } from '../support/dialing-world';
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri'];
+const MINUTE = 60_000;
+
+interface LeadForecast {
+  lead_id: number;
+  phone_number: string;
+  next_dial_at: string | null;
+  reason: string | null;
+  expected_attempts: number;
+}
+
+/** docs/forecast.md: the forecast, checked against the dialer itself on the same clock. */
+describe('GET /api/user/campaigns/{id}/forecast', () => {
+  let w: World;
+  let id: number;
+  const numbers = {
+    london: '+442071838750', // 13:00 in London at the start: dialed at once
+    newYork: '+12125550101', // 08:00 there: at 09:00 EDT, 13:00Z
+    chicago: '+13125550103', // at 09:00 CDT, 14:00Z
+    losAngeles: '+13105550102', // at 09:00 PDT, 16:00Z
+    tokyo: '+81312345678', // 21:00 there: the next morning, 00:00Z
+    listed: '+16465550100', // on the do-not-call list
+    nowhere: '+881612345678', // a satellite number: no zone, under quiet hours
+  };
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    // Monday 1 June 2026, 12:00 UTC.
+    w = await world('2026-06-01T12:00:00Z', {});
+    id = await campaign(w, {
+      calling_hours: { start: '09:00', end: '17:00' },
+      calling_days: WEEKDAYS,
+      window_timezone: 'lead',
+      max_concurrent_calls: 10,
+      max_retries: 1,
+    });
+    for (const [name, number] of Object.entries(numbers)) ids[name] = (await lead(w, id, number)).id;
+    await w.t.request('POST', '/api/user/dnc', { token: w.token, body: { phone_numbers: [numbers.listed] } });
+  }, 30_000);
+  afterAll(async () => {
+    await w.t.close();
+    await w.provider.stop();
+  });
+
+  const forecastLeads = async () =>
+    (await w.t.request('GET', `/api/user/campaigns/${id}/forecast/leads?per_page=100`, { token: w.token })).body.data as LeadForecast[];
+
+  it('answers before the start: its first dial and end, dials per day, the leads never callable by reason, and the defaults it assumed', async () => {
+    const res = await w.t.request('GET', `/api/user/campaigns/${id}/forecast`, { token: w.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      campaign_id: id,
+      from: '2026-06-01T12:00:00.000Z',
+      assumptions: { answer_rate: 0.3, average_call_seconds: 60, source: 'default' },
+      first_dial_at: '2026-06-01T12:00:00.000Z',
+      leads: { total: 7, callable: 5, never_callable: { total: 2, by_reason: { do_not_call: 1, no_timezone: 1 } } },
+    });
+    expect(Date.parse(res.body.ends_at)).toBeGreaterThanOrEqual(Date.parse('2026-06-02T00:00:00Z'));
+    expect(res.body.by_day.map((day: { date: string }) => day.date)).toEqual(['2026-06-01', '2026-06-02']);
+    const leads = await forecastLeads();
+    const of = (name: string) => leads.find((l) => l.lead_id === ids[name])!;
+    expect(of('listed')).toMatchObject({ next_dial_at: null, reason: 'do_not_call', expected_attempts: 0 });
+    expect(of('nowhere')).toMatchObject({ next_dial_at: null, reason: 'no_timezone' });
+    expect(of('newYork')).toMatchObject({ next_dial_at: '2026-06-01T13:00:00.000Z', reason: null });
+    // Two rounds at most, the second only when the first reached nobody (70 %).
+    expect(of('newYork').expected_attempts).toBeCloseTo(1.7, 5);
+  });
+
+  it('refuses what it cannot read (422) and another organisation’s campaign (404); any status and a chosen start are forecast', async () => {
+    expect((await w.t.request('GET', `/api/user/campaigns/${id}/forecast?from=yesterday`, { token: w.token })).status).toBe(422);
+    const other = await w.t.createUser();
+    expect((await w.t.request('GET', `/api/user/campaigns/${id}/forecast`, { token: other.token })).status).toBe(404);
+    const later = await w.t.request('GET', `/api/user/campaigns/${id}/forecast?from=2026-06-06T12:00:00Z`, { token: w.token });
+    // Saturday: the first dial waits for Monday, in Tokyo at 09:00 JST.
+    expect(later.body.first_dial_at).toBe('2026-06-08T00:00:00.000Z');
+    const never = (await w.t.request('GET', `/api/user/campaigns/${id}/forecast/leads?never_callable=true`, { token: w.token })).body;
+    expect(never.data.map((l: LeadForecast) => [l.phone_number, l.reason])).toEqual([
+      [numbers.listed, 'do_not_call'],
+      [numbers.nowhere, 'no_timezone'],
+    ]);
+    expect(never.total).toBe(2);
+  });
+
+  it('agrees with the dialer: each lead first dialed in the minute forecast, never before; a lead never callable is never dialed', async () => {
+    const forecast = (await forecastLeads()).filter((l) => l.next_dial_at !== null).sort((a, b) => Date.parse(a.next_dial_at!) - Date.parse(b.next_dial_at!));
+    expect(forecast).toHaveLength(5);
+    await setStatus(w, id, 'start');
+    const dialedAt = (number: string) => w.provider.dials.find((d) => d.request.to === number || d.request.phone_number === number);
+    for (const expected of forecast) {
+      const at = Date.parse(expected.next_dial_at!);
+      if (at > w.clock.now().getTime()) {
+        w.clock.set(new Date(at - MINUTE));
+        await settled(w);
+        expect([expected.phone_number, dialedAt(expected.phone_number) !== undefined]).toEqual([expected.phone_number, false]);
+        w.clock.set(new Date(at));
+      }
+      await settled(w);
+      expect([expected.phone_number, dialedAt(expected.phone_number) !== undefined]).toEqual([expected.phone_number, true]);
+    }
+    const calls = (await w.t.request('GET', `/api/user/calls?campaign_id=${id}&per_page=100`, { token: w.token })).body.data as Array<{
+      client_phone_number: string;
+      created_at: string;
+    }>;
+    for (const expected of forecast) {
+      const first = calls.filter((c) => c.client_phone_number === expected.phone_number).map((c) => Date.parse(`${c.created_at.replace(' ', 'T')}Z`));
+      expect([expected.phone_number, Math.floor(Math.min(...first) / MINUTE)]).toEqual([
+        expected.phone_number,
+        Math.floor(Date.parse(expected.next_dial_at!) / MINUTE),
+      ]);
+    }
+    expect(calls.some((c) => c.client_phone_number === numbers.listed || c.client_phone_number === numbers.nowhere)).toBe(false);
+  }, 60_000);
+});
