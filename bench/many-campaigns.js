@@ -200,7 +200,7 @@ async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign =
   }
 }
 
-module.exports = { manyCampaigns };
+module.exports = { manyCampaigns, ZONES };
 
 if (require.main === module) {
   const scale = Number(process.env.BENCH_SCALE ?? 1);

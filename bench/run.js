@@ -349,6 +349,7 @@ async function dialingAndMemory() {
 }
 
 const { erasureCost } = require('./erasure');
+const { forecastCost } = require('./forecast');
 
 async function main() {
   const only = process.env.BENCH_ONLY;
@@ -371,6 +372,7 @@ async function main() {
   }
   if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
   if (!only || only === 'erasure') results.figures.push(await erasureCost({ calls: Math.max(100, n(1000)), log }));
+  if (!only || only === 'forecast') results.figures.push(await forecastCost({ leads: Math.max(1000, n(100_000)), log }));
   results.floors = floorsOf(results.figures);
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const shown = (figure) => Object.fromEntries(Object.entries(figure).map(([key, value]) => [key, Array.isArray(value) ? value.join('–') : value]));

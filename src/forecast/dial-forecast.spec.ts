@@ -38,11 +38,11 @@ describe('forecastDials', () => {
     const ny = lead(['America/New_York']);
     const berlin = lead(['Europe/Berlin']);
     const forecast = forecastDials(settings(), always, [ny, berlin], FROM);
-    expect(forecast.perLead.map((l) => l.next_dial_at)).toEqual([
+    expect(forecast.perLead().map((l) => l.next_dial_at)).toEqual([
       nextDialInstant(rules(), { zones: ['America/New_York'], doNotCall: false }, FROM)!.toISOString(),
       FROM.toISOString(),
     ]);
-    expect(forecast.perLead[0].next_dial_at).toBe('2026-11-25T14:00:00.000Z');
+    expect(forecast.perLead()[0].next_dial_at).toBe('2026-11-25T14:00:00.000Z');
     expect(forecast.first_dial_at).toBe(FROM.toISOString());
     expect(forecast.ends_at).toBe('2026-11-25T14:01:00.000Z');
   });
@@ -58,13 +58,13 @@ describe('forecastDials', () => {
     const fine = lead(['America/New_York']);
     const closed = forecastDials(settings({ rules: rules({ calling_hours: { start: '22:00', end: '23:00' } }) }), always, [lead(['Europe/Berlin'])], FROM);
     const forecast = forecastDials(settings(), always, [listed, zoneless, fine], FROM);
-    expect(forecast.perLead.map((l) => [l.reason, l.next_dial_at === null])).toEqual([
+    expect(forecast.perLead().map((l) => [l.reason, l.next_dial_at === null])).toEqual([
       ['do_not_call', true],
       ['no_timezone', true],
       [null, false],
     ]);
     expect(forecast.leads).toEqual({ total: 3, callable: 1, never_callable: { total: 2, by_reason: { do_not_call: 1, no_timezone: 1 } } });
-    expect(closed.perLead[0].reason).toBe('window_never_opens');
+    expect(closed.perLead()[0].reason).toBe('window_never_opens');
     expect(closed.ends_at).toBeNull();
   });
 
@@ -77,8 +77,8 @@ describe('forecastDials', () => {
     });
     const done = lead(['Europe/Berlin'], { status: 'completed' });
     const forecast = forecastDials(settings(), always, [withSecondary, done], FROM);
-    expect(forecast.perLead[0]).toMatchObject({ reason: null, next_dial_at: FROM.toISOString(), expected_attempts: 1 });
-    expect(forecast.perLead[1]).toMatchObject({ reason: null, next_dial_at: null, expected_attempts: 0 });
+    expect(forecast.perLead()[0]).toMatchObject({ reason: null, next_dial_at: FROM.toISOString(), expected_attempts: 1 });
+    expect(forecast.perLead()[1]).toMatchObject({ reason: null, next_dial_at: null, expected_attempts: 0 });
     expect(forecast.leads.callable).toBe(1);
   });
 
@@ -89,7 +89,7 @@ describe('forecastDials', () => {
       [lead(['Europe/Berlin'])],
       FROM,
     );
-    expect(forecast.perLead[0].expected_attempts).toBe(1.75);
+    expect(forecast.perLead()[0].expected_attempts).toBe(1.75);
   });
 
   it('when capacity binds, places the dials a minute at a time: 120 leads, one call at a time of a minute each, end two hours on', () => {
@@ -98,7 +98,7 @@ describe('forecastDials', () => {
     expect(forecast.first_dial_at).toBe(FROM.toISOString());
     expect(forecast.ends_at).toBe('2026-11-25T14:00:00.000Z');
     expect(forecast.by_day).toEqual([{ date: '2026-11-25', dials: 120 }]);
-    expect(new Set(forecast.perLead.map((l) => l.next_dial_at)).size).toBe(120);
+    expect(new Set(forecast.perLead().map((l) => l.next_dial_at)).size).toBe(120);
   });
 
   it('moves dials a full window pushes out to the next day the rules allow', () => {

@@ -50,10 +50,39 @@ export interface DialForecast {
   ends_at: string | null;
   leads: { total: number; callable: number; never_callable: { total: number; by_reason: Partial<Record<NeverCallableReason, number>> } };
   by_day: Array<{ date: string; dials: number }>;
-  perLead: LeadForecast[];
+  /** Each lead's forecast, made when asked (the summary needs none). */
+  perLead: () => LeadForecast[];
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/** The first instant at or after `at` (ms) the rules allow a number of these zones to be dialed, or null. */
+type Allowed = (contact: ForecastContact, at: number) => number | null;
+
+/**
+ * `nextDialInstant`, asked once per zones and instant: a campaign's leads share a few zones and
+ * their dials the same instants, so a forecast of 100,000 leads asks the rules a few thousand times.
+ */
+function allowedBy(rules: DialRules): Allowed {
+  const byZones = new Map<string, Map<number, number | null>>();
+  const ofContact = new WeakMap<ForecastContact, Map<number, number | null>>();
+  return (contact, at) => {
+    let known = ofContact.get(contact);
+    if (!known) {
+      const key = contact.zones.join(',');
+      known = byZones.get(key) ?? new Map<number, number | null>();
+      byZones.set(key, known);
+      ofContact.set(contact, known);
+    }
+    let answer = known.get(at);
+    if (answer === undefined) {
+      answer = nextDialInstant(rules, { zones: contact.zones, doNotCall: false }, new Date(at))?.getTime() ?? null;
+      known.set(at, answer);
+    }
+    return answer;
+  };
+}
 
 /** A dial expected to happen, with the chance it does (the rounds and contacts before it reached nobody). */
 interface ExpectedDial {
@@ -66,10 +95,10 @@ interface ExpectedDial {
 }
 
 /** Why none of the lead's contacts can ever be dialed, or null when one can at `from`'s first allowed instant. */
-function neverCallable(rules: DialRules, lead: ForecastLead, from: Date): NeverCallableReason | null {
+function neverCallable(rules: DialRules, allowed: Allowed, lead: ForecastLead, from: number): NeverCallableReason | null {
   const open = lead.contacts.filter((contact) => !contact.listed);
   if (!open.length) return 'do_not_call';
-  if (open.some((contact) => nextDialInstant(rules, { zones: contact.zones, doNotCall: false }, from) !== null)) return null;
+  if (open.some((contact) => allowed(contact, from) !== null)) return null;
   const zoneNeeded = rules.quiet_hours !== null || rules.holidays.length > 0 || rules.window_timezone === 'lead';
   return zoneNeeded && open.every((contact) => contact.zones.length === 0) ? 'no_timezone' : 'window_never_opens';
 }
@@ -80,7 +109,7 @@ function neverCallable(rules: DialRules, lead: ForecastLead, from: Date): NeverC
  * every dial at the first instant the dial rules allow: the rules the dialer applies, through the
  * same function (`nextDialInstant`).
  */
-function expectedDials(settings: ForecastSettings, assumptions: Assumptions, lead: ForecastLead, from: number): ExpectedDial[] {
+function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions, lead: ForecastLead, from: number): ExpectedDial[] {
   const dials: ExpectedDial[] = [];
   const open = lead.contacts.filter((contact) => !contact.listed);
   const missed = 1 - assumptions.answerRate;
@@ -91,10 +120,10 @@ function expectedDials(settings: ForecastSettings, assumptions: Assumptions, lea
     let at = roundStart;
     let unanswered = reachedNobody;
     for (const contact of open) {
-      const allowed = nextDialInstant(settings.rules, { zones: contact.zones, doNotCall: false }, new Date(at));
-      if (allowed === null) continue;
-      dials.push({ lead: lead.id, contact, at: allowed.getTime(), weight: unanswered, opensRound: unanswered === reachedNobody });
-      at = allowed.getTime() + callMs;
+      const next = allowed(contact, at);
+      if (next === null) continue;
+      dials.push({ lead: lead.id, contact, at: next, weight: unanswered, opensRound: unanswered === reachedNobody });
+      at = next + callMs;
       unanswered *= missed;
     }
     // No contact could be dialed, or someone surely answered: no later round.
@@ -110,7 +139,7 @@ function expectedDials(settings: ForecastSettings, assumptions: Assumptions, lea
  * the call length, its pacing): a dial finding its minute full goes to the next minute that has
  * room and that the rules allow. Full minutes are skipped through links to the next open one.
  */
-function placed(dials: ExpectedDial[], settings: ForecastSettings, assumptions: Assumptions): ExpectedDial[] {
+function placed(dials: ExpectedDial[], settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions): ExpectedDial[] {
   const byConcurrency = (settings.maxConcurrentCalls * 60) / Math.max(1, assumptions.averageCallSeconds);
   const perMinute = Math.min(byConcurrency, settings.maxCallsPerMinute ?? Infinity);
   const used = new Map<number, number>();
@@ -132,7 +161,7 @@ function placed(dials: ExpectedDial[], settings: ForecastSettings, assumptions: 
       const minute = open(Math.floor(at / MINUTE));
       if (minute * MINUTE <= at) break;
       // Moved past a full minute: the rules are asked again from there (the window may have closed).
-      at = nextDialInstant(settings.rules, { zones: dial.contact.zones, doNotCall: false }, new Date(minute * MINUTE))?.getTime() ?? null;
+      at = allowed(dial.contact, minute * MINUTE);
       if (at === null || Math.floor(at / MINUTE) === minute) break;
     }
     if (at === null) continue;
@@ -140,7 +169,8 @@ function placed(dials: ExpectedDial[], settings: ForecastSettings, assumptions: 
     const total = (used.get(minute) ?? 0) + dial.weight;
     used.set(minute, total);
     if (total >= perMinute) nextOpen.set(minute, minute + 1);
-    out.push({ ...dial, at });
+    dial.at = at;
+    out.push(dial);
   }
   return out;
 }
@@ -149,16 +179,17 @@ function placed(dials: ExpectedDial[], settings: ForecastSettings, assumptions: 
 export function forecastDials(settings: ForecastSettings, assumptions: Assumptions, leads: readonly ForecastLead[], from: Date): DialForecast {
   const reasons = new Map<number, NeverCallableReason>();
   const dials: ExpectedDial[] = [];
+  const allowed = allowedBy(settings.rules);
   const pending = leads.filter((lead) => lead.status === 'created');
   for (const lead of pending) {
-    const reason = neverCallable(settings.rules, lead, new Date(Math.max(from.getTime(), lead.dueAt)));
+    const reason = neverCallable(settings.rules, allowed, lead, Math.max(from.getTime(), lead.dueAt));
     if (reason) reasons.set(lead.id, reason);
-    else dials.push(...expectedDials(settings, assumptions, lead, from.getTime()));
+    else dials.push(...expectedDials(settings, allowed, assumptions, lead, from.getTime()));
   }
-  const scheduled = placed(dials, settings, assumptions);
+  const scheduled = placed(dials, settings, allowed, assumptions);
   const first = new Map<number, number>();
   const expected = new Map<number, number>();
-  const days = new Map<string, number>();
+  const days = new Map<number, number>();
   let firstAt = Infinity;
   let lastAt = -Infinity;
   for (const dial of scheduled) {
@@ -166,8 +197,8 @@ export function forecastDials(settings: ForecastSettings, assumptions: Assumptio
     if (dial.opensRound) expected.set(dial.lead, (expected.get(dial.lead) ?? 0) + dial.weight);
     firstAt = Math.min(firstAt, dial.at);
     lastAt = Math.max(lastAt, dial.at);
-    const date = new Date(dial.at).toISOString().slice(0, 10);
-    days.set(date, (days.get(date) ?? 0) + dial.weight);
+    const day = Math.floor(dial.at / DAY);
+    days.set(day, (days.get(day) ?? 0) + dial.weight);
   }
   const byReason: Partial<Record<NeverCallableReason, number>> = {};
   for (const reason of reasons.values()) byReason[reason] = (byReason[reason] ?? 0) + 1;
@@ -176,14 +207,15 @@ export function forecastDials(settings: ForecastSettings, assumptions: Assumptio
     first_dial_at: scheduled.length ? iso(firstAt) : null,
     ends_at: scheduled.length ? iso(lastAt + assumptions.averageCallSeconds * 1000) : null,
     leads: { total: leads.length, callable: pending.length - reasons.size, never_callable: { total: reasons.size, by_reason: byReason } },
-    by_day: [...days].sort(([a], [b]) => a.localeCompare(b)).map(([date, dials]) => ({ date, dials: Math.round(dials) })),
-    perLead: leads.map((lead) => ({
-      lead_id: lead.id,
-      phone_number: lead.phone_number,
-      status: lead.status,
-      next_dial_at: iso(first.get(lead.id)),
-      expected_attempts: Math.round((expected.get(lead.id) ?? 0) * 100) / 100,
-      reason: reasons.get(lead.id) ?? null,
-    })),
+    by_day: [...days].sort(([a], [b]) => a - b).map(([day, dials]) => ({ date: new Date(day * DAY).toISOString().slice(0, 10), dials: Math.round(dials) })),
+    perLead: () =>
+      leads.map((lead) => ({
+        lead_id: lead.id,
+        phone_number: lead.phone_number,
+        status: lead.status,
+        next_dial_at: iso(first.get(lead.id)),
+        expected_attempts: Math.round((expected.get(lead.id) ?? 0) * 100) / 100,
+        reason: reasons.get(lead.id) ?? null,
+      })),
   };
 }

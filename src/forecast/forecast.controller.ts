@@ -56,7 +56,8 @@ export class ForecastController {
     @Req() req: FastifyRequest,
   ) {
     const forecast = await this.forecast(user.organisationId, id, query.from);
-    const perLead = query.never_callable === 'true' ? forecast.perLead.filter((lead) => lead.reason !== null) : forecast.perLead;
+    const all = forecast.perLead();
+    const perLead = query.never_callable === 'true' ? all.filter((lead) => lead.reason !== null) : all;
     const page = perLead.slice((query.page - 1) * query.per_page, query.page * query.per_page);
     const { page: _page, ...kept } = req.query as Record<string, string>;
     return pageEnvelope(page, perLead.length, {
