@@ -25,18 +25,19 @@ export type SubjectErased = DomainEvent<
   }
 >;
 
+/** What held an erased person's values: ids and a keyed hash, nothing personal. */
+export const HOLDINGS_FIELDS = {
+  erasure_id: 'plain',
+  user_id: 'plain',
+  subject_key: 'plain',
+  leads: 'plain',
+  contacts: 'plain',
+  calls: 'plain',
+  import_rows: 'plain',
+} as const;
+
 export const SUBJECT_ERASED_TYPES = declareFields<SubjectErased>({
-  SubjectErased: {
-    erasure_id: 'plain',
-    user_id: 'plain',
-    subject_key: 'plain',
-    leads: 'plain',
-    contacts: 'plain',
-    calls: 'plain',
-    import_rows: 'plain',
-    requested_by: 'plain',
-    completed_at: 'plain',
-  },
+  SubjectErased: { ...HOLDINGS_FIELDS, requested_by: 'plain', completed_at: 'plain' },
 });
 
 /** `value` with every value in it erased, its shape kept: an object's fields, a list's items. */

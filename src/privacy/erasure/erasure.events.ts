@@ -1,6 +1,6 @@
 import { DomainEvent } from '../../infrastructure/event-sourcing/decider';
 import { declareFields } from '../../infrastructure/event-sourcing/event-fields';
-import { SubjectErased } from '../../infrastructure/sealing/subject-erased.event';
+import { HOLDINGS_FIELDS, SubjectErased } from '../../infrastructure/sealing/subject-erased.event';
 
 /** One stream per erasure (docs/privacy.md). */
 export const erasureStream = (erasureId: number) => `erasure-${erasureId}`;
@@ -24,13 +24,5 @@ export type ErasureEvent = SubjectErasureRequested | SubjectHoldingsFound | Subj
 export const ERASURE_EVENT_TYPES = declareFields<SubjectErasureRequested | SubjectHoldingsFound | SubjectErasureFinished>({
   SubjectErasureFinished: { erasure_id: 'plain', finished_at: 'plain' },
   SubjectErasureRequested: { erasure_id: 'plain', user_id: 'plain', phone_number: 'subject', requested_at: 'plain' },
-  SubjectHoldingsFound: {
-    erasure_id: 'plain',
-    user_id: 'plain',
-    subject_key: 'plain',
-    leads: 'plain',
-    contacts: 'plain',
-    calls: 'plain',
-    import_rows: 'plain',
-  },
+  SubjectHoldingsFound: HOLDINGS_FIELDS,
 });
