@@ -15,7 +15,16 @@ function loadZonedLeads(dataDir, { userId, campaignId, count }) {
   for (let i = 0; i < count; i++) {
     const id = store.nextId('lead');
     const zone = ZONES[i % ZONES.length];
-    const data = { lead_id: id, user_id: userId, campaign_id: campaignId, phone_number: phone(i, 212), timezone: zone, zones: [zone], variables: {}, secondary_contacts: [] };
+    const data = {
+      lead_id: id,
+      user_id: userId,
+      campaign_id: campaignId,
+      phone_number: phone(i, 212),
+      timezone: zone,
+      zones: [zone],
+      variables: {},
+      secondary_contacts: [],
+    };
     store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
   }
   store.close();

@@ -27,9 +27,19 @@ export class LeadsQueries implements CampaignLeads {
     return this.projection.leads.get(id);
   }
 
-  /** docs/forecast.md: a campaign's live leads, oldest first. */
-  ofCampaign(organisationId: number, campaignId: number): Promise<LeadDocument[]> {
-    return this.projection.leads.find({ user_id: organisationId, deleted: false, campaign_id: campaignId }, { sort: [['id', 'asc']] });
+  /**
+   * docs/forecast.md: a campaign's live leads, oldest first, read at one moment as an export reads
+   * them (not kept in the documents' cache: a forecast reads them all once).
+   */
+  async ofCampaign(organisationId: number, campaignId: number): Promise<LeadDocument[]> {
+    const snapshot = await this.projection.leads.snapshot({ user_id: organisationId, deleted: false, campaign_id: campaignId });
+    const leads: LeadDocument[] = [];
+    try {
+      for await (const page of snapshot.pages(5000)) for (const lead of page) leads.push(lead);
+    } finally {
+      await snapshot.close();
+    }
+    return leads.reverse();
   }
 
   /** docs/privacy.md: the organisation's leads (deleted ones too) whose primary number is `phoneNumber`, through the leads' number index. */

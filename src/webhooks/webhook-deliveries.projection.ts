@@ -78,20 +78,17 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
   }
 
   /**
-   * docs/privacy.md: the bodies sent about an erased person's calls and leads keep their ids,
-   * statuses and times, the rest `[erased]`. A lead's lifecycle deliveries name no call: found
-   * among the organisation's by the lead in their body.
+   * docs/privacy.md: the bodies sent about an erased person keep their ids, statuses and times,
+   * the rest `[erased]`: their calls, their leads, and their entries among another lead's secondary
+   * contacts. A body names a lead whatever call it is about: the organisation's deliveries are read.
    */
   private async erase({ user_id, calls, leads, contacts }: SubjectErased['data'], position: number): Promise<void> {
-    const ofLeads = new Set([...leads, ...contacts.map((c) => c.lead_id)]);
-    const ofCalls = calls.length ? await this.deliveries.find({ call_id: { in: calls } }) : [];
-    const lifecycle = ofLeads.size ? await this.deliveries.find({ user_id, call_id: null }) : [];
-    const named = lifecycle.filter((d) => ofLeads.has((d.payload.lead as { id?: number } | null | undefined)?.id ?? -1));
-    for (const delivery of [...ofCalls, ...named]) {
-      if (delivery.user_id !== user_id) continue;
-      const payload = { ...delivery.payload };
-      for (const part of ['call', 'lead']) if (payload[part]) payload[part] = erasedRecord(payload[part]);
-      await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
+    const ofCalls = new Set(calls);
+    const ofLeads = new Set(leads);
+    const ofContacts = new Set(contacts.map((c) => c.contact_id));
+    for (const delivery of await this.deliveries.find({ user_id })) {
+      const payload = erasedPayload(delivery, ofCalls, ofLeads, ofContacts);
+      if (payload !== delivery.payload) await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
     }
   }
 }
@@ -140,3 +137,27 @@ export function deliveryView(doc: WebhookDeliveryDocument) {
 
 /** The detail: the list's fields and every attempt. */
 export const deliveryDetail = (doc: WebhookDeliveryDocument) => ({ ...deliveryView(doc), attempt_log: doc.attempt_log });
+
+type NamedLead = { id?: number; secondary_contacts?: Array<{ id?: number }> } & Record<string, unknown>;
+
+/** A delivery's body with what it holds of the erased person erased; the same body when it names none of it. */
+function erasedPayload(delivery: WebhookDeliveryDocument, calls: Set<number>, leads: Set<number>, contacts: Set<number>): Record<string, unknown> {
+  const payload = { ...delivery.payload };
+  let changed = false;
+  if (payload.call && delivery.call_id !== null && calls.has(delivery.call_id)) {
+    payload.call = erasedRecord(payload.call);
+    changed = true;
+  }
+  const lead = payload.lead as NamedLead | null | undefined;
+  if (lead) {
+    const own = lead.id !== undefined && leads.has(lead.id);
+    const named = (lead.secondary_contacts ?? []).some((c) => c.id !== undefined && contacts.has(c.id));
+    if (own || named) {
+      const { secondary_contacts, ...fields } = lead;
+      const erasedContacts = (secondary_contacts ?? []).map((c) => (c.id !== undefined && contacts.has(c.id) ? erasedRecord(c) : c));
+      payload.lead = { ...(own ? (erasedRecord(fields) as object) : fields), ...(secondary_contacts ? { secondary_contacts: erasedContacts } : {}) };
+      changed = true;
+    }
+  }
+  return changed ? payload : delivery.payload;
+}

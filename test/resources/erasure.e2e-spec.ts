@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allDayCampaign } from '../support/all-day-campaign';
+import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
+import { Receiver } from '../support/receiver';
 import { eventually } from '../support/fake-provider';
 import { cli } from '../support/processes';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -37,10 +38,24 @@ describe('POST /api/user/privacy/erasures', () => {
       return [...spellings, ...values].filter((value) => bytes.includes(value)).map((value) => `${file.slice(dataDir.length)}: ${value}`);
     });
 
+  const receiver = new Receiver(() => ({ status: 200, body: { ok: true } }));
+
   beforeAll(async () => {
+    const hooks = (await receiver.start()).url;
     t = await startTestApp(env, { dataDir });
     ({ token } = await t.createUser());
-    campaign = await allDayCampaign(t, token, { name: 'Erasures', max_retries: 0 });
+    // Its calls' ends are sent to the user's system: the delivery bodies name the person too.
+    const assistant = (
+      await t.request('POST', '/api/user/assistant', { token, body: { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${hooks}/ended` } })
+    ).body.data.id;
+    const body = {
+      name: 'Erasures',
+      assistant_id: assistant,
+      max_retries: 0,
+      calling_hours: { start: '00:00', end: '24:00' },
+      calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+    };
+    campaign = (await t.request('POST', '/api/user/campaigns', { token, body })).body.data.id;
     const lead = (body: object, headers: Record<string, string> = {}) =>
       t.request('POST', '/api/user/lead', { token, headers, body: { campaign_id: campaign, ...body } });
     ids.own = (
@@ -60,10 +75,19 @@ describe('POST /api/user/privacy/erasures', () => {
       20_000,
       'campaign to complete',
     );
+    await eventually(
+      async () => {
+        const held = (await t.request('GET', `/api/user/privacy/subjects/${encodeURIComponent(subject)}`, { token })).body;
+        return held.webhook_deliveries.some((d: { status: string }) => d.status === 'delivered');
+      },
+      20_000,
+      'a webhook delivery about the person',
+    );
     reportBefore = await report();
   }, 60_000);
   afterAll(async () => {
     await t?.close();
+    await receiver.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -102,6 +126,7 @@ describe('POST /api/user/privacy/erasures', () => {
       await t.request('GET', `/api/user/campaigns/${campaign}/history?as_of=${encodeURIComponent(new Date().toISOString())}`, { token }),
       await t.request('GET', '/api/user/audit?per_page=100', { token }),
       await t.request('GET', '/api/user/dnc', { token }),
+      await t.request('GET', '/api/user/webhook-deliveries?per_page=100', { token }),
       // The idempotent answer of the lead's creation, replayed.
       await t.request('POST', '/api/user/lead', {
         token,
