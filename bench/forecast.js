@@ -5,28 +5,14 @@
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { BulkWriter, phone, assistantBody } = require('./load');
-const { ZONES } = require('./many-campaigns');
+const { BulkWriter, assistantBody } = require('./load');
+const { ZONES, appendZonedLead } = require('./many-campaigns');
 const { startService, cli, api, rssMb } = require('./service');
 
 function loadZonedLeads(dataDir, { userId, campaignId, count }) {
   const store = new BulkWriter(dataDir);
   const at = new Date().toISOString();
-  for (let i = 0; i < count; i++) {
-    const id = store.nextId('lead');
-    const zone = ZONES[i % ZONES.length];
-    const data = {
-      lead_id: id,
-      user_id: userId,
-      campaign_id: campaignId,
-      phone_number: phone(i, 212),
-      timezone: zone,
-      zones: [zone],
-      variables: {},
-      secondary_contacts: [],
-    };
-    store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
-  }
+  for (let i = 0; i < count; i++) appendZonedLead(store, i, userId, campaignId, at);
   store.close();
 }
 

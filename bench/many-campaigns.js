@@ -79,6 +79,23 @@ async function makeCampaigns(dataDir, users, campaignsPerUser) {
   return made;
 }
 
+/** The n-th bulk lead: a New York number given one of the 24 zones as its timezone, in turn. */
+function appendZonedLead(store, n, userId, campaignId, at) {
+  const id = store.nextId('lead');
+  const zone = ZONES[n % ZONES.length];
+  const data = {
+    lead_id: id,
+    user_id: userId,
+    campaign_id: campaignId,
+    phone_number: phone(n, 212),
+    timezone: zone,
+    zones: [zone],
+    variables: {},
+    secondary_contacts: [],
+  };
+  store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
+}
+
 /** `perCampaign` leads in each campaign, each in one of the 24 zones (given as its timezone). */
 function loadLeads(dataDir, campaigns, perCampaign) {
   const store = new BulkWriter(dataDir);
@@ -86,19 +103,7 @@ function loadLeads(dataDir, campaigns, perCampaign) {
   let n = 0;
   for (const { user, id: campaignId } of campaigns) {
     for (let i = 0; i < perCampaign; i++, n++) {
-      const id = store.nextId('lead');
-      const zone = ZONES[n % ZONES.length];
-      const data = {
-        lead_id: id,
-        user_id: user.id,
-        campaign_id: campaignId,
-        phone_number: phone(n, 212),
-        timezone: zone,
-        zones: [zone],
-        variables: {},
-        secondary_contacts: [],
-      };
-      store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
+      appendZonedLead(store, n, user.id, campaignId, at);
     }
   }
   store.close();
@@ -200,7 +205,7 @@ async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign =
   }
 }
 
-module.exports = { manyCampaigns, ZONES };
+module.exports = { manyCampaigns, appendZonedLead, ZONES };
 
 if (require.main === module) {
   const scale = Number(process.env.BENCH_SCALE ?? 1);
