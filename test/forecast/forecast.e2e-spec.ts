@@ -113,3 +113,42 @@ describe('GET /api/user/campaigns/{id}/forecast', () => {
     expect(calls.some((c) => c.client_phone_number === numbers.listed || c.client_phone_number === numbers.nowhere)).toBe(false);
   }, 60_000);
 });
+
+/** docs/forecast.md: when the campaign's pacing binds, its end as the dialer makes it. */
+describe('the forecast end when a cap binds', () => {
+  let w: World;
+  afterAll(async () => {
+    await w.t.close();
+    await w.provider.stop();
+  });
+
+  it('puts the last dial within 10 % of the forecast span of the dialer’s own last dial', async () => {
+    w = await world('2026-06-02T14:00:00Z', {});
+    const id = await campaign(w, {
+      calling_hours: { start: '00:00', end: '24:00' },
+      calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      max_concurrent_calls: 100,
+      max_calls_per_minute: 5,
+      max_retries: 0,
+    });
+    const count = 40;
+    for (let i = 0; i < count; i++) await lead(w, id, `+1212555${String(2000 + i)}`);
+    const forecast = (await w.t.request('GET', `/api/user/campaigns/${id}/forecast`, { token: w.token })).body;
+    const from = Date.parse(forecast.from);
+    const callMs = forecast.assumptions.average_call_seconds * 1000;
+    // Five a minute: the capacity binds, the last of 40 leads is dialed in the eighth minute.
+    expect(Date.parse(forecast.ends_at) - callMs - from).toBe(7 * MINUTE);
+
+    await setStatus(w, id, 'start');
+    for (let minute = 0; w.provider.dials.length < count && minute < 30; minute++) {
+      w.clock.set(new Date(from + minute * MINUTE));
+      await settled(w);
+    }
+    expect(w.provider.dials).toHaveLength(count);
+    const calls = (await w.t.request('GET', `/api/user/calls?campaign_id=${id}&per_page=100`, { token: w.token })).body.data as Array<{ created_at: string }>;
+    const lastDial = Math.max(...calls.map((c) => Date.parse(`${c.created_at.replace(' ', 'T')}Z`)));
+    // The end as the forecast counts it: the last dial and a call's length after it.
+    const span = Date.parse(forecast.ends_at) - from;
+    expect(Math.abs(lastDial + callMs - Date.parse(forecast.ends_at))).toBeLessThanOrEqual(0.1 * span);
+  }, 60_000);
+});
