@@ -34,6 +34,7 @@ describe('POST /api/user/privacy/erasures', () => {
   let t: TestApp;
   let token: string;
   let campaign: number;
+  let waiting: number;
   let reportBefore: unknown;
   const ids: Record<string, number> = {};
 
@@ -81,6 +82,13 @@ describe('POST /api/user/privacy/erasures', () => {
       })
     ).body.data.id;
     ids.other = (await lead({ phone_number: '+12015550179', variables: { first_name: 'Other' } })).body.data.id;
+    // A campaign not started yet, whose lead (and a contact of another) is the person: started after the erasure.
+    waiting = (await t.request('POST', '/api/user/campaigns', { token, body: { ...body, name: 'Later' } })).body.data.id;
+    await t.request('POST', '/api/user/lead', { token, body: { campaign_id: waiting, phone_number: subject } });
+    await t.request('POST', '/api/user/lead', {
+      token,
+      body: { campaign_id: waiting, phone_number: '+12015550180', secondary_contacts: [{ phone_number: subject }] },
+    });
     await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
     await eventually(
       async () => (await t.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed',
@@ -167,6 +175,16 @@ describe('POST /api/user/privacy/erasures', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors.phone_number).toEqual(['This number asked not to be called.']);
     expect((await t.request('DELETE', `/api/user/dnc/${encodeURIComponent(subject)}`, { token })).status).toBe(409);
+    // Never dialed again: a campaign holding the person as a lead and as a contact runs to its end without a call to them.
+    const dialsBefore = provider.dials.filter((d) => d.request.to === subject).length;
+    await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: waiting, action: 'start' } });
+    await eventually(
+      async () => (await t.request('GET', `/api/user/campaigns/${waiting}`, { token })).body.status === 'completed',
+      20_000,
+      'the later campaign to end',
+    );
+    expect(provider.dials.filter((d) => d.request.to === subject)).toHaveLength(dialsBefore);
+    expect(provider.dials.some((d) => d.request.to === '+12015550180')).toBe(true);
   });
 
   it('leaves nothing in any file of the data directory, nor after a rebuild of every read model', async () => {
