@@ -4,20 +4,24 @@ import { AppConfig } from '../config/app-config';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
 import { sealEmbeddedEvents } from './seal-embedded-events';
+import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
 import { Sealer } from './sealer';
 
 export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
 
 /**
- * docs/privacy.md: an embedded store from before secrets were sealed is sealed in place before
+ * docs/privacy.md: an embedded store from before secrets (then personal values) were sealed is sealed in place before
  * anything reads it (a provider, made before the projections start); the read models holding
  * secrets changed version, so they are projected again from the sealed log, after which the
  * read store's files are compacted.
  */
-export function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer): number {
+export async function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer): Promise<number> {
   if (config.eventStore !== 'embedded') return 0;
-  const rewritten = sealEmbeddedEvents(join(config.dataDir, 'events.db'), (plain) => sealer.seal(plain));
+  const file = join(config.dataDir, 'events.db');
+  const rewritten = sealEmbeddedEvents(file, (plain) => sealer.seal(plain));
   if (rewritten) new Logger('Keys').log(`Sealed the secrets of ${rewritten} events written by an earlier version`);
+  const personal = await sealEmbeddedPersonalValues(file, sealer);
+  if (personal) new Logger('Keys').log(`Sealed the personal values of ${personal} events written by an earlier version, under their people's keys`);
   return rewritten;
 }
 

@@ -1,0 +1,104 @@
+import Database from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { keyFileKeys } from '../../src/infrastructure/sealing/data-keys';
+import { Sealer } from '../../src/infrastructure/sealing/sealer';
+import { SqliteKeyStore } from '../../src/infrastructure/sealing/sqlite-key-store';
+import { allDayCampaign } from '../support/all-day-campaign';
+import { eventually } from '../support/fake-provider';
+import { startTestApp } from '../support/test-app';
+
+const primary = '+12015550161';
+const contact = '+12015550162';
+const listed = '+12015550163';
+const values = ['Upgrade-Vera-Quill', 'Upgrade-aunt-Ida'];
+
+/** Files of the event store (its log included) holding `text`. */
+const inLog = (dir: string, text: string) => readdirSync(dir).filter((file) => file.startsWith('events.db') && readFileSync(join(dir, file)).includes(text));
+
+/** `value` with each subject-sealed string opened, again while it was sealed twice. */
+async function opened(value: unknown, sealer: Sealer): Promise<unknown> {
+  if (typeof value === 'string' && /^sealed:v1:d[sr]_/.test(value)) return opened(JSON.parse((await sealer.openForSubject(value))!), sealer);
+  if (Array.isArray(value)) return Promise.all(value.map((item) => opened(item, sealer)));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await opened(v, sealer)])));
+  return value;
+}
+
+/**
+ * Turns an event store back into what the build before personal sealing wrote: every personal value
+ * in plain text, no `subject` in the metadata, streams named by a number's digits, the upgrade not marked.
+ */
+async function asTheEarlierBuildWroteIt(dataDir: string, organisationId: number, campaignId: number): Promise<void> {
+  const keys = new SqliteKeyStore(join(dataDir, 'keys.db'));
+  const sealer = new Sealer(keys, keyFileKeys(dataDir, []).keys);
+  await sealer.start();
+  const events = new Database(join(dataDir, 'events.db'));
+  const rows = events.prepare("SELECT position, data, metadata FROM events WHERE data LIKE '%sealed:v1:d%' OR metadata LIKE '%\"subject\"%'").all() as Array<{
+    position: number;
+    data: string;
+    metadata: string;
+  }>;
+  for (const row of rows) {
+    const { subject: _subject, ...metadata } = JSON.parse(row.metadata) as Record<string, unknown>;
+    const data = await opened(JSON.parse(row.data), sealer);
+    events.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?').run(JSON.stringify(data), JSON.stringify(metadata), row.position);
+  }
+  const rename = events.prepare('UPDATE events SET stream = ? WHERE stream = ?');
+  rename.run(`lead_number-${campaignId}_${primary.slice(1)}`, `lead_number-${campaignId}_${sealer.keyedHash(primary)}`);
+  rename.run(`dnc_number-${organisationId}_${listed.slice(1)}`, `dnc_number-${organisationId}_${sealer.subjectKeyId(organisationId, listed)}`);
+  events.prepare("DELETE FROM sequences WHERE name = 'upgrade:personal-sealed'").run();
+  events.pragma('wal_checkpoint(TRUNCATE)');
+  events.close();
+  await keys.close();
+}
+
+/** docs/privacy.md: a store written before personal values were sealed is sealed in place at the first start of this version. */
+describe('the upgrade that seals the personal values of an earlier store', () => {
+  it('leaves none of them in the log, keeps every one readable, and the numbers found by their new stream names', async () => {
+    let t = await startTestApp({});
+    const dataDir = t.dataDir;
+    try {
+      const { token, organisation_id: organisationId } = await t.createUser();
+      const campaign = await allDayCampaign(t, token, { name: 'Upgrade' });
+      const made = await t.request('POST', '/api/user/lead', {
+        token,
+        body: {
+          campaign_id: campaign,
+          phone_number: primary,
+          variables: { first_name: values[0] },
+          secondary_contacts: [{ phone_number: contact, variables: { relation: values[1] } }],
+        },
+      });
+      expect(made.status).toBe(200);
+      expect((await t.request('POST', '/api/user/dnc', { token, body: { phone_numbers: [listed] } })).status).toBe(200);
+      await t.stop();
+      await asTheEarlierBuildWroteIt(dataDir, organisationId, campaign);
+      for (const text of [...values, primary, contact]) expect([text, inLog(dataDir, text).length > 0]).toEqual([text, true]);
+
+      t = await startTestApp({}, { dataDir });
+      for (const text of [...values, primary, contact, listed, primary.slice(1), listed.slice(1)]) expect([text, inLog(dataDir, text)]).toEqual([text, []]);
+      const [lead] = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body;
+      expect(lead).toMatchObject({
+        phone_number: primary,
+        variables: { first_name: values[0] },
+        secondary_contacts: [{ phone_number: contact, variables: { relation: values[1] } }],
+      });
+      // The number's reservation and listing are found under their keyed names.
+      const again = await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: primary } });
+      expect(again.status).toBe(422);
+      expect((await t.request('DELETE', `/api/user/dnc/${encodeURIComponent(listed)}`, { token })).status).toBe(200);
+      // And an erasure now reaches what was written before.
+      const erasure = (await t.request('POST', '/api/user/privacy/erasures', { token, body: { phone_number: primary } })).body.data;
+      await eventually(
+        async () => (await t.request('GET', `/api/user/privacy/erasures/${erasure.id}`, { token })).body.status === 'done',
+        10_000,
+        'the erasure',
+      );
+      const [erased] = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body;
+      expect(erased).toMatchObject({ phone_number: '[erased]', variables: { first_name: '[erased]' } });
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
