@@ -36,13 +36,17 @@ export function sealEmbeddedEvents(file: string, seal: (plain: string) => string
       db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1)').run(DONE);
       return rewritten;
     });
-    const rewritten = upgrade.immediate();
-    if (rewritten > 0) {
-      db.exec('VACUUM');
-      db.pragma('wal_checkpoint(TRUNCATE)');
-    }
-    return rewritten;
+    return compactedAfter(db, upgrade.immediate());
   } finally {
     db.close();
   }
+}
+
+/** After `rewritten` events were rewritten in place: the file vacuumed and its log emptied, so no page keeps what they held. */
+export function compactedAfter(db: Database.Database, rewritten: number): number {
+  if (rewritten > 0) {
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+  return rewritten;
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { organisationOf } from '../event-sourcing/actor';
 import { declaredEventTypes } from '../event-sourcing/event-fields';
 import { hasPersonalFields, withPersonalSealed } from './personal-fields';
+import { compactedAfter } from './seal-embedded-events';
 import { Sealer } from './sealer';
 
 const DONE = 'upgrade:personal-sealed';
@@ -74,11 +75,7 @@ export async function sealEmbeddedPersonalValues(file: string, sealer: Sealer): 
       }
       db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO NOTHING').run(DONE);
     })();
-    if (rewritten > 0) {
-      db.exec('VACUUM');
-      db.pragma('wal_checkpoint(TRUNCATE)');
-    }
-    return rewritten;
+    return compactedAfter(db, rewritten);
   } finally {
     db.close();
   }
