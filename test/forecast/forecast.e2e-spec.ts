@@ -152,3 +152,37 @@ describe('the forecast end when a cap binds', () => {
     expect(Math.abs(lastDial + callMs - Date.parse(forecast.ends_at))).toBeLessThanOrEqual(0.1 * span);
   }, 60_000);
 });
+
+/** docs/forecast.md: a public holiday of the campaign's, in the lead's own time. */
+describe('the forecast over a holiday', () => {
+  let w: World;
+  afterAll(async () => {
+    await w.t.close();
+    await w.provider.stop();
+  });
+
+  it('skips the holiday as the dialer does: not dialed on the day it would have been, dialed in the minute forecast after it', async () => {
+    // Monday 1 June 2026, 18:00 UTC: 20:00 in Rome, past its window; Tuesday 2 June is Republic Day in Italy.
+    w = await world('2026-06-01T18:00:00Z', {});
+    const id = await campaign(w, {
+      calling_hours: { start: '09:00', end: '17:00' },
+      calling_days: WEEKDAYS,
+      window_timezone: 'lead',
+      holidays: ['IT'],
+      max_retries: 0,
+    });
+    await lead(w, id, '+390612345678');
+    const [forecast] = (await w.t.request('GET', `/api/user/campaigns/${id}/forecast/leads`, { token: w.token })).body.data as LeadForecast[];
+    expect(forecast.next_dial_at).toBe('2026-06-03T07:00:00.000Z');
+
+    await setStatus(w, id, 'start');
+    for (const at of ['2026-06-02T07:00:00Z', '2026-06-02T12:00:00Z', '2026-06-03T06:59:00Z']) {
+      w.clock.set(new Date(at));
+      await settled(w);
+      expect([at, w.provider.dials.length]).toEqual([at, 0]);
+    }
+    w.clock.set(new Date(forecast.next_dial_at!));
+    await settled(w);
+    expect(w.provider.dials).toHaveLength(1);
+  }, 30_000);
+});
