@@ -186,3 +186,41 @@ describe('the forecast over a holiday', () => {
     expect(w.provider.dials).toHaveLength(1);
   }, 30_000);
 });
+
+/** docs/forecast.md: retries, as the dialer makes them after a round that reached nobody. */
+describe('the forecast of retries', () => {
+  let w: World;
+  afterAll(async () => {
+    await w.t.close();
+    await w.provider.stop();
+  });
+
+  it('puts the last round where the dialer makes it when nobody answers', async () => {
+    w = await world('2026-06-02T14:00:00Z', { '+12125550190': ['no-answer'] });
+    const id = await campaign(w, {
+      calling_hours: { start: '00:00', end: '24:00' },
+      calling_days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      max_retries: 2,
+      retry_delay_seconds: 3600,
+    });
+    await lead(w, id, '+12125550190');
+    const forecast = (await w.t.request('GET', `/api/user/campaigns/${id}/forecast`, { token: w.token })).body;
+    const [one] = (await w.t.request('GET', `/api/user/campaigns/${id}/forecast/leads`, { token: w.token })).body.data as LeadForecast[];
+    // Three rounds at most, each after the one before reached nobody (70 % by default).
+    expect(one.expected_attempts).toBeCloseTo(1 + 0.7 + 0.49, 5);
+    const callMs = forecast.assumptions.average_call_seconds * 1000;
+    const lastRound = Date.parse(forecast.ends_at) - callMs;
+
+    await setStatus(w, id, 'start');
+    const dialedAt: number[] = [];
+    for (let minute = 0; dialedAt.length < 3 && minute <= 150; minute += 1) {
+      w.clock.set(new Date(Date.parse(forecast.from) + minute * MINUTE));
+      await settled(w);
+      while (dialedAt.length < w.provider.dials.length) dialedAt.push(w.clock.now().getTime());
+    }
+    expect(dialedAt).toHaveLength(3);
+    // The dialer's rounds are an hour apart from the end of the one before; the forecast counts a call's length in between.
+    const span = Date.parse(forecast.ends_at) - Date.parse(forecast.from);
+    expect(Math.abs(dialedAt[2] - lastRound)).toBeLessThanOrEqual(0.1 * span);
+  }, 60_000);
+});
