@@ -1,4 +1,5 @@
 import { campaign, lead, setStatus, settled, world, World } from '../support/dialing-world';
+import { eventually } from '../support/fake-provider';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri'];
 const MINUTE = 60_000;
@@ -150,6 +151,14 @@ describe('the forecast end when a cap binds', () => {
     // The end as the forecast counts it: the last dial and a call's length after it.
     const span = Date.parse(forecast.ends_at) - from;
     expect(Math.abs(lastDial + callMs - Date.parse(forecast.ends_at))).toBeLessThanOrEqual(0.1 * span);
+    // Its own history now: 40 calls, every one answered, 30 s each (the fake provider's).
+    await eventually(
+      async () => (await w.t.request('GET', `/api/user/campaigns/${id}`, { token: w.token })).body.status === 'completed',
+      10_000,
+      'the campaign to end',
+    );
+    const learned = (await w.t.request('GET', `/api/user/campaigns/${id}/forecast`, { token: w.token })).body;
+    expect(learned.assumptions).toEqual({ answer_rate: 1, average_call_seconds: 30, source: 'history' });
   }, 60_000);
 });
 
