@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { CallsQueries } from '../calls/calls.queries';
 import { CampaignDocument } from '../campaigns/campaigns.projection';
 import { DialingPolicies } from '../dialing/dialing-policies';
+import { undialableBecause } from '../dialing/dialable-settings';
+import { DomainError } from '../shared/domain-error';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
@@ -43,10 +45,14 @@ export class CampaignForecasts {
   async of(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
     const now = this.clock.now();
     const start = from ?? now;
+    // Settings a store from before their checks may hold, or an assistant gone: said, not a 500.
+    const undialable = undialableBecause(campaign);
+    if (undialable) throw DomainError.validation('campaign', `The campaign cannot be dialed: ${undialable}.`);
     const policy = await this.policies.policyOf(campaign);
+    if (!policy) throw DomainError.validation('assistant_id', "The campaign's assistant no longer exists.");
     const cap = runtimeCap(this.config.runtimes)?.capacity ?? Number.POSITIVE_INFINITY;
     const settings: ForecastSettings = {
-      rules: policy!.rules,
+      rules: policy.rules,
       maxRetries: campaign.max_retries,
       retryDelaySeconds: campaign.retry_delay_seconds,
       maxConcurrentCalls: Math.min(campaign.max_concurrent_calls, cap),

@@ -11,6 +11,5 @@ import { ForecastController } from './forecast.controller';
   imports: [CallsModule, CampaignsModule, DialingModule, DoNotCallModule],
   controllers: [ForecastController],
   providers: [CampaignForecasts],
-  exports: [CampaignForecasts],
 })
 export class ForecastModule {}
