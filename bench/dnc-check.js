@@ -10,7 +10,7 @@ const { dncNumber } = require('./dnc-numbers');
 
 const dist = join(__dirname, '..', 'dist');
 const { AppModule } = require(join(dist, 'app.module'));
-const { loadConfig } = require(join(dist, 'infrastructure/config/app-config'));
+const { loadServiceConfig: loadConfig } = require(join(dist, 'service-config'));
 const { DoNotCallQueries } = require(join(dist, 'do-not-call/do-not-call.queries'));
 
 async function main([userId, from, to, count]) {

@@ -11,7 +11,7 @@ require('reflect-metadata');
 const { NestFactory } = require('@nestjs/core');
 const { CommandBus } = require('@nestjs/cqrs');
 const { AppModule } = require('../dist/app.module');
-const { loadConfig } = require('../dist/infrastructure/config/app-config');
+const { loadServiceConfig: loadConfig } = require('../dist/service-config');
 const { EVENT_STORE } = require('../dist/infrastructure/event-store/event-store.port');
 const { ProjectionRunner } = require('../dist/infrastructure/projections/projection-runner');
 const { ChangeCampaignStatus } = require('../dist/campaigns/commands/change-campaign-status');

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { serveOpenApi } from './api-docs/openapi-document';
 import { AppModule } from './app.module';
-import { AppConfig } from './infrastructure/config/app-config';
+import { ServiceConfig } from './service-config';
 import { closeConnectionsOnShutdown } from './infrastructure/http/close-connections-on-shutdown';
 import { answerClientError } from './infrastructure/http/client-errors';
 import { HttpErrorFilter } from './infrastructure/http/http-error.filter';
@@ -15,13 +15,12 @@ import { IMPORT_ROUTES, installImportBodyParser } from './lead-imports/import-bo
 import { Metrics } from './infrastructure/metrics/metrics';
 import { observeRequests } from './infrastructure/metrics/observe-requests';
 import { installFormBodyParser } from './infrastructure/http/form-body-parser';
-import { runtimeFor } from './voice-runtimes/registry';
 
 /** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
 
 /** Builds the HTTP application on Fastify (chosen by measurement: see bench/README.md). */
-export async function createApp(config: AppConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
+export async function createApp(config: ServiceConfig, clock?: Clock, background = true): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     clientErrorHandler: answerClientError,
@@ -34,8 +33,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
   });
   installJsonBodyParser(adapter.getInstance(), { notJsonRoutes: IMPORT_ROUTES });
   installImportBodyParser(adapter.getInstance());
-  const runtime = runtimeFor(config.dialer);
-  installFormBodyParser(adapter.getInstance(), runtime.formRoutes ?? []);
+  installFormBodyParser(adapter.getInstance(), config.runtime.formRoutes);
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const log = createLog(config);
   logRequests(adapter.getInstance(), log);
@@ -44,7 +42,7 @@ export async function createApp(config: AppConfig, clock?: Clock, background = t
     bodyParser: false,
     abortOnError: false,
   });
-  await runtime.install?.(app, config);
+  await config.runtime.install(app, config);
   app.useGlobalFilters(new HttpErrorFilter());
   serveOpenApi(app);
   observeRequests(adapter.getInstance(), app.get(Metrics));

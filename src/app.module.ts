@@ -6,7 +6,6 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { SharedRateLimitStorage } from './infrastructure/auth/shared-rate-limit-storage';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './health/metrics.controller';
-import { AppConfig } from './infrastructure/config/app-config';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
 import { ReactorRunner } from './infrastructure/reactors/reactor-runner';
 import { AssistantsModule } from './assistants/assistants.module';
@@ -28,6 +27,7 @@ import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { ForecastModule } from './forecast/forecast.module';
+import { ServiceConfig } from './service-config';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
 @Module({})
@@ -39,7 +39,7 @@ export class AppModule implements OnApplicationBootstrap {
     await this.reactors.start();
   }
 
-  static forRoot(options: InfrastructureOptions): DynamicModule {
+  static forRoot(options: InfrastructureOptions & { config: ServiceConfig }): DynamicModule {
     useVoices(options.config.voices);
     return {
       module: AppModule,
@@ -55,7 +55,7 @@ export class AppModule implements OnApplicationBootstrap {
             storage,
           }),
         }),
-        VoiceRuntimesModule.forRoot(options.config.dialer),
+        VoiceRuntimesModule.forRoot(options.config.runtime),
         UsersModule,
         AuditModule,
         ToolsModule,
@@ -79,4 +79,4 @@ export class AppModule implements OnApplicationBootstrap {
   }
 }
 
-export type { AppConfig };
+export type { ServiceConfig };

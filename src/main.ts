@@ -1,14 +1,15 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError, loadConfig } from './infrastructure/config/app-config';
+import { ConfigError } from './infrastructure/config/app-config';
+import { loadServiceConfig } from './service-config';
 import { StoreBeingRebuilt } from './infrastructure/read-store/sqlite-rebuild-file';
 import { listenWhileStarting } from './infrastructure/http/starting-server';
 
 async function main() {
   let config;
   try {
-    config = loadConfig();
+    config = loadServiceConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
-import { ConfigError, loadConfig } from '../infrastructure/config/app-config';
+import { ConfigError } from '../infrastructure/config/app-config';
+import { loadServiceConfig } from '../service-config';
 import { AppLogger } from '../infrastructure/logging/app-logger';
 import { createLog } from '../infrastructure/logging/pino-log';
 import { DomainError } from '../shared/domain-error';
@@ -28,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let app: INestApplicationContext | undefined;
   try {
-    const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
+    const config = loadServiceConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error' });
     const log = createLog(config, 'stderr');
     app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, background: false, projectAtStart: projectsAtStart(name) }), {
       logger: new AppLogger(log),

@@ -23,7 +23,7 @@ import { CallsQueries } from '../calls/calls.queries';
 import { dialsLeftThisMinute } from './campaign-limits';
 import { CallSlots } from './call-slots';
 import { CallSlot } from './call-slots.decider';
-import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
+import { RuntimeCapacity } from '../voice-runtimes/runtime-capacity';
 
 /** The most of the main thread passes take back to back: the rest places and finishes the calls they claim. */
 const SCHEDULER_SHARE = 0.5;
@@ -66,6 +66,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
     private readonly leases: WorkLeases,
     private readonly slots: CallSlots,
+    private readonly runtime: RuntimeCapacity,
   ) {
     // A pass that claimed calls may have more to claim once they are projected.
     this.job = new RepeatingJob('DialScheduler', registry, async () => (await this.pass()) > 0, SCHEDULER_SHARE);
@@ -212,7 +213,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async placesFor(campaignId: number, capacity: number, wanted: CallSlot[]): Promise<CallSlot[]> {
     const inCampaign = await this.slots.take(campaignId, capacity, wanted);
-    const cap = runtimeCap(this.config.runtimes);
+    const cap = this.runtime.cap;
     if (!cap || !inCampaign.length) return inCampaign;
     const onRuntime = await this.slots.takeOnRuntime(cap.provider, cap.capacity, inCampaign);
     const placed = new Set(onRuntime.map((s) => s.call_id));
@@ -225,7 +226,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async freePlaces(campaignId: number, callIds: number[]): Promise<void> {
     await this.slots.free(campaignId, callIds);
-    const cap = runtimeCap(this.config.runtimes);
+    const cap = this.runtime.cap;
     if (cap) await this.slots.freeOnRuntime(cap.provider, callIds);
   }
 

@@ -5,8 +5,7 @@ import { DialingPolicies } from '../dialing/dialing-policies';
 import { undialableBecause } from '../dialing/dialable-settings';
 import { DomainError } from '../shared/domain-error';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
-import { AppConfig } from '../infrastructure/config/app-config';
-import { runtimeCap } from '../infrastructure/config/voice-runtime-config';
+import { RuntimeCapacity } from '../voice-runtimes/runtime-capacity';
 import { zonesOf } from '../leads/lead-zones';
 import { LeadDocument } from '../leads/leads.projection';
 import { LeadsQueries } from '../leads/leads.queries';
@@ -38,7 +37,7 @@ export class CampaignForecasts {
     private readonly leads: LeadsQueries,
     private readonly calls: CallsQueries,
     private readonly doNotCall: DoNotCallQueries,
-    private readonly config: AppConfig,
+    private readonly runtime: RuntimeCapacity,
     private readonly clock: Clock,
   ) {}
 
@@ -50,7 +49,7 @@ export class CampaignForecasts {
     if (undialable) throw DomainError.validation('campaign', `The campaign cannot be dialed: ${undialable}.`);
     const policy = await this.policies.policyOf(campaign);
     if (!policy) throw DomainError.validation('assistant_id', "The campaign's assistant no longer exists.");
-    const cap = runtimeCap(this.config.runtimes)?.capacity ?? Number.POSITIVE_INFINITY;
+    const cap = this.runtime.cap?.capacity ?? Number.POSITIVE_INFINITY;
     const settings: ForecastSettings = {
       rules: policy.rules,
       maxRetries: campaign.max_retries,

@@ -1,5 +1,6 @@
 import { PATH_METADATA } from '@nestjs/common/constants';
-import { loadConfig } from '../infrastructure/config/app-config';
+import { readAppConfig } from '../infrastructure/config/app-config';
+import { EnvReader } from '../infrastructure/config/env-reader';
 import { Dialer } from './dialer.port';
 import { VOICE_RUNTIMES } from './registry';
 
@@ -14,9 +15,12 @@ const RUNTIME_ENV: Record<string, Record<string, string>> = {
 describe('the voice runtime registry', () => {
   it.each(Object.entries(VOICE_RUNTIMES))('%s has every part a runtime needs', async (key, runtime) => {
     expect(runtime.kind).toBe(key);
-    const config = loadConfig(RUNTIME_ENV[key] ?? {});
+    const read = new EnvReader(RUNTIME_ENV[key] ?? {});
+    const config = readAppConfig(read);
+    const settings = runtime.settings(read);
+    expect(read.problems).toEqual([]);
     await runtime.prepare?.();
-    const dialer = await runtime.dialer(config, {} as never);
+    const dialer = await runtime.dialer(config, settings, {} as never);
     expect(dialer).toBeInstanceOf(Dialer);
     expect(dialer.provider).toBe(key);
     if (key === 'simulated') return void expect(runtime.controllers).toEqual([]);

@@ -1,4 +1,6 @@
 import { DialerKind } from '../infrastructure/config/app-config';
+import { EnvReader } from '../infrastructure/config/env-reader';
+import { ConfiguredRuntime, configureRuntime } from './configured-runtime';
 import { HTTP_RUNTIME } from './http/http.runtime';
 import { RETELL_RUNTIME } from './retell/retell.runtime';
 import { SIMULATED_RUNTIME } from './simulated/simulated.runtime';
@@ -6,8 +8,11 @@ import { TWILIO_RUNTIME } from './twilio/twilio.runtime';
 import { VAPI_RUNTIME } from './vapi/vapi.runtime';
 import { VoiceRuntime } from './voice-runtime';
 
-/** Every voice runtime, by the `DIALER` value that chooses it: a new runtime is a folder and a line here. */
-export const VOICE_RUNTIMES: { readonly [K in DialerKind]: VoiceRuntime<K> } = {
+/**
+ * Every voice runtime, by the `DIALER` value that chooses it: a new runtime is a folder and a line
+ * here. (Each has settings of its own type: `any` lets one map hold them; each descriptor is typed.)
+ */
+export const VOICE_RUNTIMES: { readonly [K in DialerKind]: VoiceRuntime<K, any> } = {
   simulated: SIMULATED_RUNTIME,
   http: HTTP_RUNTIME,
   vapi: VAPI_RUNTIME,
@@ -15,5 +20,5 @@ export const VOICE_RUNTIMES: { readonly [K in DialerKind]: VoiceRuntime<K> } = {
   twilio: TWILIO_RUNTIME,
 };
 
-/** The configured runtime. */
-export const runtimeFor = (kind: DialerKind): VoiceRuntime => VOICE_RUNTIMES[kind];
+/** The runtime `DIALER` chose, its settings read (problems go to the reader). */
+export const runtimeFor = (kind: DialerKind, read: EnvReader): ConfiguredRuntime => configureRuntime(VOICE_RUNTIMES[kind], read);

@@ -3,6 +3,7 @@ import type { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AssistantSettings } from '../assistants/assistant.settings';
 import type { AppConfig, DialerKind } from '../infrastructure/config/app-config';
+import type { EnvReader } from '../infrastructure/config/env-reader';
 import type { FieldErrors } from '../shared/domain-error';
 import type { Dialer } from './dialer.port';
 
@@ -11,10 +12,14 @@ import type { Dialer } from './dialer.port';
  * place. The registry (`registry.ts`) holds one per `DIALER` value; only the configured one's
  * routes, providers and rules are used. docs/adding-a-runtime.md says how to add one.
  */
-export interface VoiceRuntime<K extends DialerKind = DialerKind> {
+export interface VoiceRuntime<K extends DialerKind = DialerKind, S = null> {
   readonly kind: K;
+  /** Its own settings from the environment (keys, limits); injected as `RUNTIME_SETTINGS`. */
+  settings(read: EnvReader): S;
+  /** The calls in flight it takes at once across every campaign and instance; null: no cap of the service's own. */
+  capacity?(settings: S): number | null;
   /** The dialer placing its calls (the port's dial, lookup, and hang-up where it has one). */
-  dialer(config: AppConfig, commands: CommandBus): Dialer | Promise<Dialer>;
+  dialer(config: AppConfig, settings: S, commands: CommandBus): Dialer | Promise<Dialer>;
   /** The routes the runtime calls back on; mounted only when it is the dialer. */
   readonly controllers: readonly Type[];
   /** Providers of its own (the Twilio relay's conversation). */
@@ -26,5 +31,11 @@ export interface VoiceRuntime<K extends DialerKind = DialerKind> {
   /** Its routes whose bodies come form-encoded. */
   readonly formRoutes?: readonly string[];
   /** Routes installed on the HTTP server itself, once the application is made (the relay's WebSocket). */
-  install?(app: NestFastifyApplication, config: AppConfig): Promise<void>;
+  install?(app: NestFastifyApplication, config: AppConfig, settings: S): Promise<void>;
 }
+
+/** The configured runtime's settings (its `settings()`), for its own controllers and providers. */
+export const RUNTIME_SETTINGS = Symbol('RUNTIME_SETTINGS');
+
+/** No settings of its own. */
+export const NO_SETTINGS = (): null => null;

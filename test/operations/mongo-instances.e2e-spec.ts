@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module';
-import { loadConfig } from '../../src/infrastructure/config/app-config';
+import { loadServiceConfig } from '../../src/service-config';
 import { Upcasters } from '../../src/infrastructure/event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
@@ -82,7 +82,7 @@ describe('several instances projecting into one MongoDB', () => {
 
   /** An instance: the service's modules over the shared event log and its own connection to the server. */
   async function instance(store: MongoDocumentStore): Promise<Instance> {
-    const config = loadConfig({
+    const config = loadServiceConfig({
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       READ_STORE: 'mongodb',

@@ -5,12 +5,12 @@ import { AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
-import { loadConfig } from '../../src/infrastructure/config/app-config';
+import { loadServiceConfig } from '../../src/service-config';
 
 describe('shutdown', () => {
   it('answers a request still running when the shutdown begins with Connection: close, so the shutdown does not wait out the keep-alive', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'voice-shutdown-'));
-    const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }));
+    const app = await createApp(loadServiceConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
@@ -55,7 +55,7 @@ describe('shutdown', () => {
   it('cuts off a client that never finishes its request, once the answers still due have had their time', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'voice-shutdown-'));
     // No write waits for its projection here, so the grace is the margin alone.
-    const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, READ_YOUR_WRITES_TIMEOUT_MS: '0' }));
+    const app = await createApp(loadServiceConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, READ_YOUR_WRITES_TIMEOUT_MS: '0' }));
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;
     const socket = connect(port, '127.0.0.1');

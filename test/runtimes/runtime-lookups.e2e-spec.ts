@@ -3,6 +3,10 @@ import { DialRequest } from '../../src/voice-runtimes/dialer.port';
 import { RetellDialer } from '../../src/voice-runtimes/retell/retell-dialer';
 import { VapiDialer } from '../../src/voice-runtimes/vapi/vapi-dialer';
 import { loadConfig } from '../../src/infrastructure/config/app-config';
+import { EnvReader } from '../../src/infrastructure/config/env-reader';
+import { readRetellSettings } from '../../src/voice-runtimes/retell/retell-settings';
+import { readVapiSettings } from '../../src/voice-runtimes/vapi/vapi-settings';
+import { readTwilioSettings } from '../../src/voice-runtimes/twilio/twilio-settings';
 import { FakeRetell } from '../support/fake-retell';
 import { FakeVapi } from '../support/fake-vapi';
 import { FakeTwilio } from '../support/fake-twilio';
@@ -38,8 +42,8 @@ describe("looking up a dial's call at the runtime", () => {
     for (const other of [1, 2, 3, 4]) await dial(other);
     // Never started: `registered`, with no start_timestamp, and on the third page.
     const made = await dial(7);
-    const config = loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: url });
-    const dialer = new RetellDialer(config, config.runtimes.retell!, {} as CommandBus);
+    const env = { DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: url };
+    const dialer = new RetellDialer(loadConfig(env), readRetellSettings(new EnvReader(env)), {} as CommandBus);
     expect(await dialer.lookup(request(7, '+12015550701'), since)).toEqual({ found: made.call_id });
     expect(await dialer.lookup(request(8, '+12015550701'), since)).toBe('none');
     await retell.stop();
@@ -49,8 +53,8 @@ describe("looking up a dial's call at the runtime", () => {
   it("Vapi: finds the call by the transient assistant's metadata.call_id from the number since the first send; none; or unknown", async () => {
     const vapi = new FakeVapi('k', [{ id: 'pn', number: '+12015550700' }], () => ({ silent: true }));
     const url = await vapi.start();
-    const config = loadConfig({ DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: url });
-    const dialer = await VapiDialer.create(config, config.runtimes.vapi!);
+    const env = { DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: url };
+    const dialer = await VapiDialer.create(loadConfig(env), readVapiSettings(new EnvReader(env)));
     const since = new Date(Date.now() - 1000);
     const assistant = renderedAssistant({ initial_message: 'Hi', system_prompt: 'Be kind.', llm_temperature: 0.5, max_call_duration: 60 });
     const placed = await dialer.dial({ ...request(9, '+12015550702'), assistant });
@@ -64,8 +68,8 @@ describe("looking up a dial's call at the runtime", () => {
     const sid = 'AC00000000000000000000000000000009';
     const twilio = new FakeTwilio(sid, 't', () => ({ silent: true }));
     const url = await twilio.start();
-    const config = loadConfig({ DIALER: 'twilio', TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: 't', TWILIO_API_BASE_URL: url, LLM_API_KEY: 'sk' });
-    const dialer = new TwilioDialer(config, config.runtimes.twilio!);
+    const env = { DIALER: 'twilio', TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: 't', TWILIO_API_BASE_URL: url, LLM_API_KEY: 'sk' };
+    const dialer = new TwilioDialer(loadConfig(env), readTwilioSettings(new EnvReader(env)));
     const since = new Date(Date.now() - 1000);
     const shape = renderedAssistant({ initial_message: 'Hi', max_call_duration: 60, record_call: false, end_call_on_voicemail: false });
     const placed = await dialer.dial({ ...request(11, '+12015550703'), assistant: shape });

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
-import { AppConfig, loadConfig } from '../../src/infrastructure/config/app-config';
+import { AppConfig } from '../../src/infrastructure/config/app-config';
+import { loadServiceConfig } from '../../src/service-config';
 import { RegisterUser, RegisteredUser } from '../../src/users/commands/register-user';
 import { Clock } from '../../src/shared/clock';
 import { freePort } from './processes';
@@ -39,7 +40,7 @@ export async function startTestApp(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
   // The port is chosen first so that the URLs the service hands out (callbacks, page links) reach it.
   const port = options.port ?? (await freePort());
-  const config = loadConfig({
+  const config = loadServiceConfig({
     LOG_LEVEL: 'silent',
     ALLOW_PRIVATE_TARGETS: 'true',
     // Tests dial at whatever hour they run; those about quiet hours set their own.

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CallOutcomeRecorded } from '../../calls/call.events';
-import { AppConfig } from '../../infrastructure/config/app-config';
-import { runtimeCap } from '../../infrastructure/config/voice-runtime-config';
+import { RuntimeCapacity } from '../../voice-runtimes/runtime-capacity';
 import { CallSlots } from '../call-slots';
 
 /** A call that ended gives back its places: among its campaign's calls in flight, and its runtime's. */
@@ -9,12 +8,12 @@ import { CallSlots } from '../call-slots';
 export class CallPlacesFreed {
   constructor(
     private readonly slots: CallSlots,
-    private readonly config: AppConfig,
+    private readonly runtime: RuntimeCapacity,
   ) {}
 
   async onCallEnded(data: CallOutcomeRecorded['data']): Promise<void> {
     if (data.campaign_id !== null) await this.slots.free(data.campaign_id, [data.call_id]);
-    const cap = runtimeCap(this.config.runtimes);
+    const cap = this.runtime.cap;
     if (cap) await this.slots.freeOnRuntime(cap.provider, [data.call_id]);
   }
 }

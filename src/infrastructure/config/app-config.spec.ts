@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -109,56 +106,5 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIMULATED_DIALER_ODDS: 'human:0' })).toThrow('SIMULATED_DIALER_ODDS must give some outcome');
     expect(() => loadConfig({ SIMULATED_CALL_STEP_SECONDS: '-1' })).toThrow('SIMULATED_CALL_STEP_SECONDS');
     expect(() => loadConfig({ DIAL_INTERVAL_MS: '1' })).toThrow('DIAL_INTERVAL_MS');
-  });
-
-  it("needs each voice runtime's keys, naming the one missing, and reads its base URL and cap", () => {
-    expect(() => loadConfig({ DIALER: 'vapi' })).toThrow(/VAPI_API_KEY is required when DIALER=vapi[\s\S]*VAPI_WEBHOOK_SECRET is required/);
-    expect(() => loadConfig({ DIALER: 'retell' })).toThrow('RETELL_API_KEY is required when DIALER=retell');
-    const vapi = loadConfig({ DIALER: 'vapi', VAPI_API_KEY: 'k', VAPI_WEBHOOK_SECRET: 's', VAPI_BASE_URL: 'http://127.0.0.1:9/' });
-    expect(vapi.runtimes).toEqual({
-      vapi: { apiKey: 'k', webhookSecret: 's', baseUrl: 'http://127.0.0.1:9', maxConcurrentCalls: 10 },
-      retell: null,
-      twilio: null,
-    });
-    const retell = loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_MAX_CONCURRENT_CALLS: '3' });
-    expect(retell.runtimes.retell).toEqual({ apiKey: 'k', webhookApiKey: 'k', baseUrl: 'https://api.retellai.com', maxConcurrentCalls: 3 });
-    // Retell signs its events with the key that has its webhook badge, when that is another.
-    expect(loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_WEBHOOK_API_KEY: 'w' }).runtimes.retell?.webhookApiKey).toBe('w');
-    expect(() => loadConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: 'ftp://x' })).toThrow('RETELL_BASE_URL');
-    expect(loadConfig({}).runtimes).toEqual({ vapi: null, retell: null, twilio: null });
-    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'LLM_API_KEY'])
-      expect(() => loadConfig({ DIALER: 'twilio' })).toThrow(`${name} is required when DIALER=twilio`);
-    const twilio = loadConfig({
-      DIALER: 'twilio',
-      TWILIO_ACCOUNT_SID: 'AC1',
-      TWILIO_AUTH_TOKEN: 't',
-      LLM_API_KEY: 'sk',
-      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
-    });
-    expect(twilio.runtimes.twilio).toEqual({
-      accountSid: 'AC1',
-      authToken: 't',
-      sharedKeySecret: null,
-      apiBaseUrl: 'https://api.twilio.com',
-      maxConcurrentCalls: null,
-      llm: { apiKey: 'sk', baseUrl: 'http://127.0.0.1:11434/v1', timeoutMs: 10_000 },
-    });
-    expect(
-      loadConfig({ DIALER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', LLM_API_KEY: 'sk', TWILIO_MAX_CONCURRENT_CALLS: '5' }).runtimes.twilio
-        ?.maxConcurrentCalls,
-    ).toBe(5);
-  });
-
-  it('reads VOICES_FILE as the catalog of voices, refusing a file that is not one', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'voices-'));
-    const file = (name: string, body: string) => (writeFileSync(join(dir, name), body), join(dir, name));
-    const voices = [{ id: 9, name: 'Iris', provider: 'elevenlabs', language: 'English', runtime_voices: { retell: '11labs-Iris' } }];
-    expect(loadConfig({ VOICES_FILE: file('ok.json', JSON.stringify(voices)) }).voices).toEqual(voices);
-    expect(loadConfig({}).voices).toBeNull();
-    expect(() => loadConfig({ VOICES_FILE: join(dir, 'missing.json') })).toThrow('VOICES_FILE must name a readable JSON file');
-    expect(() => loadConfig({ VOICES_FILE: file('obj.json', '{}') })).toThrow('VOICES_FILE must hold a JSON array');
-    expect(() => loadConfig({ VOICES_FILE: file('bad.json', JSON.stringify([{ id: 1, name: 'A' }])) })).toThrow('voice 0: provider must be a non-empty string');
-    const twice = [voices[0], { ...voices[0], runtime_voices: { vapi: { provider: 'openai' } } }];
-    expect(() => loadConfig({ VOICES_FILE: file('twice.json', JSON.stringify(twice)) })).toThrow(/runtime_voices.vapi must be[\s\S]*ids must be unique/);
   });
 });

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { VoiceEntry, readVoicesFile } from './voices-file';
-import { NO_VOICE_RUNTIME, VoiceRuntimeSettings, voiceRuntimeSettings } from './voice-runtime-config';
 import { MasterKey, parseDataKeys } from '../sealing/data-keys';
+import { EnvReader } from './env-reader';
 
 export type EventStoreKind = 'embedded' | 'eventstoredb';
 export type ReadStoreKind = 'embedded' | 'mongodb';
@@ -38,10 +37,6 @@ export class AppConfig {
     readonly workLeaseTtlMs = 10_000,
     /** docs/imports.md: the largest lead import body taken. */
     readonly importMaxBytes = 512 * 1024 * 1024,
-    /** docs/real-calls.md: the voice runtime's keys and limits, when it is the dialer. */
-    readonly runtimes: VoiceRuntimeSettings = NO_VOICE_RUNTIME,
-    /** VOICES_FILE's catalog of voices; null: the built-in one. */
-    readonly voices: VoiceEntry[] | null = null,
     /** docs/privacy.md: DATA_KEYS, the first current; none: single-node mode keeps its own in DATA_DIR. */
     readonly dataKeys: MasterKey[] = [],
   ) {}
@@ -86,52 +81,16 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and checks the environment; every problem is reported at once, each naming its variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const problems: string[] = [];
-
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!allowed.includes(raw as T)) {
-      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
-      return fallback;
-    }
-    return raw as T;
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!['true', 'false', '1', '0'].includes(raw)) {
-      problems.push(`${name} must be true or false (got "${raw}")`);
-      return fallback;
-    }
-    return raw === 'true' || raw === '1';
-  };
-  const url = (name: string, protocols: string[], requiredWhen: boolean, why: string): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') {
-      if (requiredWhen) problems.push(`${name} is required ${why}`);
-      return undefined;
-    }
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) throw new Error();
-    } catch {
-      problems.push(`${name} must be a ${protocols.join(' or ')} URL (got "${raw}")`);
-    }
-    return raw;
-  };
+/**
+ * The service's own settings from the environment; problems are added to the reader's, for the
+ * caller to report with those of the features' settings (src/service-config.ts).
+ */
+export function readAppConfig(read: EnvReader): AppConfig {
+  const { env, problems } = read;
+  const int = read.int.bind(read);
+  const oneOf = read.oneOf.bind(read);
+  const bool = read.bool.bind(read);
+  const url = read.url.bind(read);
 
   const port = int('PORT', 3000, 0, 65535);
   const eventStore = oneOf('EVENT_STORE', 'embedded', ['embedded', 'eventstoredb'] as const);
@@ -196,12 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     quietHours(env.DEFAULT_QUIET_HOURS),
     int('WORK_LEASE_TTL_MS', 10_000, 1000, 600_000),
     int('IMPORT_MAX_BYTES', 512 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
-    voiceRuntimeSettings(env, dialer, int, problems),
-    env.VOICES_FILE ? readVoicesFile(env.VOICES_FILE, problems) : null,
     env.DATA_KEYS ? parseDataKeys(env.DATA_KEYS, problems) : [],
   );
   if (readStore === 'mongodb' && !env.DATA_KEYS) problems.push('DATA_KEYS is required when READ_STORE=mongodb (every instance must hold the same keys)');
-  if (problems.length) throw new ConfigError(problems);
   return config;
 
   function quietHours(raw: string | undefined): { start: string; end: string } | null {
@@ -214,4 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     }
     return { start: match[1], end: match[3] };
   }
+}
+
+/** The service's own settings alone (the features' are read by `loadServiceConfig`); every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const read = new EnvReader(env);
+  const config = readAppConfig(read);
+  if (read.problems.length) throw new ConfigError(read.problems);
+  return config;
 }

@@ -4,7 +4,7 @@ import type { CallListParams, CallListResponse } from 'retell-sdk/resources/call
 import { ClaimAssistantPublish, RecordAssistantLlm, RecordAssistantPublished } from '../../assistants/commands/runtime-publication';
 import { PublicationState, isPublished } from '../../assistants/runtime-publication.decider';
 import { AppConfig } from '../../infrastructure/config/app-config';
-import { RetellSettings } from '../../infrastructure/config/voice-runtime-config';
+import { RetellSettings } from './retell-settings';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, DialUnanswered, Dialer } from '../dialer.port';
 import { DIAL_TIMEOUT_MS } from '../dialer.port';
 import { retryAfterMs } from '../runtime-http';

@@ -1,4 +1,6 @@
-import { Body, Controller, Headers, HttpCode, HttpException, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpException, Inject, Param, Post, Req } from '@nestjs/common';
+import { RUNTIME_SETTINGS } from '../voice-runtime';
+import { RetellSettings } from './retell-settings';
 import { CommandBus } from '@nestjs/cqrs';
 import { verify } from 'retell-sdk';
 import { AssistantsQueries } from '../../assistants/assistants.queries';
@@ -7,7 +9,6 @@ import { InvokeCallTool } from '../../calls/commands/invoke-call-tool';
 import { RecordCallAnalysis } from '../../calls/commands/record-call-outcome';
 import { CallDocument } from '../../calls/calls.projection';
 import { CallsQueries } from '../../calls/calls.queries';
-import { AppConfig } from '../../infrastructure/config/app-config';
 import { RawBodyRequest } from '../../infrastructure/http/json-body-parser';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
@@ -21,12 +22,12 @@ import { invalidArguments } from '../runtime-tools';
 @Controller('api/telephony/retell')
 export class RetellEventsController {
   constructor(
-    private readonly config: AppConfig,
     private readonly commands: CommandBus,
     private readonly calls: CallsQueries,
     private readonly assistants: AssistantsQueries,
     private readonly reports: RuntimeReports,
     private readonly projections: ProjectionRunner,
+    @Inject(RUNTIME_SETTINGS) private readonly retell: RetellSettings,
   ) {}
 
   @Post('events')
@@ -74,7 +75,7 @@ export class RetellEventsController {
 
   private async verified(req: RawBodyRequest, signature: string | undefined): Promise<void> {
     // Mounted with DIALER=retell only (src/voice-runtimes/registry.ts): its settings are there.
-    const key = this.config.runtimes.retell!.webhookApiKey;
+    const key = this.retell.webhookApiKey;
     const valid = typeof signature === 'string' && (await verify(req.rawBody ?? '', key, signature).catch(() => false));
     if (!valid) throw new HttpException({ message: 'Invalid signature.' }, 401);
   }

@@ -1,13 +1,16 @@
 import { FieldErrors } from '../../shared/domain-error';
 import { VoiceRuntime } from '../voice-runtime';
+import { RetellSettings, readRetellSettings } from './retell-settings';
 import { RetellDialer } from './retell-dialer';
 import { RetellEventsController } from './retell-events.controller';
 import { RETELL_MIN_CALL_SECONDS, RETELL_MODELS, isRetellModel } from './retell-models';
 
 /** `DIALER=retell`: the assistant published as a Retell LLM and agent (docs/real-calls.md). */
-export const RETELL_RUNTIME: VoiceRuntime<'retell'> = {
+export const RETELL_RUNTIME: VoiceRuntime<'retell', RetellSettings> = {
   kind: 'retell',
-  dialer: (config, commands) => new RetellDialer(config, config.runtimes.retell!, commands),
+  settings: readRetellSettings,
+  capacity: (settings) => settings.maxConcurrentCalls,
+  dialer: (config, settings, commands) => new RetellDialer(config, settings, commands),
   controllers: [RetellEventsController],
   // Retell's LLM takes its own list of models, and calls of a minute or more (retell-sdk 5.66).
   refusals: (settings) => {

@@ -1,4 +1,6 @@
 import { Body, Controller, Headers, HttpCode, HttpException, Inject, Logger, Post, Req, Res } from '@nestjs/common';
+import { RUNTIME_SETTINGS } from '../voice-runtime';
+import { TwilioSettings } from './twilio-settings';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AssistantsQueries } from '../../assistants/assistants.queries';
@@ -29,6 +31,7 @@ export class TwilioCallbacksController {
     private readonly assistants: AssistantsQueries,
     private readonly reports: RuntimeReports,
     private readonly projections: ProjectionRunner,
+    @Inject(RUNTIME_SETTINGS) private readonly twilio: TwilioSettings,
     private readonly view: AssistantView,
     @Inject(Dialer) private readonly dialer: Dialer,
   ) {}
@@ -109,11 +112,9 @@ export class TwilioCallbacksController {
   }
 
   private verified(req: FastifyRequest, signature: string | undefined, body: unknown): TwilioParams {
-    // Mounted with DIALER=twilio only (src/voice-runtimes/registry.ts): its settings are there.
-    const twilio = this.config.runtimes.twilio!;
     const params = (body && typeof body === 'object' ? body : {}) as TwilioParams;
     const url = `${publicBase(this.config.publicUrl)}${req.url}`;
-    if (typeof signature !== 'string' || !isTwilios(twilio, req.headers, url, params)) throw new HttpException({ message: 'Invalid signature.' }, 401);
+    if (typeof signature !== 'string' || !isTwilios(this.twilio, req.headers, url, params)) throw new HttpException({ message: 'Invalid signature.' }, 401);
     return params;
   }
 

@@ -1,5 +1,5 @@
 import { AppConfig } from '../../infrastructure/config/app-config';
-import { TwilioSettings } from '../../infrastructure/config/voice-runtime-config';
+import { TwilioSettings } from './twilio-settings';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../dialer.port';
 import { RuntimeApi } from '../runtime-http';
 import type { CallListInstanceCreateOptions } from 'twilio/lib/rest/api/v2010/account/call';

@@ -1,5 +1,5 @@
 import { SIGNATURE_SETTINGS_HEADER, getSignatureAlgorithm, validateRequest } from 'twilio/lib/webhooks/webhooks';
-import { TwilioSettings } from '../../infrastructure/config/voice-runtime-config';
+import { TwilioSettings } from './twilio-settings';
 
 type Headers = Record<string, string | string[] | undefined>;
 

@@ -1,5 +1,5 @@
 import { AppConfig } from '../../infrastructure/config/app-config';
-import { VapiSettings } from '../../infrastructure/config/voice-runtime-config';
+import { VapiSettings } from './vapi-settings';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, Dialer } from '../dialer.port';
 import { RuntimeApi } from '../runtime-http';
 import type { Vapi } from '@vapi-ai/server-sdk';
@@ -23,9 +23,9 @@ type VapiCall = Pick<Vapi.Call, 'id' | 'createdAt'> & {
 const PAGE = 1000;
 
 /** Where Vapi sends a call's messages, with the secret they are checked by. */
-export const vapiServer = (config: AppConfig): VapiServer => ({
+export const vapiServer = (config: AppConfig, vapi: VapiSettings): VapiServer => ({
   url: `${config.publicUrl.replace(/\/$/, '')}${VAPI_EVENTS_PATH}`,
-  headers: { 'X-Vapi-Secret': config.runtimes.vapi!.webhookSecret },
+  headers: { 'X-Vapi-Secret': vapi.webhookSecret },
 });
 
 /** Phone numbers are looked up again at most this often when one is not found. */
@@ -39,7 +39,7 @@ export class VapiDialer extends Dialer {
 
   private constructor(
     private readonly config: AppConfig,
-    vapi: VapiSettings,
+    private readonly vapi: VapiSettings,
   ) {
     super();
     this.api = new RuntimeApi('vapi', vapi.baseUrl, `Bearer ${vapi.apiKey}`);
@@ -53,7 +53,7 @@ export class VapiDialer extends Dialer {
 
   /** Where Vapi sends the call's messages, with the secret they are checked by. */
   get server(): VapiServer {
-    return vapiServer(this.config);
+    return vapiServer(this.config, this.vapi);
   }
 
   async dial(request: DialRequest): Promise<DialAccepted> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, HttpException, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpException, Inject, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AssistantsQueries } from '../../assistants/assistants.queries';
 import { ConfirmDialSent } from '../../calls/commands/call-dial';
@@ -13,6 +13,8 @@ import { RuntimeReports } from '../runtime-reports';
 import { vapiEndOfCallReport, vapiStatusUpdate } from './vapi-outcomes';
 import { vapiAssistant } from './vapi-assistant';
 import { vapiServer } from './vapi-dialer';
+import { VapiSettings } from './vapi-settings';
+import { RUNTIME_SETTINGS } from '../voice-runtime';
 
 type VapiCallRef = { id?: unknown; assistant?: { metadata?: { call_id?: unknown } }; metadata?: { call_id?: unknown } };
 interface VapiMessage {
@@ -36,13 +38,14 @@ export class VapiEventsController {
     private readonly calls: CallsQueries,
     private readonly assistants: AssistantsQueries,
     private readonly reports: RuntimeReports,
+    @Inject(RUNTIME_SETTINGS) private readonly vapi: VapiSettings,
   ) {}
 
   @Post('events')
   @HttpCode(200)
   async event(@Headers('x-vapi-secret') secret: string | undefined, @Body() body: unknown) {
     // Mounted with DIALER=vapi only (src/voice-runtimes/registry.ts): its settings are there.
-    if (!isSameSecret(secret, this.config.runtimes.vapi!.webhookSecret)) throw INVALID();
+    if (!isSameSecret(secret, this.vapi.webhookSecret)) throw INVALID();
     const message = (body as { message?: VapiMessage } | null)?.message;
     if (!message || typeof message !== 'object') return {};
     if (message.type === 'assistant-request') return this.inbound(message);
@@ -69,7 +72,7 @@ export class VapiEventsController {
     if (typeof to !== 'string' || typeof from !== 'string') return { error: 'Phone number not found.' };
     try {
       const answered = await this.commands.execute(new ReceiveInboundCall(from, to, providerCallId, 'vapi'));
-      return { assistant: vapiAssistant(answered.assistant, answered.call_id, vapiServer(this.config)) };
+      return { assistant: vapiAssistant(answered.assistant, answered.call_id, vapiServer(this.config, this.vapi)) };
     } catch (error) {
       if (error instanceof DomainError) return { error: 'Phone number not found.' };
       throw error;

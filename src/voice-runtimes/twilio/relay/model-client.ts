@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import OpenAI, { APIError } from 'openai';
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { AppConfig } from '../../../infrastructure/config/app-config';
-import { LlmSettings } from '../../../infrastructure/config/voice-runtime-config';
+import { LlmSettings, TwilioSettings } from '../twilio-settings';
+import { RUNTIME_SETTINGS } from '../../voice-runtime';
 import { ModelToolCall } from './conversation';
 
 /** A model answer failed (an error, or nothing sent for LLM_TIMEOUT_SECONDS): the reason names it. */
@@ -32,8 +32,8 @@ export class ModelClient {
   private readonly client: OpenAI | null;
   private readonly llm: LlmSettings | null;
 
-  constructor(config: AppConfig) {
-    this.llm = config.runtimes.twilio?.llm ?? null;
+  constructor(@Inject(RUNTIME_SETTINGS) twilio: TwilioSettings) {
+    this.llm = twilio.llm;
     // A failed answer mid-call is not asked again: the caller would wait through the retries.
     this.client = this.llm && new OpenAI({ apiKey: this.llm.apiKey, baseURL: this.llm.baseUrl, maxRetries: 0 });
   }

@@ -5,6 +5,7 @@ import { isTwilios } from '../twilio-signature';
 import { AppConfig } from '../../../infrastructure/config/app-config';
 import { TWILIO_RELAY_PATH, relayUrl } from '../twilio-twiml';
 import { TwilioRelay } from './twilio-relay';
+import { TwilioSettings } from '../twilio-settings';
 
 /** A relay frame larger than this is not Twilio's. */
 const MAX_FRAME_BYTES = 1024 * 1024;
@@ -14,9 +15,7 @@ const MAX_FRAME_BYTES = 1024 * 1024;
  * signature over the exact URL the TwiML gave (no params); anything else is refused 401 before
  * the upgrade. Installed with `DIALER=twilio` only.
  */
-export async function installTwilioRelay(app: NestFastifyApplication, config: AppConfig): Promise<void> {
-  const twilio = config.runtimes.twilio;
-  if (!twilio) return;
+export async function installTwilioRelay(app: NestFastifyApplication, config: AppConfig, twilio: TwilioSettings): Promise<void> {
   const relay = app.get(TwilioRelay);
   const url = relayUrl(config.publicUrl);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
