@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceConfig, loadServiceConfig } from './service-config';
+import { DEFAULT_TELEPHONY_SECRET } from './voice-runtimes/http/http-settings';
 import { RUNTIME_SETTINGS } from './voice-runtimes/voice-runtime';
 
 /** The settings the configured runtime's routes and providers are given. */
@@ -9,6 +10,41 @@ const settingsOf = (config: ServiceConfig): any =>
   (config.runtime.providers.find((p) => typeof p === 'object' && 'provide' in p && p.provide === RUNTIME_SETTINGS) as { useValue: unknown }).useValue;
 
 describe('loadServiceConfig', () => {
+  it('refuses a missing or the built-in telephony secret with the generic runtime, and reads its URL and limit', () => {
+    expect(() => loadServiceConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial' })).toThrow(
+      'TELEPHONY_SECRET must be set to a secret of your own when DIALER=http',
+    );
+    expect(() => loadServiceConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial', TELEPHONY_SECRET: DEFAULT_TELEPHONY_SECRET })).toThrow(
+      'TELEPHONY_SECRET',
+    );
+    expect(() => loadServiceConfig({ DIALER: 'http', TELEPHONY_SECRET: 'own' })).toThrow('DIALER_URL is required when DIALER=http');
+    expect(() => loadServiceConfig({ DIALER: 'http', DIALER_URL: 'ftp://x', TELEPHONY_SECRET: 'own' })).toThrow(
+      'DIALER_URL must be a http: or https: URL (got "ftp://x")',
+    );
+    const http = { DIALER: 'http', DIALER_URL: 'http://127.0.0.1:9000/dial', TELEPHONY_SECRET: 'own' };
+    expect(settingsOf(loadServiceConfig(http))).toEqual({ url: 'http://127.0.0.1:9000/dial', secret: 'own', maxOpenDials: null });
+    expect(settingsOf(loadServiceConfig({ ...http, DIALER_MAX_OPEN_REQUESTS: '25' })).maxOpenDials).toBe(25);
+    expect(() => loadServiceConfig({ ...http, DIALER_MAX_OPEN_REQUESTS: '0' })).toThrow(
+      'DIALER_MAX_OPEN_REQUESTS must be an integer from 1 to 100000 (got "0")',
+    );
+    // Read only where the runtime that uses it is chosen.
+    expect(() => loadServiceConfig({ TELEPHONY_SECRET: DEFAULT_TELEPHONY_SECRET, DIALER_URL: 'ftp://x' })).not.toThrow();
+  });
+
+  it("reads the simulated dialer's seed, odds and step time", () => {
+    expect(settingsOf(loadServiceConfig({ SIMULATED_DIALER_SEED: '7', SIMULATED_DIALER_ODDS: 'human:3, busy:1', SIMULATED_CALL_STEP_SECONDS: '0' }))).toEqual({
+      seed: 7,
+      odds: { human: 3, machine: 0, busy: 1, 'no-answer': 0, failed: 0, silence: 0 },
+      stepSeconds: 0,
+    });
+    expect(settingsOf(loadServiceConfig({})).odds.human).toBeGreaterThan(0);
+    expect(() => loadServiceConfig({ SIMULATED_DIALER_ODDS: 'human:x' })).toThrow('SIMULATED_DIALER_ODDS');
+    expect(() => loadServiceConfig({ SIMULATED_DIALER_ODDS: 'alien:1' })).toThrow('SIMULATED_DIALER_ODDS');
+    expect(() => loadServiceConfig({ SIMULATED_DIALER_ODDS: 'human:0' })).toThrow('SIMULATED_DIALER_ODDS must give some outcome');
+    expect(() => loadServiceConfig({ SIMULATED_CALL_STEP_SECONDS: '-1' })).toThrow('SIMULATED_CALL_STEP_SECONDS');
+    expect(() => loadServiceConfig({ SIMULATED_CALL_STEP_SECONDS: '-1', PORT: 'x' })).toThrow(/PORT[\s\S]*SIMULATED_CALL_STEP_SECONDS/);
+  });
+
   it("needs each voice runtime's keys, naming the one missing, and reads its base URL and cap", () => {
     expect(() => loadServiceConfig({ DIALER: 'vapi' })).toThrow(/VAPI_API_KEY is required when DIALER=vapi[\s\S]*VAPI_WEBHOOK_SECRET is required/);
     expect(() => loadServiceConfig({ DIALER: 'retell' })).toThrow('RETELL_API_KEY is required when DIALER=retell');
@@ -20,7 +56,7 @@ describe('loadServiceConfig', () => {
     // Retell signs its events with the key that has its webhook badge, when that is another.
     expect(settingsOf(loadServiceConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_WEBHOOK_API_KEY: 'w' })).webhookApiKey).toBe('w');
     expect(() => loadServiceConfig({ DIALER: 'retell', RETELL_API_KEY: 'k', RETELL_BASE_URL: 'ftp://x' })).toThrow('RETELL_BASE_URL');
-    expect(settingsOf(loadServiceConfig({}))).toBeNull();
+    expect(loadServiceConfig({}).runtime.kind).toBe('simulated');
     expect(loadServiceConfig({}).runtime.cap).toBeNull();
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'LLM_API_KEY'])
       expect(() => loadServiceConfig({ DIALER: 'twilio' })).toThrow(`${name} is required when DIALER=twilio`);

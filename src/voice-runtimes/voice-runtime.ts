@@ -36,6 +36,3 @@ export interface VoiceRuntime<K extends DialerKind = DialerKind, S = null> {
 
 /** The configured runtime's settings (its `settings()`), for its own controllers and providers. */
 export const RUNTIME_SETTINGS = Symbol('RUNTIME_SETTINGS');
-
-/** No settings of its own. */
-export const NO_SETTINGS = (): null => null;

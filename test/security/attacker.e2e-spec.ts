@@ -1,7 +1,9 @@
 import { hash } from 'node:crypto';
 import { CallProvider } from '../../src/calls/call.events';
 import { SCOPES } from '../../src/infrastructure/auth/permissions';
-import { ConfigError, DEFAULT_TELEPHONY_SECRET, loadConfig } from '../../src/infrastructure/config/app-config';
+import { ConfigError } from '../../src/infrastructure/config/app-config';
+import { DEFAULT_TELEPHONY_SECRET } from '../../src/voice-runtimes/http/http-settings';
+import { loadServiceConfig } from '../../src/service-config';
 import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
 import { sign } from '../../src/shared/signature';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
@@ -136,8 +138,8 @@ describe('the built-in telephony secret', () => {
   it('stops a service whose generic runtime would take it (exit 78 names the variable)', () => {
     for (const secret of [undefined, DEFAULT_TELEPHONY_SECRET]) {
       const env = { DIALER: 'http', DIALER_URL: `${CLOSED}/dial`, ...(secret ? { TELEPHONY_SECRET: secret } : {}) };
-      expect(() => loadConfig(env)).toThrow(ConfigError);
-      expect(() => loadConfig(env)).toThrow(/TELEPHONY_SECRET/);
+      expect(() => loadServiceConfig(env)).toThrow(ConfigError);
+      expect(() => loadServiceConfig(env)).toThrow(/TELEPHONY_SECRET/);
     }
   });
 });

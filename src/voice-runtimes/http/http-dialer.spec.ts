@@ -1,6 +1,5 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { loadConfig } from '../../infrastructure/config/app-config';
 import { hasValidSignature } from '../../shared/signature';
 import { DialRequest } from '../dialer.port';
 import { HttpDialer } from './http-dialer';
@@ -39,7 +38,7 @@ describe('http dialer', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const dialer = (timeoutMs?: number) => new HttpDialer(loadConfig({ DIALER: 'http', DIALER_URL: url, TELEPHONY_SECRET: 's3cret' }), timeoutMs);
+  const dialer = (timeoutMs?: number) => new HttpDialer({ url, secret: 's3cret', maxOpenDials: null }, timeoutMs);
 
   it('posts the dial request signed with TELEPHONY_SECRET', async () => {
     answer = (res) => res.writeHead(202).end();
@@ -60,7 +59,7 @@ describe('http dialer', () => {
   });
 
   it('takes an unreachable provider as a refusal', async () => {
-    const closed = new HttpDialer(loadConfig({ DIALER: 'http', DIALER_URL: 'http://127.0.0.1:1/dial', TELEPHONY_SECRET: 'a-secret' }));
+    const closed = new HttpDialer({ url: 'http://127.0.0.1:1/dial', secret: 'a-secret', maxOpenDials: null });
     await expect(closed.dial(request)).rejects.toThrow('could not be reached');
   });
 });

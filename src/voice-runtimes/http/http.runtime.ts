@@ -1,13 +1,14 @@
-import { TelephonySignatureGuard } from '../../infrastructure/auth/telephony-signature.guard';
-import { NO_SETTINGS, VoiceRuntime } from '../voice-runtime';
+import { TelephonySignatureGuard } from './telephony-signature.guard';
+import { HttpRuntimeSettings, readHttpRuntimeSettings } from './http-settings';
+import { VoiceRuntime } from '../voice-runtime';
 import { HttpDialer } from './http-dialer';
 import { TelephonyController } from './telephony.controller';
 
 /** `DIALER=http`: the user's own telephony provider, signed requests both ways (docs/api.md). */
-export const HTTP_RUNTIME: VoiceRuntime<'http'> = {
+export const HTTP_RUNTIME: VoiceRuntime<'http', HttpRuntimeSettings> = {
   kind: 'http',
-  settings: NO_SETTINGS,
-  dialer: (config) => new HttpDialer(config),
+  settings: readHttpRuntimeSettings,
+  dialer: (_config, settings) => new HttpDialer(settings),
   controllers: [TelephonyController],
   providers: [TelephonySignatureGuard],
 };

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { TelephonySignatureGuard } from '../../infrastructure/auth/telephony-signature.guard';
+import { TelephonySignatureGuard } from './telephony-signature.guard';
 import { defined } from '../../shared/defined';
 import { IdParam } from '../../shared/http/id-param';
 import { AppValidationPipe } from '../../shared/validation/validation.pipe';

@@ -1,4 +1,4 @@
-import { SimulatedOutcome } from '../../infrastructure/config/app-config';
+import { SimulatedOutcome } from './simulated-settings';
 import { drawOutcome, seededRandom } from './simulated-dialer';
 
 const odds = (o: Partial<Record<SimulatedOutcome, number>>) => ({ human: 0, machine: 0, busy: 0, 'no-answer': 0, failed: 0, silence: 0, ...o });

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CallDetails, CallStatus } from '../../calls/call.events';
 import { RecordCallOutcome } from '../../calls/commands/record-call-outcome';
-import { AppConfig, SIMULATED_OUTCOMES, SimulatedOutcome } from '../../infrastructure/config/app-config';
+import { SIMULATED_OUTCOMES, SimulatedOutcome, SimulatedSettings } from './simulated-settings';
 import { yieldToIo } from '../../shared/yield-to-io';
 import { DialAccepted, DialRequest, Dialer } from '../dialer.port';
 
@@ -65,17 +65,17 @@ export class SimulatedDialer extends Dialer implements OnModuleDestroy {
   private stopped = false;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly settings: SimulatedSettings,
     private readonly commands: CommandBus,
   ) {
     super();
-    this.random = seededRandom(config.dialing.simulatedSeed);
+    this.random = seededRandom(settings.seed);
   }
 
   async dial(request: DialRequest): Promise<DialAccepted> {
-    const outcome = drawOutcome(this.config.dialing.simulatedOdds, this.random);
+    const outcome = drawOutcome(this.settings.odds, this.random);
     // The conversation lasts one step; a call answered at once still reports a second.
-    const call = this.play(request.call_id, SCRIPTS[outcome](Math.max(1, Math.round(this.config.dialing.simulatedStepSeconds))));
+    const call = this.play(request.call_id, SCRIPTS[outcome](Math.max(1, Math.round(this.settings.stepSeconds))));
     this.calls.add(call);
     void call.finally(() => this.calls.delete(call));
     return { providerCallId: null };
@@ -87,7 +87,7 @@ export class SimulatedDialer extends Dialer implements OnModuleDestroy {
   }
 
   private async play(callId: number, steps: Step[]): Promise<void> {
-    const stepMs = this.config.dialing.simulatedStepSeconds * 1000;
+    const stepMs = this.settings.stepSeconds * 1000;
     for (const [status, details] of steps) {
       if (stepMs > 0) await new Promise((resolve) => setTimeout(resolve, stepMs).unref());
       else await yieldToIo();

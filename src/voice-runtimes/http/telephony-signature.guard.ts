@@ -1,16 +1,17 @@
-import { CanActivate, ExecutionContext, HttpException, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, Inject, Injectable } from '@nestjs/common';
+import { RawBodyRequest } from '../../infrastructure/http/json-body-parser';
 import { hasValidSignature } from '../../shared/signature';
-import { AppConfig } from '../config/app-config';
-import { RawBodyRequest } from '../http/json-body-parser';
+import { RUNTIME_SETTINGS } from '../voice-runtime';
+import { HttpRuntimeSettings } from './http-settings';
 
 /** Telephony callbacks carry `X-Signature: sha256=<HMAC of the raw body>` keyed with TELEPHONY_SECRET (docs/api.md). */
 @Injectable()
 export class TelephonySignatureGuard implements CanActivate {
-  constructor(private readonly config: AppConfig) {}
+  constructor(@Inject(RUNTIME_SETTINGS) private readonly settings: HttpRuntimeSettings) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<RawBodyRequest & { headers: Record<string, string | undefined> }>();
-    if (!hasValidSignature(request.rawBody ?? '', this.config.telephonySecret, request.headers['x-signature'])) {
+    if (!hasValidSignature(request.rawBody ?? '', this.settings.secret, request.headers['x-signature'])) {
       throw new HttpException({ message: 'Invalid signature.' }, 401);
     }
     return true;
