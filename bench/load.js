@@ -3,7 +3,7 @@ const Database = require('better-sqlite3');
 const { v7: timeOrderedUuid } = require('uuid');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-event-store');
-const { correlationIdOf } = require('../dist/infrastructure/event-sourcing/correlation');
+const { correlationIdOf } = require('../dist/shared/event-sourcing/correlation');
 
 const TERMINAL = ['completed', 'completed', 'ended_by_customer', 'no-answer', 'busy', 'failed'];
 const TOPICS = ['billing', 'booking', 'cancel', 'other'];

@@ -14,7 +14,7 @@ import { Clock } from './shared/clock';
 import { IMPORT_ROUTES, installImportBodyParser } from './lead-imports/import-body-parser';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { observeRequests } from './infrastructure/metrics/observe-requests';
-import { installFormBodyParser } from './infrastructure/http/form-body-parser';
+import { installFormBodyParser } from './voice-runtimes/form-body-parser';
 
 /** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;

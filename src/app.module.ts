@@ -3,7 +3,7 @@ import { useVoices } from './catalog/catalog';
 import { CqrsModule } from '@nestjs/cqrs';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { SharedRateLimitStorage } from './infrastructure/auth/shared-rate-limit-storage';
+import { SharedRateLimitStorage } from './access/shared-rate-limit-storage';
 import { HealthController } from './health/health.controller';
 import { MetricsController } from './health/metrics.controller';
 import { InfrastructureModule, InfrastructureOptions } from './infrastructure/infrastructure.module';
@@ -28,6 +28,9 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { ForecastModule } from './forecast/forecast.module';
 import { ServiceConfig } from './service-config';
+import { AccessModule } from './access/access.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { ReservationsModule } from './reservations/reservations.module';
 
 /** The features and their plumbing; the HTTP app and the CLI both start from here. */
 @Module({})
@@ -45,9 +48,13 @@ export class AppModule implements OnApplicationBootstrap {
       module: AppModule,
       imports: [
         InfrastructureModule.forRoot(options),
+        AccessModule,
+        IdempotencyModule,
+        ReservationsModule,
         CqrsModule.forRoot(),
         ScheduleModule.forRoot(),
         ThrottlerModule.forRootAsync({
+          imports: [AccessModule],
           inject: [SharedRateLimitStorage],
           useFactory: (storage: SharedRateLimitStorage) => ({
             throttlers: [{ ttl: 60_000, limit: options.config.rateLimitPerMinute }],

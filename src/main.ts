@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
-import { ConfigError } from './infrastructure/config/app-config';
+import { ConfigError } from './shared/config-error';
 import { loadServiceConfig } from './service-config';
 import { StoreBeingRebuilt } from './infrastructure/read-store/sqlite-rebuild-file';
 import { listenWhileStarting } from './infrastructure/http/starting-server';

@@ -1,5 +1,6 @@
 import { VoiceEntry, readVoicesFile } from './catalog/voices-file';
-import { AppConfig, ConfigError, readAppConfig } from './infrastructure/config/app-config';
+import { AppConfig, readAppConfig } from './infrastructure/config/app-config';
+import { ConfigError } from './shared/config-error';
 import { EnvReader } from './infrastructure/config/env-reader';
 import { ConfiguredRuntime } from './voice-runtimes/configured-runtime';
 import { runtimeFor } from './voice-runtimes/registry';

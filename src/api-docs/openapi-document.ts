@@ -6,7 +6,7 @@ import { Schema, inferFromAll } from './infer-schema';
 import { allRequestSchemas, requestSchema } from './request-schemas';
 import { Caller, ROUTE_DOCS, RouteDoc } from './route-docs';
 import { serveSwaggerUi } from './swagger-ui';
-import { PERMISSION_EXTENSION, Permission } from '../infrastructure/auth/permissions';
+import { PERMISSION_EXTENSION, Permission } from '../access/permissions';
 
 type Exchange = { request?: unknown; answer: unknown };
 const EXAMPLES = examples as unknown as Record<string, Record<string, Exchange[]>>;

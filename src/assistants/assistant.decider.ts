@@ -1,4 +1,4 @@
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Decider } from '../shared/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { NOT_PUBLIC } from '../infrastructure/outbound/public-targets';
 import { OwnedResource, ownedLive as owned } from '../shared/owned-resource';

@@ -1,5 +1,5 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
-import { declareFields } from '../infrastructure/event-sourcing/event-fields';
+import { DomainEvent } from '../shared/event-sourcing/decider';
+import { declareFields } from '../shared/event-sourcing/event-fields';
 import { AssistantSettings } from './assistant.settings';
 
 export const assistantStream = (id: number) => `assistant-${id}`;

@@ -1,11 +1,11 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Body, Delete, Get, HttpCode, HttpException, Post, Put, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
+import { Exchange, HttpExchange, IdempotentRequests } from '../idempotency/idempotent-requests';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { pageEnvelope } from '../shared/http/page-envelope';

@@ -1,18 +1,18 @@
 import { Get, Query, Req } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { pagedList } from '../infrastructure/http/paged-list';
+import { pagedList } from '../shared/http/paged-list';
 import { PageQuery } from '../shared/http/page-query';
 import { Between, Int, Iso8601, MaxLen, OneOf, Optional, Rules, Str } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { AuditEntry, AuditProjection } from './audit.projection';
 import { withSecretsHidden } from '../shared/secrets';
-import { Sealer } from '../infrastructure/sealing/sealer';
-import { withPersonalOpened } from '../infrastructure/sealing/personal-fields';
+import { Sealer } from '../shared/sealing/sealer';
+import { withPersonalOpened } from '../shared/sealing/personal-fields';
 
 export class AuditQuery extends PageQuery(50) {
   @Optional() @Rules(OneOf(['user', 'api_key', 'system'])) actor_type?: 'user' | 'api_key' | 'system';

@@ -3,10 +3,10 @@ import { ASSISTANT_EVENT_TYPES, ASSISTANT_PUBLICATION_EVENT_TYPES } from '../ass
 import { CALL_EVENT_TYPES } from '../calls/call.events';
 import { CAMPAIGN_EVENT_TYPES } from '../campaigns/campaign.events';
 import { DO_NOT_CALL_EVENT_TYPES } from '../do-not-call/do-not-call.events';
-import { Actor, actorOf, organisationOf } from '../infrastructure/event-sourcing/actor';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Actor, actorOf, organisationOf } from '../shared/event-sourcing/actor';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { LEAD_IMPORT_EVENT_TYPES } from '../lead-imports/lead-import.events';
 import { LEAD_EVENT_TYPES } from '../leads/lead.events';
 import { PHONE_NUMBER_EVENT_TYPES } from '../phone-numbers/phone-number.events';

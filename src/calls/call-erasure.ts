@@ -1,6 +1,6 @@
-import { RetainedKind } from '../infrastructure/event-sourcing/event-fields';
-import { ERASED } from '../infrastructure/sealing/personal-fields';
-import { erasedValues } from '../infrastructure/sealing/subject-erased.event';
+import { RetainedKind } from '../shared/event-sourcing/event-fields';
+import { ERASED } from '../shared/sealing/personal-fields';
+import { erasedValues } from '../shared/sealing/subject-erased.event';
 
 /** What a call keeps about the person called. */
 interface CallValues {

@@ -1,4 +1,4 @@
-import { Collection, DocumentStore } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore } from '../shared/ports/document-store.port';
 import { Counts, applied, difference, isEmpty } from '../shared/counts';
 import { isReached, isTerminal } from './call-status';
 import { AnsweredBy, CallStatus } from './call.events';

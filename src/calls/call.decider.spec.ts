@@ -1,4 +1,4 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { fold } from '../shared/event-sourcing/decider';
 import { canMove, isReached, TERMINAL_STATUSES } from './call-status';
 import { CallCommand, callDecider, INVALID_TRANSITION } from './call.decider';
 import { callSpec } from '../testing/call.fixture';

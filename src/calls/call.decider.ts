@@ -1,4 +1,4 @@
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Decider } from '../shared/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { canMove, isReached, isTerminal } from './call-status';
 import { CallAnalysis, CallDetails, CallEvent, CallProvider, CallSpec, CallStatus, CallToolInvoked, NotDialedReason } from './call.events';

@@ -1,8 +1,8 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Get, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';

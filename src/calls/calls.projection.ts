@@ -1,10 +1,10 @@
-import { SubjectErased } from '../infrastructure/sealing/subject-erased.event';
+import { SubjectErased } from '../shared/sealing/subject-erased.event';
 import { erasedCall, expiredCall } from './call-erasure';
-import { RETAINED_VALUES_ERASED_TYPES, RetainedValuesErased } from '../infrastructure/sealing/retained-values-erased.event';
+import { RETAINED_VALUES_ERASED_TYPES, RetainedValuesErased } from '../shared/sealing/retained-values-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { EveryField } from '../shared/every-field';
 import { sqlDateTime } from '../shared/formats';
 import { isTerminal } from './call-status';

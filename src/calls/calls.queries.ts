@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
-import { Filter } from '../infrastructure/read-store/document-store.port';
+import { Filter } from '../shared/ports/document-store.port';
 import { toE164 } from '../shared/phone';
 import { CallReportDay } from './call-report';
 import { CallFilterQuery } from './call.dto';

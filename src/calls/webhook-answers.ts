@@ -1,4 +1,4 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
+import { DomainEvent } from '../shared/event-sourcing/decider';
 
 /**
  * What the calls read of the webhooks' `WebhookAttemptFinished` event: the answer of an attempt

@@ -1,4 +1,4 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { fold } from '../shared/event-sourcing/decider';
 import { CampaignCommand, campaignDecider } from './campaign.decider';
 import { CAMPAIGN_DEFAULTS, CampaignEvent } from './campaign.events';
 import { refusalOf } from '../testing/refusal';

@@ -1,4 +1,4 @@
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Decider } from '../shared/event-sourcing/decider';
 import { defined } from '../shared/defined';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { OwnedResource, ownedLive } from '../shared/owned-resource';

@@ -1,6 +1,6 @@
 import { Weekday } from '../shared/calling-window';
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
-import { declareFields } from '../infrastructure/event-sourcing/event-fields';
+import { DomainEvent } from '../shared/event-sourcing/decider';
+import { declareFields } from '../shared/event-sourcing/event-fields';
 
 export const campaignStream = (id: number) => `campaign-${id}`;
 

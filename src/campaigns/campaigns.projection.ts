@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { isoMicros } from '../shared/formats';
 import { CampaignEvent, CampaignSettings, CampaignStatus, CAMPAIGN_EVENT_TYPES, StopReason } from './campaign.events';
 

@@ -1,6 +1,6 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Get } from '@nestjs/common';
-import { UserApi } from '../infrastructure/auth/user-api.decorator';
+import { UserApi } from '../access/user-api.decorator';
 import { LANGUAGES, catalogVoices } from './catalog';
 
 @UserApi()

@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { parseArgs } from 'node:util';
 import { IssueAccessToken } from '../users/commands/issue-access-token';
-import { ROLES, Role } from '../infrastructure/auth/permissions';
+import { ROLES, Role } from '../access/permissions';
 import { RegisterUser } from '../users/commands/register-user';
 import { RevokeAccessToken } from '../users/commands/revoke-access-token';
 import { SetQuietHours } from '../users/commands/set-quiet-hours';
@@ -11,7 +11,7 @@ import { campaignTrail } from './campaign-trail';
 import { rebuildProjections } from './rebuild-projections';
 import { importLeads } from './import-leads';
 import { CliUsageError } from './usage-error';
-import { Sealer } from '../infrastructure/sealing/sealer';
+import { Sealer } from '../shared/sealing/sealer';
 import { AppConfig } from '../infrastructure/config/app-config';
 
 /** A rebuild projects every event itself: its app skips the projections' catch-up at start. */

@@ -1,11 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { SingleBar } from 'cli-progress';
-import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { CliUsageError } from './usage-error';
 import { ServiceInstances } from '../infrastructure/instances/service-instances';
 import { DomainError } from '../shared/domain-error';
-import { DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 
 /** Rebuilds read models with a progress bar; prints the events-per-second figure. */
 export async function rebuildProjections(app: INestApplicationContext, only?: string) {

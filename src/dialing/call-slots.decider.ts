@@ -1,5 +1,5 @@
-import { Decider, DomainEvent } from '../infrastructure/event-sourcing/decider';
-import { declareFields } from '../infrastructure/event-sourcing/event-fields';
+import { Decider, DomainEvent } from '../shared/event-sourcing/decider';
+import { declareFields } from '../shared/event-sourcing/event-fields';
 
 /**
  * A campaign's calls in flight as its own stream holds them (docs/dialing.md): each claim batch

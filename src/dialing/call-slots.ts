@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { LeadStates } from '../leads/lead-states';
 import { LeadsQueries } from '../leads/leads.queries';

@@ -1,4 +1,4 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { fold } from '../shared/event-sourcing/decider';
 import { leadDecider, RetryPolicy } from '../leads/lead.decider';
 import { LeadEvent } from '../leads/lead.events';
 import { ALWAYS_OPEN } from '../testing/dial-policy.fixture';

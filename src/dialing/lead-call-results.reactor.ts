@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { isTerminal } from '../calls/call-status';
 import { CallOutcomeRecorded } from '../calls/call.events';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
 import { CallPlacesFreed } from './call-end/call-places';

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CallOutcomeRecorded } from '../calls/call.events';
 import { CallsQueries } from '../calls/calls.queries';
 import { AddToDoNotCall } from '../do-not-call/commands/add-to-do-not-call';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { StopLead } from '../leads/commands/stop-lead';
 

@@ -5,7 +5,7 @@ import { AssistantsQueries } from '../assistants/assistants.queries';
 import { CallSpec } from '../calls/call.events';
 import { InitiateCall } from '../calls/commands/initiate-call';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
 import { LeadCallStarted } from '../leads/lead.events';

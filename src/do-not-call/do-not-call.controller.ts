@@ -1,13 +1,13 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
-import { pagedList } from '../infrastructure/http/paged-list';
-import { SortOrder } from '../infrastructure/read-store/document-store.port';
+import { pagedList } from '../shared/http/paged-list';
+import { SortOrder } from '../shared/ports/document-store.port';
 import { toE164 } from '../shared/phone';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { AddToDoNotCall } from './commands/add-to-do-not-call';

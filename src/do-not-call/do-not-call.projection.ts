@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { isoMicros } from '../shared/formats';
-import { Sealer } from '../infrastructure/sealing/sealer';
-import { ERASED } from '../infrastructure/sealing/personal-fields';
-import { SUBJECT_ERASED_TYPES, SubjectErased } from '../infrastructure/sealing/subject-erased.event';
+import { Sealer } from '../shared/sealing/sealer';
+import { ERASED } from '../shared/sealing/personal-fields';
+import { SUBJECT_ERASED_TYPES, SubjectErased } from '../shared/sealing/subject-erased.event';
 import { DO_NOT_CALL_EVENT_TYPES, DoNotCallEvent, ListingSource, numberKeyOfStream } from './do-not-call.events';
 
 export interface DoNotCallEntry {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Sealer } from '../infrastructure/sealing/sealer';
-import { ERASED } from '../infrastructure/sealing/personal-fields';
+import { Sealer } from '../shared/sealing/sealer';
+import { ERASED } from '../shared/sealing/personal-fields';
 import { DoNotCallEntry, DoNotCallProjection, entryId } from './do-not-call.projection';
 
 /** What other features read of the do-not-call lists. */

@@ -1,9 +1,9 @@
 import { Get, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';

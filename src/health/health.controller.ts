@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
-import { DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
+import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 
 const within = (ms: number, work: Promise<void>) =>
   Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);

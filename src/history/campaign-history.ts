@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Actor, actorOf } from '../infrastructure/event-sourcing/actor';
-import { campaignCorrelation } from '../infrastructure/event-sourcing/correlation';
+import { Actor, actorOf } from '../shared/event-sourcing/actor';
+import { campaignCorrelation } from '../shared/event-sourcing/correlation';
 import { Upcasters } from '../infrastructure/event-sourcing/upcasters';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../shared/ports/event-store.port';
 import { CampaignStateAt, campaignStateAt } from './campaign-state-at';
 import { withSecretsHidden } from '../shared/secrets';
 

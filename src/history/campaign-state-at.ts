@@ -1,8 +1,8 @@
 import { CALL_STATUSES, CallStatus } from '../calls/call.events';
 import { CallState, callDecider } from '../calls/call.decider';
 import { CampaignState, campaignDecider } from '../campaigns/campaign.decider';
-import { Decider, DomainEvent } from '../infrastructure/event-sourcing/decider';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Decider, DomainEvent } from '../shared/event-sourcing/decider';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { LEAD_STATUSES, LeadStatus } from '../leads/lead.events';
 import { LeadState, leadDecider } from '../leads/lead.decider';
 

@@ -1,9 +1,9 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Get, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { Between, Int, Iso8601, Rules, Optional } from '../shared/validation/rules';

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { loadConfig } from './config/app-config';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
-import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { InfrastructureModule, openEventStore, openReadStore } from './infrastructure.module';
-import { DocumentStore, READ_STORE } from './read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 
 describe('opening the configured stores', () => {

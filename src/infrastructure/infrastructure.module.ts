@@ -5,27 +5,24 @@ import { join } from 'node:path';
 import { Clock, SystemClock } from '../shared/clock';
 import { AppConfig } from './config/app-config';
 import { CommandRunner } from './event-sourcing/command-runner';
-import { Reservations } from './reservations/reservations';
 import { ServiceInstances } from './instances/service-instances';
 import { WorkLeases } from './leases/work-leases';
-import { SharedRateLimitStorage } from './auth/shared-rate-limit-storage';
 import { Metrics } from './metrics/metrics';
 import { RunnerLagMetrics } from './metrics/runner-lag-metrics';
-import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { PublicTargets } from './outbound/public-targets';
 import { Upcasters } from './event-sourcing/upcasters';
-import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { OutboundHttp } from './outbound/outbound-http';
 import { PROJECT_AT_START, ProjectionRunner } from './projections/projection-runner';
 import { BACKGROUND_WORK } from './reactors/reactor';
 import { ReactorRunner } from './reactors/reactor-runner';
-import { DocumentStore, READ_STORE } from './read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 import { WalCheckpointer } from './sqlite/wal-checkpointer';
-import { KEY_STORE, KeyStore } from './sealing/key-store.port';
+import { KEY_STORE, KeyStore } from '../shared/ports/key-store.port';
 import { openKeyStore, openSealer } from './sealing/open-sealer';
-import { Sealer } from './sealing/sealer';
+import { Sealer } from '../shared/sealing/sealer';
 import { OpeningEventStore } from './sealing/opening-event-store';
 import { CompactAfterSealing, SECRETS_SEALED, sealEarlierEmbeddedStore } from './sealing/secrets-upgrade';
 
@@ -120,8 +117,6 @@ export class InfrastructureModule {
         CompactAfterSealing,
         Upcasters,
         CommandRunner,
-        Reservations,
-        IdempotentRequests,
         ProjectionRunner,
         { provide: PROJECT_AT_START, useValue: projectAtStart },
         { provide: BACKGROUND_WORK, useValue: background },
@@ -131,11 +126,6 @@ export class InfrastructureModule {
         StoreLifecycle,
         ServiceInstances,
         WorkLeases,
-        {
-          provide: SharedRateLimitStorage,
-          inject: [READ_STORE, ServiceInstances],
-          useFactory: (store: DocumentStore, instances: ServiceInstances) => new SharedRateLimitStorage(store, instances),
-        },
         Metrics,
         RunnerLagMetrics,
       ],
@@ -149,15 +139,12 @@ export class InfrastructureModule {
         BACKGROUND_WORK,
         Upcasters,
         CommandRunner,
-        Reservations,
-        IdempotentRequests,
         ProjectionRunner,
         ReactorRunner,
         OutboundHttp,
         PublicTargets,
         ServiceInstances,
         WorkLeases,
-        SharedRateLimitStorage,
         Metrics,
       ],
     };

@@ -2,7 +2,7 @@ import { HttpException, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
+import { HttpExchange, IdempotentRequests } from '../idempotency/idempotent-requests';
 import { StartLeadImport } from './commands/start-lead-import';
 import { importFormat } from './import-body-parser';
 import { asUtf8, charsetOf } from './import-charset';

@@ -3,7 +3,7 @@ import { CsvError } from 'csv-parse';
 import { CommandBus } from '@nestjs/cqrs';
 import { AddToDoNotCall } from '../do-not-call/commands/add-to-do-not-call';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { CreateImportedLead } from '../leads/commands/create-imported-lead';
 import { CreateLeadDto } from '../leads/lead.dto';

@@ -1,11 +1,11 @@
-import { asSystem } from '../infrastructure/event-sourcing/actor';
+import { asSystem } from '../shared/event-sourcing/actor';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { AppConfig } from '../infrastructure/config/app-config';
 import { isDeadProcessHere } from '../infrastructure/leases/lease-owner';
 import { WorkLeases } from '../infrastructure/leases/work-leases';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
-import { DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { ImportSpool } from './import-spool';
 import { LeadImportProcessor } from './lead-import-processor';
 import { LeadImportsQueries } from './lead-imports.queries';

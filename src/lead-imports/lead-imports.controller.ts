@@ -1,11 +1,11 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { pagedList } from '../infrastructure/http/paged-list';
-import { Exchange, HttpExchange } from '../infrastructure/idempotency/idempotent-requests';
+import { pagedList } from '../shared/http/paged-list';
+import { Exchange, HttpExchange } from '../idempotency/idempotent-requests';
 import { DomainError } from '../shared/domain-error';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { ImportRequests, positiveId } from './import-requests';

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
-import { HolderStatus } from '../infrastructure/reservations/reservation.decider';
-import { Reservations } from '../infrastructure/reservations/reservations';
+import { HolderStatus } from '../reservations/reservation.decider';
+import { Reservations } from '../reservations/reservations';
 import { DomainError } from '../shared/domain-error';
 import { DUPLICATE_MESSAGE, leadDecider } from './lead.decider';
 import { leadStream } from './lead.events';
 import { LeadsQueries } from './leads.queries';
-import { Sealer } from '../infrastructure/sealing/sealer';
+import { Sealer } from '../shared/sealing/sealer';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 
 /** docs/privacy.md: a new lead with an erased number. */

@@ -1,4 +1,4 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { fold } from '../shared/event-sourcing/decider';
 import { deciderSpec } from '../testing/decider-spec';
 import { DUPLICATE_MESSAGE, INVALID_CAMPAIGN, LeadCommand, NOT_DUE_MESSAGE, RetryPolicy, TOO_MANY_VARIABLES, isDue, leadDecider } from './lead.decider';
 import { refusalOf } from '../testing/refusal';

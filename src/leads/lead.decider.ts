@@ -1,4 +1,4 @@
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Decider } from '../shared/event-sourcing/decider';
 import { DomainError, FieldErrors } from '../shared/domain-error';
 import { ownedLive } from '../shared/owned-resource';
 import { LeadEvent } from './lead.events';

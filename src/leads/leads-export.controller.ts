@@ -1,9 +1,9 @@
 import { Get, Headers, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { exportSnapshot } from '../infrastructure/http/streamed-export';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
+import { exportSnapshot } from '../shared/http/streamed-export';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { LeadFilterQuery } from './lead.dto';
 import { LeadDocument, LeadsProjection } from './leads.projection';

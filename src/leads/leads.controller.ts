@@ -1,13 +1,13 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Body, Delete, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
+import { Exchange, HttpExchange, IdempotentRequests } from '../idempotency/idempotent-requests';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { SortOrder } from '../infrastructure/read-store/document-store.port';
+import { SortOrder } from '../shared/ports/document-store.port';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { JsonText } from '../shared/http/json-text';

@@ -1,10 +1,10 @@
-import { ERASED } from '../infrastructure/sealing/personal-fields';
-import { SUBJECT_ERASED_TYPES, SubjectErased, erasedValues } from '../infrastructure/sealing/subject-erased.event';
+import { ERASED } from '../shared/sealing/personal-fields';
+import { SUBJECT_ERASED_TYPES, SubjectErased, erasedValues } from '../shared/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { LeadReportCounters } from './lead-report';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { sqlDateTime } from '../shared/formats';
 import { LeadCreated, LeadEvent, LeadStatus, LeadStopReason, Variables, LEAD_EVENT_TYPES } from './lead.events';
 import { shownTimezone } from './lead-zones';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CampaignLeads } from '../campaigns/campaign-leads';
-import { Filter } from '../infrastructure/read-store/document-store.port';
+import { Filter } from '../shared/ports/document-store.port';
 import { Counts } from '../shared/counts';
 import { toE164 } from '../shared/phone';
 import { LeadFilterQuery } from './lead.dto';

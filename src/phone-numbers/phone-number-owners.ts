@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
-import { HolderStatus } from '../infrastructure/reservations/reservation.decider';
-import { Reservations } from '../infrastructure/reservations/reservations';
+import { HolderStatus } from '../reservations/reservation.decider';
+import { Reservations } from '../reservations/reservations';
 import { phoneNumberDecider } from './phone-number.decider';
 import { phoneNumberStream } from './phone-number.events';
 import { PhoneNumbersProjection } from './phone-numbers.projection';

@@ -1,4 +1,4 @@
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Decider } from '../shared/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { PhoneNumberEvent } from './phone-number.events';
 

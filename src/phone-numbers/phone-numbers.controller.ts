@@ -1,11 +1,11 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Body, Delete, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
-import { Exchange, HttpExchange, IdempotentRequests } from '../infrastructure/idempotency/idempotent-requests';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
+import { Exchange, HttpExchange, IdempotentRequests } from '../idempotency/idempotent-requests';
 import { PhoneNumberOwners } from './phone-number-owners';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';

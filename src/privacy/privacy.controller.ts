@@ -1,8 +1,8 @@
 import { Get, Param } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
 import { toE164 } from '../shared/phone';
 import { SubjectAccess } from './subject-access';

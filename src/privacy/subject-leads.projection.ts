@@ -1,9 +1,9 @@
-import { ERASED } from '../infrastructure/sealing/personal-fields';
-import { SUBJECT_ERASED_TYPES, SubjectErased } from '../infrastructure/sealing/subject-erased.event';
+import { ERASED } from '../shared/sealing/personal-fields';
+import { SUBJECT_ERASED_TYPES, SubjectErased } from '../shared/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { LeadCreated } from '../leads/lead.events';
 
 /** A lead that holds a number as one of its secondary contacts. */

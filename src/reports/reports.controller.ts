@@ -1,9 +1,9 @@
 import { Get, Query } from '@nestjs/common';
 import { CallsQueries } from '../calls/calls.queries';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
 import { DomainError } from '../shared/domain-error';

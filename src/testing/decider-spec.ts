@@ -1,4 +1,4 @@
-import { Decider, DomainEvent, fold } from '../infrastructure/event-sourcing/decider';
+import { Decider, DomainEvent, fold } from '../shared/event-sourcing/decider';
 import { refusalOf } from './refusal';
 
 type ErrorMatch = (new (...args: never[]) => Error) | ((error: unknown) => boolean) | string | RegExp;

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
 
 export const AT = '2025-03-01T10:00:00.000Z';

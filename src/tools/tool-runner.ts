@@ -1,4 +1,4 @@
-import { Sealer } from '../infrastructure/sealing/sealer';
+import { Sealer } from '../shared/sealing/sealer';
 import { Injectable } from '@nestjs/common';
 import { OutboundFailure, OutboundHttp } from '../infrastructure/outbound/outbound-http';
 import { parsedOrText } from '../shared/parsed-or-text';

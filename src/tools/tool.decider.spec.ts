@@ -1,4 +1,4 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { fold } from '../shared/event-sourcing/decider';
 import { ToolCommand, toolDecider } from './tool.decider';
 import { ToolEvent } from './tool.events';
 import { deciderSpec } from '../testing/decider-spec';

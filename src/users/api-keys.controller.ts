@@ -1,8 +1,8 @@
 import { Body, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique } from 'class-validator';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit, SCOPES, Scope } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit, SCOPES, Scope } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { Clock } from '../shared/clock';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';

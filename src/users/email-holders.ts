@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { hashToken } from '../infrastructure/auth/access-token-verifier';
+import { hashToken } from '../access/access-token-verifier';
 import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
-import { HolderStatus } from '../infrastructure/reservations/reservation.decider';
-import { Reservations } from '../infrastructure/reservations/reservations';
+import { HolderStatus } from '../reservations/reservation.decider';
+import { Reservations } from '../reservations/reservations';
 import { userDecider } from './user.decider';
 import { userStream } from './user.events';
 import { UsersProjection } from './users.projection';

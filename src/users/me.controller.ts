@@ -1,7 +1,7 @@
 import { Get } from '@nestjs/common';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 
 @UserApi()
 export class MeController {

@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { Permit, ROLES, Role } from '../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { Permit, ROLES, Role } from '../access/permissions';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { DomainError } from '../shared/domain-error';
 import { IdParam } from '../shared/http/id-param';
 import { Email, MaxLen, OneOf, Required, Rules, Str } from '../shared/validation/rules';

@@ -1,5 +1,5 @@
 import { deciderSpec } from '../testing/decider-spec';
-import { SCOPES, Scope } from '../infrastructure/auth/permissions';
+import { SCOPES, Scope } from '../access/permissions';
 import { EXPIRY_BEYOND_KEY, LAST_OWNER, organisationDecider } from './organisation.decider';
 import { OrganisationEvent } from './organisation.events';
 

@@ -1,5 +1,5 @@
-import { Role, Scope, forbidden, roleAtLeast } from '../infrastructure/auth/permissions';
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Role, Scope, forbidden, roleAtLeast } from '../access/permissions';
+import { Decider } from '../shared/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { OrganisationEvent } from './organisation.events';
 

@@ -1,6 +1,6 @@
-import { DomainEvent } from '../infrastructure/event-sourcing/decider';
-import { declareFields } from '../infrastructure/event-sourcing/event-fields';
-import { Role, Scope } from '../infrastructure/auth/permissions';
+import { DomainEvent } from '../shared/event-sourcing/decider';
+import { declareFields } from '../shared/event-sourcing/event-fields';
+import { Role, Scope } from '../access/permissions';
 
 /**
  * docs/teams.md. An organisation made with a user takes that user's id, so every resource a

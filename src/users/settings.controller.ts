@@ -1,12 +1,12 @@
-import { Permit } from '../infrastructure/auth/permissions';
+import { Permit } from '../access/permissions';
 import { Body, Get, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
-import { AuthenticatedUser } from '../infrastructure/auth/access-token-verifier';
-import { CurrentUser, UserApi } from '../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../access/access-token-verifier';
+import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { Between, Int, Nullable, Obj, Optional, Pattern, Required, Rules, Str } from '../shared/validation/rules';
-import { roleAtLeast, forbidden } from '../infrastructure/auth/permissions';
+import { roleAtLeast, forbidden } from '../access/permissions';
 import { SetRetention } from './commands/set-retention';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { SetQuietHours } from './commands/set-quiet-hours';

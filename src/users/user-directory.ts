@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthenticatedUser, AccessTokenVerifier } from '../infrastructure/auth/access-token-verifier';
+import { AuthenticatedUser, AccessTokenVerifier } from '../access/access-token-verifier';
 import { Clock } from '../shared/clock';
 import { API_KEY_PREFIX } from './access-token';
 import { ApiKeyUsage } from './api-key-usage';

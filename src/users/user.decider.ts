@@ -1,4 +1,4 @@
-import { Decider } from '../infrastructure/event-sourcing/decider';
+import { Decider } from '../shared/event-sourcing/decider';
 import { DomainError } from '../shared/domain-error';
 import { KEEP_ALL, QuietHours, Retention, UserEvent } from './user.events';
 

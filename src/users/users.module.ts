@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AccessTokenVerifier } from '../infrastructure/auth/access-token-verifier';
+import { AccessTokenVerifier } from '../access/access-token-verifier';
 import { IssueAccessTokenHandler } from './commands/issue-access-token';
 import { RegisterUserHandler } from './commands/register-user';
 import { RevokeAccessTokenHandler } from './commands/revoke-access-token';

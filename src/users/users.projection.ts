@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Role, Scope } from '../infrastructure/auth/permissions';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { Role, Scope } from '../access/permissions';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { OrganisationEvent, ORGANISATION_EVENT_TYPES } from './organisation.events';
 import { UserEvent, USER_EVENT_TYPES, Retention } from './user.events';
 

@@ -1,8 +1,8 @@
-import { SUBJECT_ERASED_TYPES, SubjectErased, erasedRecord } from '../infrastructure/sealing/subject-erased.event';
+import { SUBJECT_ERASED_TYPES, SubjectErased, erasedRecord } from '../shared/sealing/subject-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../infrastructure/read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { WebhookEvent, WebhookKind, WebhookOutcome, WEBHOOK_EVENT_TYPES } from './webhook.events';
 
 /** One attempt as the delivery's detail shows it. */

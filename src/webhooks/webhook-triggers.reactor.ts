@@ -8,7 +8,7 @@ import { CallDocument, callView } from '../calls/calls.projection';
 import { CallsQueries } from '../calls/calls.queries';
 import { CampaignEvent } from '../campaigns/campaign.events';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
-import { RecordedEvent } from '../infrastructure/event-store/event-store.port';
+import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { LeadEvent } from '../leads/lead.events';
 import { leadView } from '../leads/leads.projection';

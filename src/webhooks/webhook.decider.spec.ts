@@ -1,4 +1,4 @@
-import { fold } from '../infrastructure/event-sourcing/decider';
+import { fold } from '../shared/event-sourcing/decider';
 import { deciderSpec } from '../testing/decider-spec';
 import { ATTEMPT_LEASE_MS, ATTEMPT_TAKEN, STILL_PENDING, AttemptResult, WebhookCommand, webhookDecider } from './webhook.decider';
 import { WebhookEvent } from './webhook.events';

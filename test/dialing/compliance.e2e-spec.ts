@@ -1,6 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { StartLeadCall } from '../../src/leads/commands/start-lead-call';
 import { ALWAYS_OPEN } from '../../src/testing/dial-policy.fixture';
 import { sign } from '../../src/shared/signature';

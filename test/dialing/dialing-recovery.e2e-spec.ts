@@ -6,7 +6,7 @@ import { InitiateCall } from '../../src/calls/commands/initiate-call';
 import { ClaimDialSend } from '../../src/calls/commands/call-dial';
 import { StuckCallSweeper } from '../../src/dialing/stuck-call-sweeper';
 import { UnsentDialSweeper } from '../../src/dialing/unsent-dial-sweeper';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { StartLeadCall } from '../../src/leads/commands/start-lead-call';
 import { ManualClock } from '../../src/shared/clock';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';

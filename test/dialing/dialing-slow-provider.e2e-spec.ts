@@ -1,5 +1,5 @@
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { LeadsQueries } from '../../src/leads/leads.queries';
 import { eventually } from '../support/fake-provider';
 import { EVERY_DAY, World, campaign, lead, leadsOf, setStatus, world } from '../support/dialing-world';

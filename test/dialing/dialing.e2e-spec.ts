@@ -1,6 +1,6 @@
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
 import { StuckCallSweeper } from '../../src/dialing/stuck-call-sweeper';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../../src/shared/ports/event-store.port';
 import { eventually } from '../support/fake-provider';
 import { EVERY_DAY, World, campaign, getCampaign, lead, leadsOf, setStatus, settled, world } from '../support/dialing-world';
 

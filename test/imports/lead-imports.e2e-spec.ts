@@ -1,4 +1,4 @@
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { CommandRunner } from '../../src/infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { leadImportDecider } from '../../src/lead-imports/lead-import.decider';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
 // Loaded by the EventStoreDB adapter only.
 import '../../src/infrastructure/event-store/id-blocks';
-import { declaredEventTypes, fieldsOf } from '../../src/infrastructure/event-sourcing/event-fields';
+import { declaredEventTypes, fieldsOf } from '../../src/shared/event-sourcing/event-fields';
 
 /** Every source file of the service, tests and test helpers left out. */
 function sources(dir: string): string[] {

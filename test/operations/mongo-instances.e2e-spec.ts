@@ -4,15 +4,15 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module';
 import { loadServiceConfig } from '../../src/service-config';
 import { Upcasters } from '../../src/infrastructure/event-sourcing/upcasters';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { Projection, ReadModelProjection } from '../../src/infrastructure/projections/projection';
 import { ProjectionBatches } from '../../src/infrastructure/projections/projection-batches';
-import { DocumentStore, READ_STORE } from '../../src/infrastructure/read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../../src/shared/ports/document-store.port';
 import { MongoDocumentStore } from '../../src/infrastructure/read-store/mongo-document-store';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { MongoStandIn } from '../../src/testing/mongo-stand-in';
-import { KEY_STORE } from '../../src/infrastructure/sealing/key-store.port';
+import { KEY_STORE } from '../../src/shared/ports/key-store.port';
 import { MongoKeyStore } from '../../src/infrastructure/sealing/mongo-key-store';
 
 /** The data keys' collection, on a server of its own (the read models' servers are emptied between runs). */

@@ -1,5 +1,5 @@
 import { CallSpec } from '../../src/calls/call.events';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { ManualClock } from '../../src/shared/clock';
 import { sign } from '../../src/shared/signature';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { sign } from '../../src/shared/signature';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { RegisteredUser } from '../../src/users/commands/register-user';

@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
 import { CallProvider } from '../../src/calls/call.events';
-import { SCOPES } from '../../src/infrastructure/auth/permissions';
-import { ConfigError } from '../../src/infrastructure/config/app-config';
+import { SCOPES } from '../../src/access/permissions';
+import { ConfigError } from '../../src/shared/config-error';
 import { DEFAULT_TELEPHONY_SECRET } from '../../src/voice-runtimes/http/http-settings';
 import { loadServiceConfig } from '../../src/service-config';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { sign } from '../../src/shared/signature';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { openCall } from '../support/calls';

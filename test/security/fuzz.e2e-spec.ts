@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { sign as signBody } from '../../src/shared/signature';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { bodyText, pathId, queryText } from '../support/fuzz-bodies';

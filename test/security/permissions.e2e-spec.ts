@@ -1,5 +1,5 @@
-import { ROLES, Role, SCOPES, Scope, roleAtLeast } from '../../src/infrastructure/auth/permissions';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { ROLES, Role, SCOPES, Scope, roleAtLeast } from '../../src/access/permissions';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { TestApp, startTestApp } from '../support/test-app';
 
 type Permission = { scope: Scope; role: Role };

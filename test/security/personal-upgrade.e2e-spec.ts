@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyFileKeys } from '../../src/infrastructure/sealing/data-keys';
-import { Sealer } from '../../src/infrastructure/sealing/sealer';
+import { Sealer } from '../../src/shared/sealing/sealer';
 import { SqliteKeyStore } from '../../src/infrastructure/sealing/sqlite-key-store';
 import { allDayCampaign } from '../support/all-day-campaign';
 import { eventually } from '../support/fake-provider';

@@ -1,4 +1,4 @@
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { sign } from '../../src/shared/signature';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { Mutation, Schema, mutationsOf, withValueAt } from '../support/schema-mutations';

@@ -1,4 +1,4 @@
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { eventually } from '../support/fake-provider';

@@ -2,7 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CallSpec } from '../../src/calls/call.events';
 import { InitiateCall } from '../../src/calls/commands/initiate-call';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { callSpec } from '../../src/testing/call.fixture';
 

@@ -1,6 +1,6 @@
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
 import { LeadsProjection } from '../../src/leads/leads.projection';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { ManualClock } from '../../src/shared/clock';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';

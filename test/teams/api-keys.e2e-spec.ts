@@ -1,5 +1,5 @@
-import { hashToken } from '../../src/infrastructure/auth/access-token-verifier';
-import { EVENT_STORE, EventStore } from '../../src/infrastructure/event-store/event-store.port';
+import { hashToken } from '../../src/access/access-token-verifier';
+import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { racing } from '../support/racing-requests';
 import { TestApp, startTestApp } from '../support/test-app';

@@ -1,9 +1,9 @@
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { AuthenticatedUser } from '../../access/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { AssistantReferences } from '../assistant-references';

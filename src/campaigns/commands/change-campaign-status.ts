@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { AuthenticatedUser } from '../../access/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { campaignDecider } from '../campaign.decider';

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { AuthenticatedUser } from '../../access/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { CheckedBody } from '../../shared/validation/validation.pipe';

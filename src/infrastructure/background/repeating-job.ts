@@ -1,4 +1,4 @@
-import { asSystem } from '../event-sourcing/actor';
+import { asSystem } from '../../shared/event-sourcing/actor';
 import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { yieldToIo } from '../../shared/yield-to-io';

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './app-config';
+import { loadConfig } from './app-config';
+import { ConfigError } from '../../shared/config-error';
 
 describe('loadConfig', () => {
   it('uses the documented defaults for an empty environment', () => {

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { MasterKey, parseDataKeys } from '../sealing/data-keys';
+import { parseDataKeys } from '../sealing/data-keys';
+import { MasterKey } from '../../shared/sealing/sealer';
+import { ConfigError } from '../../shared/config-error';
 import { EnvReader } from './env-reader';
 
 export type EventStoreKind = 'embedded' | 'eventstoredb';
@@ -54,13 +56,6 @@ export const DEFAULT_DIALER_SETTINGS: DialerSettings = {
   intervalMs: 1000,
   resendAfterSeconds: 30,
 };
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'ConfigError';
-  }
-}
 
 /**
  * The service's own settings from the environment; problems are added to the reader's, for the

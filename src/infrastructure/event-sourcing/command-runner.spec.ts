@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
-import { ConcurrencyError } from '../event-store/event-store.errors';
-import { EventStore } from '../event-store/event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import { EventStore } from '../../shared/ports/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import { asSystem, inContext } from './actor';
+import { asSystem, inContext } from '../../shared/event-sourcing/actor';
 import { CommandRunner } from './command-runner';
-import { Decider, DomainEvent } from './decider';
+import { Decider, DomainEvent } from '../../shared/event-sourcing/decider';
 import { Upcasters } from './upcasters';
 
 type Counted = DomainEvent<'Counted', { by: number }>;

@@ -1,18 +1,18 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Metrics } from '../metrics/metrics';
 import { Clock } from '../../shared/clock';
-import { ConcurrencyError } from '../event-store/event-store.errors';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../../shared/ports/event-store.port';
 import { defined } from '../../shared/defined';
 import { DomainError } from '../../shared/domain-error';
-import { SYSTEM_ACTOR, currentContext, organisationOf } from './actor';
-import { correlationIdOf } from './correlation';
-import { Decider, DomainEvent, fold } from './decider';
+import { SYSTEM_ACTOR, currentContext, organisationOf } from '../../shared/event-sourcing/actor';
+import { correlationIdOf } from '../../shared/event-sourcing/correlation';
+import { Decider, DomainEvent, fold } from '../../shared/event-sourcing/decider';
 import { RecentStates } from './recent-states';
 import { Upcasters } from './upcasters';
-import { Sealer } from '../sealing/sealer';
-import { withSecretsSealed } from '../sealing/sealed-fields';
-import { withPersonalSealed } from '../sealing/personal-fields';
+import { Sealer } from '../../shared/sealing/sealer';
+import { withSecretsSealed } from '../../shared/sealing/sealed-fields';
+import { withPersonalSealed } from '../../shared/sealing/personal-fields';
 
 export interface RunOptions {
   /** Retries after a concurrency conflict; 0 refuses the command on the first conflict. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RecordedEvent } from '../event-store/event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 
 type Upcast = (data: any) => any;
 

@@ -1,5 +1,5 @@
-import { asSystem, organisationOf } from '../event-sourcing/actor';
-import { EventHandler, RecordedEvent, SubscribeOptions } from './event-store.port';
+import { asSystem, organisationOf } from '../../shared/event-sourcing/actor';
+import { EventHandler, RecordedEvent, SubscribeOptions } from '../../shared/ports/event-store.port';
 
 /**
  * Hands an event to a subscription's handler until it takes it, waiting `retryDelayMs` after

@@ -1,5 +1,5 @@
-import { ConcurrencyError } from './event-store.errors';
-import { EventStore, RecordedEvent } from './event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import { EventStore, RecordedEvent } from '../../shared/ports/event-store.port';
 
 /** What the event store contract's cases share: the store of the case, its streams' prefix, and more stores on the same storage. */
 export interface EventStoreCase {

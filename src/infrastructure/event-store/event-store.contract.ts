@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ConcurrencyError } from './event-store.errors';
-import { EventStore, RecordedEvent } from './event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import { EventStore, RecordedEvent } from '../../shared/ports/event-store.port';
 import { subscriptionCases } from './event-store-subscriptions.contract';
 
 export interface EventStoreHarness {

@@ -1,6 +1,6 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { LogClient, ownEntry, systemEntries } from '../../testing/eventstoredb-log-client';
-import { RecordedEvent, Subscription } from './event-store.port';
+import { RecordedEvent, Subscription } from '../../shared/ports/event-store.port';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
 const storeOf = (client: LogClient) => new EventStoreDbEventStore(client as unknown as EventStoreDBClient);

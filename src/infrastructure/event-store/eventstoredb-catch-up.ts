@@ -9,7 +9,7 @@ import {
 } from '@eventstore/db-client';
 import { Readable } from 'node:stream';
 import { deliverUntilTaken } from './deliver-until-taken';
-import { EventHandler, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import { EventHandler, RecordedEvent, SubscribeOptions, Subscription } from '../../shared/ports/event-store.port';
 
 /** The server reports how far its filter has read at least this often (in search windows of 32 events). */
 const CHECKPOINT_EVERY_WINDOWS = 1;

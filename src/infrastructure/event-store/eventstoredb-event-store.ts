@@ -14,8 +14,17 @@ import {
   jsonEvent,
 } from '@eventstore/db-client';
 import { EventEmitter } from 'node:events';
-import { ConcurrencyError } from './event-store.errors';
-import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import {
+  AppendResult,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../../shared/ports/event-store.port';
 import { catchUpSubscription } from './eventstoredb-catch-up';
 import { IdBlocks, LastOfStream } from './id-blocks';
 import { CorrelationTrail, TRAIL_STREAM_PREFIX } from './eventstoredb-trail';

@@ -1,6 +1,6 @@
 import { AllStreamResolvedEvent, EventStoreDBClient, START, excludeSystemEvents } from '@eventstore/db-client';
 import { Readable } from 'node:stream';
-import { RecordedEvent } from './event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 
 /** A read that hears nothing for this long looks whether it has reached the head. */
 const QUIET_MS = 500;

@@ -13,7 +13,7 @@ import {
   jsonEvent,
 } from '@eventstore/db-client';
 import { LRUCache } from 'lru-cache';
-import { RecordedEvent } from './event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 
 /** Streams the trail index writes: passed over wherever the service reads its own events. */
 export const TRAIL_STREAM_PREFIX = 'trail-';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventStore } from './event-store.port';
+import { EventStore } from '../../shared/ports/event-store.port';
 import { ID_BLOCK_SIZE, IdBlockStore, IdBlocks } from './id-blocks';
 import { SqliteEventStore } from './sqlite-event-store';
 

@@ -1,7 +1,7 @@
-import { ConcurrencyError } from './event-store.errors';
-import { DomainEvent } from '../event-sourcing/decider';
-import { declareFields } from '../event-sourcing/event-fields';
-import { AppendResult, ExpectedRevision, NewEvent } from './event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import { DomainEvent } from '../../shared/event-sourcing/decider';
+import { declareFields } from '../../shared/event-sourcing/event-fields';
+import { AppendResult, ExpectedRevision, NewEvent } from '../../shared/ports/event-store.port';
 
 export type IdBlockReserved = DomainEvent<'IdBlockReserved', { sequence: string; first: number; last: number }>;
 declareFields<IdBlockReserved>({ IdBlockReserved: { sequence: 'plain', first: 'plain', last: 'plain' } });

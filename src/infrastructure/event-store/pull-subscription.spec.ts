@@ -1,4 +1,4 @@
-import { RecordedEvent } from './event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 import { pullSubscription } from './pull-subscription';
 
 /** An in-memory log with the three calls a pull subscription makes, counting its reads. */

@@ -1,6 +1,6 @@
 import { yieldToIo } from '../../shared/yield-to-io';
 import { deliverUntilTaken } from './deliver-until-taken';
-import { EventHandler, EventStore, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import { EventHandler, EventStore, RecordedEvent, SubscribeOptions, Subscription } from '../../shared/ports/event-store.port';
 
 const YIELD_EVERY_MS = 5;
 

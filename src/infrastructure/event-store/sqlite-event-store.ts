@@ -4,8 +4,17 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
-import { ConcurrencyError } from './event-store.errors';
-import { AppendResult, EventHandler, EventStore, ExpectedRevision, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './event-store.port';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
+import {
+  AppendResult,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../../shared/ports/event-store.port';
 import { pullSubscription } from './pull-subscription';
 
 /** A stored event as its columns, in `SELECT_EVENTS` order. */

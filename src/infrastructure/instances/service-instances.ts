@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { randomInt } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Clock } from '../../shared/clock';
-import { Collection, DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { Collection, DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
 import { BACKGROUND_WORK } from '../reactors/reactor';
 
 export interface ServiceInstance {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SystemClock } from '../../shared/clock';
 import { AppConfig } from '../config/app-config';
 import { ServiceInstances } from '../instances/service-instances';
-import { DocumentStore } from '../read-store/document-store.port';
+import { DocumentStore } from '../../shared/ports/document-store.port';
 import { SqliteDocumentStore } from '../read-store/sqlite-document-store';
 import { LeasedWork, WorkLeases } from './work-leases';
 

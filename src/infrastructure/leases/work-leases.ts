@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../config/app-config';
 import { ServiceInstances } from '../instances/service-instances';
-import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
 import { isDeadProcessHere, ownerId } from './lease-owner';
 
 /** Background work that one instance at a time runs: a reactor, the scheduler, a sweep. */

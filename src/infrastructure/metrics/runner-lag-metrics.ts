@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../shared/clock';
-import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { ReactorRunner } from '../reactors/reactor-runner';
 import { Metrics } from './metrics';

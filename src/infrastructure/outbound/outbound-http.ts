@@ -2,7 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { LookupAddress, lookup } from 'node:dns';
 import { Agent, fetch } from 'undici';
 import { AppConfig } from '../config/app-config';
-import { isPublicAddress, literalAddress } from './target-address';
+import { isPublicAddress, literalAddress } from '../../shared/target-address';
 
 export const RESPONSE_BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_REDIRECTS = 3;

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { isPublicAddress, literalAddress } from './target-address';
+import { isPublicAddress, literalAddress } from '../../shared/target-address';
 
 /** How long a name's lookup may take at create/update before it counts as not resolving. */
 const LOOKUP_TIMEOUT_MS = 2000;

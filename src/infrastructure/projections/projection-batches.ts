@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Upcasters } from '../event-sourcing/upcasters';
-import { EventStore } from '../event-store/event-store.port';
-import { DocumentStore } from '../read-store/document-store.port';
+import { EventStore } from '../../shared/ports/event-store.port';
+import { DocumentStore } from '../../shared/ports/document-store.port';
 import { ReadModelProjection } from './projection';
 
 const LOCK = 'projections';

@@ -1,5 +1,5 @@
 import { DiscoveryService } from '@nestjs/core';
-import { RecordedEvent } from '../event-store/event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 
 /**
  * A read-model projection. `apply` must be deterministic and write through the document

@@ -1,4 +1,4 @@
-import { fold } from '../event-sourcing/decider';
+import { fold } from '../../shared/event-sourcing/decider';
 import { deciderSpec } from '../../testing/decider-spec';
 import { ParkedEvent, parkedEventsDecider } from './parked-events.decider';
 

@@ -1,5 +1,5 @@
-import { Decider, DomainEvent } from '../event-sourcing/decider';
-import { declareFields } from '../event-sourcing/event-fields';
+import { Decider, DomainEvent } from '../../shared/event-sourcing/decider';
+import { declareFields } from '../../shared/event-sourcing/event-fields';
 
 /**
  * A reactor's events that failed, kept per partition (a campaign, else the event's stream) in

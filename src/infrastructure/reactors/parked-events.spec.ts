@@ -4,7 +4,7 @@ import { LogClient, ownEntry, systemEntries } from '../../testing/eventstoredb-l
 import { CommandRunner } from '../event-sourcing/command-runner';
 import { Upcasters } from '../event-sourcing/upcasters';
 import { EventStoreDbEventStore } from '../event-store/eventstoredb-event-store';
-import { RecordedEvent } from '../event-store/event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 import { ParkedEvents } from './parked-events';
 import { Reactor } from './reactor';
 

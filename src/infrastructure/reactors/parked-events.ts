@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../event-sourcing/command-runner';
 import { Upcasters } from '../event-sourcing/upcasters';
-import { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import { EventStore, RecordedEvent } from '../../shared/ports/event-store.port';
 import { ParkedCommand, ParkedState, parkedEventsDecider, parkedEventsStream } from './parked-events.decider';
 import { Reactor } from './reactor';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiscoveryService } from '@nestjs/core';
 import { Upcasters } from '../event-sourcing/upcasters';
-import { RecordedEvent } from '../event-store/event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { SqliteDocumentStore } from '../read-store/sqlite-document-store';

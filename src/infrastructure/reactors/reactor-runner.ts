@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Upcasters } from '../event-sourcing/upcasters';
-import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../event-store/event-store.port';
+import { EVENT_STORE, EventStore, RecordedEvent, Subscription } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { ReadModelBehind } from '../projections/read-model-behind';
-import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
 import { BACKGROUND_WORK, ReactsToEvents, Reactor } from './reactor';
 import { TrailingCheckpoint } from './trailing-checkpoint';
 import { ParkedEvents, partitionOf } from './parked-events';

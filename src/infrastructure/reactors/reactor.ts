@@ -1,5 +1,5 @@
 import { DiscoveryService } from '@nestjs/core';
-import { RecordedEvent } from '../event-store/event-store.port';
+import { RecordedEvent } from '../../shared/ports/event-store.port';
 
 /**
  * Work that must happen because an event happened and must survive a crash: placing a

@@ -1,4 +1,4 @@
-import { Collection, DocumentStore } from './document-store.port';
+import { Collection, DocumentStore } from '../../shared/ports/document-store.port';
 import type { DocumentStoreHarness } from './document-store.contract';
 
 /**

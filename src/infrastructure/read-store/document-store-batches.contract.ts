@@ -1,4 +1,4 @@
-import { Collection, DocumentStore, Filter } from './document-store.port';
+import { Collection, DocumentStore, Filter } from '../../shared/ports/document-store.port';
 import { Person, expectCountsAsScanned, people } from './document-store-people.contract';
 
 /** What the document store contract's cases share: the store of the case, a collection name of its own, and more stores on the same storage. */

@@ -1,4 +1,4 @@
-import { Collection, Filter } from './document-store.port';
+import { Collection, Filter } from '../../shared/ports/document-store.port';
 
 export interface Person {
   id: number;

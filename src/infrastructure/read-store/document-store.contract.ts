@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DocumentStore } from './document-store.port';
+import { DocumentStore } from '../../shared/ports/document-store.port';
 import { batchCases } from './document-store-batches.contract';
 import { Person, people } from './document-store-people.contract';
 

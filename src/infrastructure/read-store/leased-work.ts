@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DocumentStore } from './document-store.port';
+import { DocumentStore } from '../../shared/ports/document-store.port';
 
 /** How long a lease on work is taken for; it is renewed a third of that before it lapses, while the work runs. */
 const LEASE_MS = 15_000;

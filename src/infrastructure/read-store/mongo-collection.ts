@@ -1,8 +1,8 @@
 import { Connection } from 'mongoose';
 import type { ClientSession } from 'mongodb';
-import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from './document-store.port';
+import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from '../../shared/ports/document-store.port';
 import { MongoSnapshot } from './mongo-snapshot';
-import { assertFieldName, isRange } from './filter-fields';
+import { assertFieldName, isRange } from '../../shared/ports/filter-fields';
 
 export type MongoCollection = ReturnType<Connection['collection']>;
 

@@ -1,6 +1,6 @@
 import mongoose, { Connection } from 'mongoose';
-import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
-import { assertFieldName } from './filter-fields';
+import { Collection, CollectionOptions, DocumentStore, IndexSpec } from '../../shared/ports/document-store.port';
+import { assertFieldName } from '../../shared/ports/filter-fields';
 import { DUPLICATE_KEY, LIVE, MongoDocCollection } from './mongo-collection';
 import { runLeased } from './leased-work';
 

@@ -1,7 +1,7 @@
 import type { ClientSession } from 'mongodb';
 import type { Connection } from 'mongoose';
-import { Snapshot } from './document-store.port';
-import { assertFieldName } from './filter-fields';
+import { Snapshot } from '../../shared/ports/document-store.port';
+import { assertFieldName } from '../../shared/ports/filter-fields';
 
 type MongoCollection = ReturnType<Connection['collection']>;
 

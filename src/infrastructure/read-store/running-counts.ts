@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { prepared } from '../sqlite/prepared';
-import { Filter, Scalar } from './document-store.port';
+import { Filter, Scalar } from '../../shared/ports/document-store.port';
 import { Writes } from './sqlite-batch';
-import { equalityFieldNames } from './filter-fields';
+import { equalityFieldNames } from '../../shared/ports/filter-fields';
 import { Bind, bind, columnValue } from './sqlite-sql';
 
 /**

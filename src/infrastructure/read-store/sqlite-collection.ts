@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
-import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from './document-store.port';
+import { Collection, DocId, DocumentView, Filter, FindOptions, Snapshot, noView } from '../../shared/ports/document-store.port';
 import { RunningCounts } from './running-counts';
 import { Held, SqliteBatch, Writes, absent, dataVersion } from './sqlite-batch';
 import { SqliteDocumentCache } from './sqlite-document-cache';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
-import { Collection, CollectionOptions, DocumentStore, IndexSpec } from './document-store.port';
+import { Collection, CollectionOptions, DocumentStore, IndexSpec } from '../../shared/ports/document-store.port';
 import { RunningCounts } from './running-counts';
 import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion } from './sqlite-batch';
 import { RebuildWriter } from './sqlite-rebuild-writer';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { DocumentView, IndexSpec } from './document-store.port';
+import { DocumentView, IndexSpec } from '../../shared/ports/document-store.port';
 import { fieldColumn, indexName, path } from './sqlite-sql';
 
 /** The SQLite read store's schema: its tables, columns, indexes, stored views, totals and planner statistics. */

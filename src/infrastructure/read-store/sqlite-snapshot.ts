@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
-import { Snapshot } from './document-store.port';
+import { Snapshot } from '../../shared/ports/document-store.port';
 import { Bind, path } from './sqlite-sql';
 
 /**

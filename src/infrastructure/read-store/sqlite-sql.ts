@@ -1,5 +1,5 @@
-import { Filter, IndexSpec, Scalar } from './document-store.port';
-import { assertFieldName, isRange } from './filter-fields';
+import { Filter, IndexSpec, Scalar } from '../../shared/ports/document-store.port';
+import { assertFieldName, isRange } from '../../shared/ports/filter-fields';
 
 /** The SQL of the SQLite read store: names of its tables, columns and indexes, values as bound, and WHERE clauses. */
 export type Bind = string | number | null;

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** A key that wraps the data keys (docs/privacy.md): 32 bytes, named by id. */
-export interface MasterKey {
-  id: string;
-  key: Buffer;
-}
+import { MasterKey } from '../../shared/sealing/sealer';
 
 const ENTRY = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/=_-]+)$/;
 

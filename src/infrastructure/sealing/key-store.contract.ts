@@ -1,4 +1,4 @@
-import { KeyStore, StoredDataKey } from './key-store.port';
+import { KeyStore, StoredDataKey } from '../../shared/ports/key-store.port';
 
 const key = (id: string, wrapped = `wrapped-${id}`): StoredDataKey => ({
   id,

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { DUPLICATE_KEY } from '../read-store/mongo-collection';
-import { KeyStore, StoredDataKey } from './key-store.port';
+import { KeyStore, StoredDataKey } from '../../shared/ports/key-store.port';
 
 type Stored = StoredDataKey & { _id: string };
 

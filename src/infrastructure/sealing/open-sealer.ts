@@ -1,10 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppConfig, ConfigError } from '../config/app-config';
-import { MasterKey, keyFileKeys } from './data-keys';
-import { KeyStore } from './key-store.port';
-import { Sealer } from './sealer';
+import { AppConfig } from '../config/app-config';
+import { ConfigError } from '../../shared/config-error';
+import { keyFileKeys } from './data-keys';
+import { MasterKey } from '../../shared/sealing/sealer';
+import { KeyStore } from '../../shared/ports/key-store.port';
+import { Sealer } from '../../shared/sealing/sealer';
 import { SqliteKeyStore } from './sqlite-key-store';
 
 export const KEYS_FILE = 'keys.db';

@@ -7,8 +7,8 @@ import {
   RecordedEvent,
   SubscribeOptions,
   Subscription,
-} from '../event-store/event-store.port';
-import { SubjectOpening, withPersonalOpened } from './personal-fields';
+} from '../../shared/ports/event-store.port';
+import { SubjectOpening, withPersonalOpened } from '../../shared/sealing/personal-fields';
 
 /**
  * docs/privacy.md: the event store as every reader sees it (commands, projections, reactors,

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { withSecretsSealed } from './sealed-fields';
+import { withSecretsSealed } from '../../shared/sealing/sealed-fields';
 
 /** The event types earlier versions wrote secrets into in plain text. */
 const WITH_SECRETS = ['UserRegistered', 'ToolCreated', 'ToolUpdated'];

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { organisationOf } from '../event-sourcing/actor';
-import { declaredEventTypes } from '../event-sourcing/event-fields';
-import { hasPersonalFields, withPersonalSealed } from './personal-fields';
+import { organisationOf } from '../../shared/event-sourcing/actor';
+import { declaredEventTypes } from '../../shared/event-sourcing/event-fields';
+import { hasPersonalFields, withPersonalSealed } from '../../shared/sealing/personal-fields';
 import { compactedAfter } from './seal-embedded-events';
-import { Sealer } from './sealer';
+import { Sealer } from '../../shared/sealing/sealer';
 
 const DONE = 'upgrade:personal-sealed';
 const STREAMS_AT_ONCE = 500;

@@ -2,10 +2,10 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { ProjectionRunner } from '../projections/projection-runner';
-import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
 import { sealEmbeddedEvents } from './seal-embedded-events';
 import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
-import { Sealer } from './sealer';
+import { Sealer } from '../../shared/sealing/sealer';
 
 export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
 

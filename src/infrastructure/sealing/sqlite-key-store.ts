@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { KeyStore, StoredDataKey } from './key-store.port';
+import { KeyStore, StoredDataKey } from '../../shared/ports/key-store.port';
 
 /**
  * Data keys in `DATA_DIR/keys.db`, apart from the event and read stores, one per person called:

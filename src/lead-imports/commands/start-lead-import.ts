@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { CampaignsQueries } from '../../campaigns/campaigns.queries';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
 import { ImportSpool, ImportTooLarge } from '../import-spool';

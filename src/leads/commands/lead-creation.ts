@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CampaignsQueries } from '../../campaigns/campaigns.queries';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { toE164 } from '../../shared/phone';
 import { CheckedBody } from '../../shared/validation/validation.pipe';
 import { CreateLeadDto } from '../lead.dto';

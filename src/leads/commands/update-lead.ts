@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CampaignsQueries } from '../../campaigns/campaigns.queries';
-import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { AuthenticatedUser } from '../../access/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DocumentStore, READ_STORE } from '../../infrastructure/read-store/document-store.port';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../../infrastructure/event-store/event-store.port';
+import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
+import { EVENT_STORE, EventStore, RecordedEvent } from '../../shared/ports/event-store.port';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { actorOf } from '../../infrastructure/event-sourcing/actor';
+import { actorOf } from '../../shared/event-sourcing/actor';
 import { ReactsToEvents, Reactor } from '../../infrastructure/reactors/reactor';
-import { Sealer } from '../../infrastructure/sealing/sealer';
+import { Sealer } from '../../shared/sealing/sealer';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { erasureDecider } from './erasure.decider';
 import { SubjectErasureRequested, erasureStream } from './erasure.events';

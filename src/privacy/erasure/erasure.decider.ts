@@ -1,5 +1,5 @@
-import { Decider } from '../../infrastructure/event-sourcing/decider';
-import { SubjectErased } from '../../infrastructure/sealing/subject-erased.event';
+import { Decider } from '../../shared/event-sourcing/decider';
+import { SubjectErased } from '../../shared/sealing/subject-erased.event';
 import { ErasureEvent, SubjectHoldingsFound } from './erasure.events';
 
 export type ErasureCommand =

@@ -1,6 +1,6 @@
-import { DomainEvent } from '../../infrastructure/event-sourcing/decider';
-import { declareFields } from '../../infrastructure/event-sourcing/event-fields';
-import { HOLDINGS_FIELDS, SubjectErased } from '../../infrastructure/sealing/subject-erased.event';
+import { DomainEvent } from '../../shared/event-sourcing/decider';
+import { declareFields } from '../../shared/event-sourcing/event-fields';
+import { HOLDINGS_FIELDS, SubjectErased } from '../../shared/sealing/subject-erased.event';
 
 /** One stream per erasure (docs/privacy.md). */
 export const erasureStream = (erasureId: number) => `erasure-${erasureId}`;

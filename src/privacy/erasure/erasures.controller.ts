@@ -1,9 +1,9 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation } from '@nestjs/swagger';
-import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
-import { Permit } from '../../infrastructure/auth/permissions';
-import { CurrentUser, UserApi } from '../../infrastructure/auth/user-api.decorator';
+import { AuthenticatedUser } from '../../access/access-token-verifier';
+import { Permit } from '../../access/permissions';
+import { CurrentUser, UserApi } from '../../access/user-api.decorator';
 import { DomainError } from '../../shared/domain-error';
 import { toE164 } from '../../shared/phone';
 import { AppValidationPipe } from '../../shared/validation/validation.pipe';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CallsQueries } from '../../calls/calls.queries';
 import { LeadImportsQueries } from '../../lead-imports/lead-imports.queries';
 import { LeadsQueries } from '../../leads/leads.queries';
-import { SubjectErased } from '../../infrastructure/sealing/subject-erased.event';
+import { SubjectErased } from '../../shared/sealing/subject-erased.event';
 import { spellingsOf } from '../subject-access';
 import { SubjectLeadsProjection } from '../subject-leads.projection';
 

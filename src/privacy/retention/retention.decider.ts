@@ -1,6 +1,6 @@
-import { Decider } from '../../infrastructure/event-sourcing/decider';
-import { RetainedKind } from '../../infrastructure/event-sourcing/event-fields';
-import { RetainedValuesErased } from '../../infrastructure/sealing/retained-values-erased.event';
+import { Decider } from '../../shared/event-sourcing/decider';
+import { RetainedKind } from '../../shared/event-sourcing/event-fields';
+import { RetainedValuesErased } from '../../shared/sealing/retained-values-erased.event';
 
 /** One stream per organisation: how far each kind of its retained values has been erased. */
 export const retentionStream = (organisationId: number) => `retention-${organisationId}`;

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AuthenticatedUser } from '../../infrastructure/auth/access-token-verifier';
+import { AuthenticatedUser } from '../../access/access-token-verifier';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { PublicTargets } from '../../infrastructure/outbound/public-targets';
 import { defined } from '../../shared/defined';

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
-import { hashToken } from '../../infrastructure/auth/access-token-verifier';
+import { hashToken } from '../../access/access-token-verifier';
 import { newAccessToken } from '../access-token';
 import { userDecider } from '../user.decider';
 import { userStream } from '../user.events';

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AuthenticatedUser, hashToken } from '../../infrastructure/auth/access-token-verifier';
-import { Role, Scope } from '../../infrastructure/auth/permissions';
+import { AuthenticatedUser, hashToken } from '../../access/access-token-verifier';
+import { Role, Scope } from '../../access/permissions';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { newApiKey } from '../access-token';
 import { OrganisationCommand, organisationDecider } from '../organisation.decider';

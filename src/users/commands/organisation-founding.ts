@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { ConcurrencyError } from '../../infrastructure/event-store/event-store.errors';
+import { ConcurrencyError } from '../../shared/ports/event-store.errors';
 import { DomainError } from '../../shared/domain-error';
 import { organisationDecider } from '../organisation.decider';
 import { organisationStream } from '../organisation.events';

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
-import { Role } from '../../infrastructure/auth/permissions';
+import { Role } from '../../access/permissions';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { EVENT_STORE, EventStore } from '../../infrastructure/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
-import { hashToken } from '../../infrastructure/auth/access-token-verifier';
+import { hashToken } from '../../access/access-token-verifier';
 import { newAccessToken, newWebhookSecret } from '../access-token';
 import { organisationDecider } from '../organisation.decider';
 import { organisationStream } from '../organisation.events';

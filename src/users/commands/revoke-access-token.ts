@@ -2,7 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DomainError } from '../../shared/domain-error';
-import { hashToken } from '../../infrastructure/auth/access-token-verifier';
+import { hashToken } from '../../access/access-token-verifier';
 import { userDecider } from '../user.decider';
 import { userStream } from '../user.events';
 import { UsersProjection } from '../users.projection';

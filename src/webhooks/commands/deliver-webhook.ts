@@ -1,4 +1,4 @@
-import { Sealer } from '../../infrastructure/sealing/sealer';
+import { Sealer } from '../../shared/sealing/sealer';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
 import { Metrics } from '../../infrastructure/metrics/metrics';

@@ -8,7 +8,7 @@ import { RecordCallAnalysis } from '../../../calls/commands/record-call-outcome'
 import { CallsQueries } from '../../../calls/calls.queries';
 import { isTerminal } from '../../../calls/call-status';
 import { randomInt } from 'node:crypto';
-import { Reservations } from '../../../infrastructure/reservations/reservations';
+import { Reservations } from '../../../reservations/reservations';
 import { ProjectionRunner } from '../../../infrastructure/projections/projection-runner';
 import { AssistantRecord } from '../../assistant-record';
 import { RuntimeReports } from '../../runtime-reports';

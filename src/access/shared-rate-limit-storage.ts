@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { ServiceInstances } from '../instances/service-instances';
-import { DocumentStore, READ_STORE } from '../read-store/document-store.port';
+import { ServiceInstances } from '../infrastructure/instances/service-instances';
+import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { SlidingWindowStorage } from './sliding-window-storage';
 
 /** How often the storage looks whether other instances share the store. */

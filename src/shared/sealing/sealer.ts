@@ -1,12 +1,18 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { ConfigError } from '../config/app-config';
-import { MasterKey } from './data-keys';
-import { KeyStore, StoredDataKey } from './key-store.port';
+import { ConfigError } from '../config-error';
+import { KeyStore, StoredDataKey } from '../ports/key-store.port';
 
 const PREFIX = 'sealed:v1:';
 const SEALED = /^sealed:v1:([A-Za-z0-9_-]+):([A-Za-z0-9_-]+)$/;
 const SECRETS_KEY = 'dk_secrets';
+
+/** A key that wraps the data keys (docs/privacy.md): 32 bytes, named by id. */
+export interface MasterKey {
+  id: string;
+  key: Buffer;
+}
+
 /** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
 const INDEX_KEY = 'dk_index';
 /** How long an instance keeps a subject's key unwrapped: another instance's erasure holds here after at most this. */

@@ -1,4 +1,4 @@
-import { deciderSpec } from '../../testing/decider-spec';
+import { deciderSpec } from '../testing/decider-spec';
 import { HolderStatus, HoldersChanged, NoPlaceLeft, ReservationEvent, reservationDecider } from './reservation.decider';
 
 const { given } = deciderSpec(reservationDecider);

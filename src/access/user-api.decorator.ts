@@ -10,7 +10,7 @@ import {
   createParamDecorator,
 } from '@nestjs/common';
 import { Observable } from 'rxjs';
-import { inContext } from '../event-sourcing/actor';
+import { inContext } from '../shared/event-sourcing/actor';
 import { AuthenticatedUser, actorOfUser } from './access-token-verifier';
 import { AuthenticatedRequest, BearerAuthGuard } from './bearer-auth.guard';
 import { PermissionGuard } from './permission.guard';

@@ -1,6 +1,6 @@
-import { DomainError } from '../../shared/domain-error';
-import { deciderSpec } from '../../testing/decider-spec';
-import { fold } from '../event-sourcing/decider';
+import { DomainError } from '../shared/domain-error';
+import { deciderSpec } from '../testing/decider-spec';
+import { fold } from '../shared/event-sourcing/decider';
 import { IN_PROGRESS, IdempotencyEvent, KEY_REUSED, idempotencyDecider } from './idempotency.decider';
 
 const { given } = deciderSpec(idempotencyDecider);

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { Actor } from '../event-sourcing/actor';
+import { Actor } from '../shared/event-sourcing/actor';
 import { Role, Scope } from './permissions';
 
 /** Who a request acts as (docs/teams.md): a member of one organisation, directly or through an API key. */

@@ -1,6 +1,6 @@
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError } from '../shared/domain-error';
 
 /** docs/teams.md: roles, weakest first. */
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;

@@ -1,5 +1,5 @@
-import { Decider, DomainEvent } from '../event-sourcing/decider';
-import { declareFields } from '../event-sourcing/event-fields';
+import { Decider, DomainEvent } from '../shared/event-sourcing/decider';
+import { declareFields } from '../shared/event-sourcing/event-fields';
 
 /**
  * A reservation stream guards an invariant that spans streams (one live lead per number and

@@ -1,6 +1,6 @@
-import { DomainError } from '../../shared/domain-error';
-import { Decider, DomainEvent } from '../event-sourcing/decider';
-import { declareFields } from '../event-sourcing/event-fields';
+import { DomainError } from '../shared/domain-error';
+import { Decider, DomainEvent } from '../shared/event-sourcing/decider';
+import { declareFields } from '../shared/event-sourcing/event-fields';
 
 /** One stream per user and key (hashed): the request's fingerprint, then its answer. */
 export const idempotencyStream = (userId: number, keyHash: string) => `idempotency-${userId}_${keyHash}`;

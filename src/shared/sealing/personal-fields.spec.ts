@@ -6,7 +6,7 @@ import { declareFields } from '../event-sourcing/event-fields';
 import { DomainEvent } from '../event-sourcing/decider';
 import { ERASED, withPersonalOpened, withPersonalSealed } from './personal-fields';
 import { Sealer } from './sealer';
-import { SqliteKeyStore } from './sqlite-key-store';
+import { SqliteKeyStore } from '../../infrastructure/sealing/sqlite-key-store';
 
 type Met = DomainEvent<
   'PersonMet',

@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Snapshot } from '../read-store/document-store.port';
+import type { Snapshot } from '../ports/document-store.port';
 
 export type ExportFormat = 'csv' | 'ndjson';
 

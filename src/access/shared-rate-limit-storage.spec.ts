@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceInstances } from '../instances/service-instances';
-import { SqliteDocumentStore } from '../read-store/sqlite-document-store';
+import { ServiceInstances } from '../infrastructure/instances/service-instances';
+import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
 import { SharedRateLimitStorage } from './shared-rate-limit-storage';
 
 describe('SharedRateLimitStorage', () => {

@@ -2,17 +2,17 @@ import { ExecutionContext, HttpException, Inject, Injectable, Logger, createPara
 import { createHash } from 'node:crypto';
 import { Readable, Transform, pipeline } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
-import { ValidationFailed } from '../../shared/validation/validation.pipe';
-import { AuthenticatedRequest } from '../auth/bearer-auth.guard';
-import { CommandRunner } from '../event-sourcing/command-runner';
-import { ConcurrencyError } from '../event-store/event-store.errors';
-import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
-import { errorAnswer } from '../http/http-error.filter';
-import { RawBodyRequest } from '../http/json-body-parser';
-import { ReadModelBehind } from '../projections/read-model-behind';
-import { ProjectionRunner } from '../projections/projection-runner';
+import { Clock } from '../shared/clock';
+import { DomainError } from '../shared/domain-error';
+import { ValidationFailed } from '../shared/validation/validation.pipe';
+import { AuthenticatedRequest } from '../access/bearer-auth.guard';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
+import { ConcurrencyError } from '../shared/ports/event-store.errors';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
+import { errorAnswer } from '../infrastructure/http/http-error.filter';
+import { RawBodyRequest } from '../infrastructure/http/json-body-parser';
+import { ReadModelBehind } from '../infrastructure/projections/read-model-behind';
+import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { IdempotencyCommand, KEY_REUSED, RUNNING_ABANDONED_MS, idempotencyDecider, idempotencyStream } from './idempotency.decider';
 
 /** 1 to 255 printable ASCII characters (docs/api.md). */

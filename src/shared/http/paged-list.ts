@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { PageEnvelope, pageEnvelope } from '../../shared/http/page-envelope';
-import { listPath } from '../../shared/http/page-query';
-import { Collection, Filter, SortOrder } from '../read-store/document-store.port';
+import { PageEnvelope, pageEnvelope } from './page-envelope';
+import { listPath } from './page-query';
+import { Collection, Filter, SortOrder } from '../ports/document-store.port';
 
 /**
  * One page of a collection in the page envelope (docs/api.md): its documents and their

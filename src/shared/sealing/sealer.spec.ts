@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../config/app-config';
-import { MasterKey } from './data-keys';
+import { ConfigError } from '../config-error';
+import { MasterKey } from './sealer';
 import { Sealer, isSealed } from './sealer';
-import { SqliteKeyStore } from './sqlite-key-store';
+import { SqliteKeyStore } from '../../infrastructure/sealing/sqlite-key-store';
 
 const master = (id: string): MasterKey => ({ id, key: randomBytes(32) });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import getRawBody from 'raw-body';
-import { BODY_LIMIT_BYTES, RawBodyRequest } from './json-body-parser';
+import { BODY_LIMIT_BYTES, RawBodyRequest } from '../infrastructure/http/json-body-parser';
 
 /**
  * Form bodies (`application/x-www-form-urlencoded`) for `routes` only (a telephony provider's

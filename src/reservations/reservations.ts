@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRunner } from '../event-sourcing/command-runner';
+import { CommandRunner } from '../infrastructure/event-sourcing/command-runner';
 import { HolderStatus, HoldersChanged, NoPlaceLeft, ReservationCommand, reservationDecider } from './reservation.decider';
 
 /** Holders of data written before the stream existed: they are put in when it is first written to. */
