@@ -49,4 +49,25 @@ describe('SharedRateLimitStorage', () => {
     alone.onApplicationShutdown();
     other.onApplicationShutdown();
   });
+
+  it('keeps one timer however often it is started, and none once shut down', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'read.db'));
+    stores.push(store);
+    const instances = { running: async () => [] } as unknown as ServiceInstances;
+    const storage = new SharedRateLimitStorage(store, instances, () => now);
+    const intervals = jest.spyOn(global, 'setInterval');
+    const cleared = jest.spyOn(global, 'clearInterval');
+    try {
+      // Nest starts it once for each module it is reached through.
+      await Promise.all([storage.onApplicationBootstrap(), storage.onApplicationBootstrap()]);
+      await storage.onApplicationBootstrap();
+      const made = intervals.mock.results.map((r) => r.value);
+      expect(made).toHaveLength(1);
+      storage.onApplicationShutdown();
+      expect(cleared.mock.calls.map(([timer]) => timer)).toEqual(expect.arrayContaining(made));
+    } finally {
+      intervals.mockRestore();
+      cleared.mockRestore();
+    }
+  });
 });

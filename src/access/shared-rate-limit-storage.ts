@@ -30,8 +30,11 @@ export class SharedRateLimitStorage implements ThrottlerStorage, OnApplicationBo
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.look();
+    // Nest calls this once for each module the storage is reached through (the throttler's too):
+    // a second timer would outlive shutdown, and keep the whole application reachable.
+    if (this.timer) return;
     this.timer = setInterval(() => void this.look(), LOOK_EVERY_MS).unref();
+    await this.look();
   }
 
   onApplicationShutdown(): void {
