@@ -1,9 +1,10 @@
-import { SUBJECT_ERASED_TYPES, SubjectErased, erasedRecord } from '../shared/sealing/subject-erased.event';
+import { SUBJECT_ERASED_TYPES, SubjectErased, erasedRecord, erasedValues } from '../shared/sealing/subject-erased.event';
+import { RETAINED_VALUES_ERASED_TYPES, RetainedValuesErased } from '../shared/sealing/retained-values-erased.event';
 import { Inject, Injectable } from '@nestjs/common';
 import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
-import { WebhookEvent, WebhookKind, WebhookOutcome, WEBHOOK_EVENT_TYPES } from './webhook.events';
+import { RETAINED_CALL_VALUES, WebhookEvent, WebhookKind, WebhookOutcome, WEBHOOK_EVENT_TYPES } from './webhook.events';
 
 /** One attempt as the delivery's detail shows it. */
 export interface WebhookAttemptRecord {
@@ -37,9 +38,9 @@ export interface WebhookDeliveryDocument {
 export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly name = 'webhook_deliveries';
   readonly collections = ['webhook_deliveries'];
-  readonly eventTypes = [...WEBHOOK_EVENT_TYPES, ...SUBJECT_ERASED_TYPES];
-  /** 2: what the deliveries list and detail show (docs/api.md). */
-  readonly version = 2;
+  readonly eventTypes = [...WEBHOOK_EVENT_TYPES, ...SUBJECT_ERASED_TYPES, ...RETAINED_VALUES_ERASED_TYPES];
+  /** 3: bodies keep a call's values no longer than its organisation's retention (docs/privacy.md). */
+  readonly version = 3;
   readonly deliveries: Collection<WebhookDeliveryDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
@@ -50,6 +51,7 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
 
   async apply(recorded: RecordedEvent): Promise<void> {
     if (recorded.type === 'SubjectErased') return this.erase((recorded as RecordedEvent & SubjectErased).data, recorded.position);
+    if (recorded.type === 'RetainedValuesErased') return this.expire((recorded as RecordedEvent & RetainedValuesErased).data, recorded.position);
     const event = recorded as unknown as WebhookEvent;
     if (event.type === 'WebhookRequested') {
       const { delivery_id: id, call_id, user_id, event: kind, url, payload } = event.data;
@@ -89,6 +91,17 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
     for (const delivery of await this.deliveries.find({ user_id })) {
       const payload = erasedPayload(delivery, ofCalls, ofLeads, ofContacts);
       if (payload !== delivery.payload) await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
+    }
+  }
+
+  /** docs/privacy.md: the bodies sent from `from` until `until` keep nothing of their call's values of the kind fallen due. */
+  private async expire({ user_id, kind, from, until }: RetainedValuesErased['data'], position: number): Promise<void> {
+    const field = Object.entries(RETAINED_CALL_VALUES).find(([, declared]) => declared === `retained:${kind}`)![0];
+    for (const delivery of await this.deliveries.find({ user_id, created_at: { gte: from, lt: until } })) {
+      const call = delivery.payload.call as Record<string, unknown> | null | undefined;
+      if (!call || call[field] === undefined || call[field] === null) continue;
+      const payload = { ...delivery.payload, call: { ...call, [field]: erasedValues(call[field]) } };
+      await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
     }
   }
 }

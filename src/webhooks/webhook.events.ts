@@ -34,11 +34,15 @@ export type WebhookAttemptFinished = DomainEvent<
 export type WebhookRedeliveryRequested = DomainEvent<'WebhookRedeliveryRequested', Ids & { from_attempt: number; due_at: string }>;
 export type WebhookEvent = WebhookRequested | WebhookAttemptStarted | WebhookAttemptFinished | WebhookRedeliveryRequested;
 
+/** The call's values a body carries that its organisation's retention erases (docs/privacy.md). */
+export const RETAINED_CALL_VALUES = { transcript: 'retained:transcripts', recording_url: 'retained:recordings', variables: 'retained:variables' } as const;
+
 /** What every webhook event names: the delivery, its call and campaign, the organisation, the event sent. */
 const DELIVERY = { delivery_id: 'plain', call_id: 'plain', user_id: 'plain', campaign_id: 'plain', event: 'plain' } as const;
 
 export const WEBHOOK_EVENT_TYPES = declareFields<WebhookEvent>({
-  WebhookRequested: { ...DELIVERY, url: 'plain', payload: 'personal' },
+  // A call's transcript, recording and variables sent on are kept no longer than the call's own (its retention).
+  WebhookRequested: { ...DELIVERY, url: 'plain', payload: { '*': 'personal', call: { '*': 'personal', ...RETAINED_CALL_VALUES } } },
   WebhookAttemptStarted: { ...DELIVERY, attempt: 'plain', lease_until: 'plain' },
   WebhookAttemptFinished: { ...DELIVERY, attempt: 'plain', status_code: 'plain', body: 'personal', error: 'plain', outcome: 'plain', next_attempt_at: 'plain' },
   WebhookRedeliveryRequested: { ...DELIVERY, from_attempt: 'plain', due_at: 'plain' },

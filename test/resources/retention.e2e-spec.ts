@@ -3,6 +3,8 @@ import { RetentionSweep } from '../../src/privacy/retention/retention-sweep';
 import { allDayCampaign } from '../support/all-day-campaign';
 import { eventually } from '../support/fake-provider';
 import { startTestApp, TestApp } from '../support/test-app';
+import { Receiver } from '../support/receiver';
+import { WebhookDeliveriesProjection } from '../../src/webhooks/webhook-deliveries.projection';
 
 const DAY = 24 * 3600_000;
 const MINUTE = 60_000;
@@ -14,6 +16,10 @@ describe('retention of call values', () => {
   let t: TestApp;
   let owner: { token: string };
   let other: { token: string };
+  // The owner's calls are sent on when they end: their bodies keep the transcript no longer than the calls do.
+  const hooks = new Receiver(() => ({ status: 200, body: { ok: true } }));
+  const sentBodies = async () =>
+    (await t.app.get(WebhookDeliveriesProjection).deliveries.find({ event: 'call.ended' })).map((d) => d.payload.call as Record<string, unknown>);
 
   const callsOf = async (token: string) =>
     (await t.request('GET', '/api/user/calls?per_page=100', { token })).body.data as Array<{
@@ -23,8 +29,8 @@ describe('retention of call values', () => {
       duration: number;
     }>;
 
-  const dialedCampaign = async (token: string) => {
-    const campaign = await allDayCampaign(t, token, { name: 'Retained', max_retries: 0 });
+  const dialedCampaign = async (token: string, assistant: Record<string, unknown> = {}) => {
+    const campaign = await allDayCampaign(t, token, { name: 'Retained', max_retries: 0 }, assistant);
     await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550190', variables: { first_name: 'Rita' } } });
     await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
     await eventually(
@@ -36,12 +42,17 @@ describe('retention of call values', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ DIAL_INTERVAL_MS: '20', SIMULATED_CALL_STEP_SECONDS: '0', SIMULATED_DIALER_ODDS: 'human:1' }, { clock });
+    await hooks.start();
     owner = await t.createUser();
     other = await t.createUser();
-    await dialedCampaign(owner.token);
+    await dialedCampaign(owner.token, { is_webhook_active: true, webhook_url: `${hooks.url}/ended` });
+    await eventually(async () => hooks.received.length > 0, 20_000, 'the call.ended webhook');
     await dialedCampaign(other.token);
   }, 60_000);
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await hooks.stop();
+  });
 
   it('is set per kind by admins and owners: a kind left out keeps its value, null keeps everything, 0 is refused', async () => {
     const set = await t.request('PUT', '/api/user/settings', { token: owner.token, body: { retention: { transcripts_days: 1 } } });
@@ -65,6 +76,9 @@ describe('retention of call values', () => {
     const before = await callsOf(owner.token);
     expect(before.length).toBeGreaterThan(0);
     expect(before.every((call) => call.transcript !== null && call.transcript !== '[erased]')).toBe(true);
+    expect(hooks.received[0].body.call.transcript).toContain('thanks for calling');
+    const sentBefore = await sentBodies();
+    expect(sentBefore.map((call) => call.transcript)).toEqual([hooks.received[0].body.call.transcript]);
 
     clock.set(new Date(start.getTime() + DAY - 10 * MINUTE));
     await sweep.sweepOnce();
@@ -78,6 +92,10 @@ describe('retention of call values', () => {
       before.map(({ variables, status, duration }) => ({ variables, status, duration })),
     );
     expect((await callsOf(other.token)).every((call) => call.transcript !== '[erased]')).toBe(true);
+    // What was sent on keeps the transcript no longer either; the body's other values stay.
+    const sentAfter = await sentBodies();
+    expect(sentAfter.map((call) => call.transcript)).toEqual(['[erased]']);
+    expect(sentAfter.map(({ transcript: _t, ...rest }) => rest)).toEqual(sentBefore.map(({ transcript: _t, ...rest }) => rest));
     // The log reads so too: the audit trail opens the call's events with the key gone.
     const audit = JSON.stringify((await t.request('GET', '/api/user/audit?per_page=100', { token: owner.token })).body);
     expect(audit).not.toContain('thanks for calling');
@@ -90,6 +108,7 @@ describe('retention of call values', () => {
     await sweep.sweepOnce();
     const after = await callsOf(owner.token);
     expect(after.every((call) => call.variables.first_name === '[erased]')).toBe(true);
+    expect((await sentBodies()).map((call) => (call.variables as Record<string, unknown>).first_name)).toEqual(['[erased]']);
     expect(await sweep.sweepOnce()).toBe(0);
     expect(await callsOf(owner.token)).toEqual(after);
   });

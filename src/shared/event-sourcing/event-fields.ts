@@ -16,8 +16,13 @@ export type FieldKind = 'plain' | 'personal' | 'subject' | 'secret' | `retained:
  */
 export type RetainedKind = 'transcripts' | 'recordings' | 'variables';
 export const RETAINED_KINDS: readonly RetainedKind[] = ['transcripts', 'recordings', 'variables'];
-/** An object field's own fields: those named are as said, the others plain. */
-export type NestedKinds = Readonly<Record<string, FieldKind>>;
+/**
+ * An object field's own fields, as deep as needed: those named are as said; the others as `'*'`
+ * says (a value of another shape too), else plain.
+ */
+export interface NestedKinds {
+  readonly [field: string]: FieldDeclaration;
+}
 export type FieldDeclaration = FieldKind | NestedKinds;
 
 /**

@@ -20,7 +20,9 @@ type Met = DomainEvent<
 >;
 type Heard = DomainEvent<'PersonHeard', { meeting_id: number; transcript: Array<{ role: string; message: string }>; note: string }>;
 type Recorded = DomainEvent<'PersonRecorded', { meeting_id: number; transcript: string; recording_url: string }>;
-declareFields<Met | Heard | Recorded>({
+type Sent = DomainEvent<'PersonSent', { meeting_id: number; body: Record<string, unknown> }>;
+declareFields<Met | Heard | Recorded | Sent>({
+  PersonSent: { meeting_id: 'plain', body: { '*': 'personal', call: { '*': 'personal', transcript: 'retained:transcripts' } } },
   PersonRecorded: { meeting_id: 'plain', transcript: 'retained:transcripts', recording_url: 'retained:recordings' },
   PersonMet: { meeting_id: 'plain', phone_number: 'subject', variables: 'personal', contacts: 'personal', room: 'plain' },
   PersonHeard: { meeting_id: 'plain', transcript: 'personal', note: 'plain' },
@@ -101,5 +103,27 @@ describe('personal values in the log', () => {
     // Erasing the person reaches retained values too.
     await sealer.eraseSubject(ada());
     expect(await withPersonalOpened('PersonRecorded', later, sealer)).toEqual({ meeting_id: 4, transcript: ERASED, recording_url: ERASED });
+  });
+
+  it('given a body declared field by field under defaults, when sealed: each record under its own number, its retained values also under their kind', async () => {
+    const body = {
+      event: 'call.ended',
+      call: { id: 7, client_phone_number: '+14155550111', transcript: 'Bob speaking', note: 'Bob note' },
+      lead: { id: 2, phone_number: '+14155550100', name: 'Ada' },
+    };
+    const { data } = await withPersonalSealed('PersonSent', { meeting_id: 4, body }, 9, ada(), sealer, AT);
+    expect(JSON.stringify(data)).not.toMatch(/Bob|Ada|call\.ended|\+1415/);
+    const sealed = data as Sent['data'];
+    expect([(sealed.body.call as { id: number }).id, (sealed.body.lead as { id: number }).id]).toEqual([7, 2]);
+    expect(await withPersonalOpened('PersonSent', data, sealer)).toEqual({ meeting_id: 4, body });
+
+    await sealer.eraseSubject(sealer.retentionKeyId(9, 'transcripts', AT));
+    const call = { ...body.call, transcript: ERASED };
+    expect(await withPersonalOpened('PersonSent', data, sealer)).toEqual({ meeting_id: 4, body: { ...body, call } });
+    // The call is Bob's (its number), the lead Ada's: erasing Bob leaves Ada's lead.
+    await sealer.eraseSubject(bob());
+    const opened = (await withPersonalOpened('PersonSent', data, sealer)) as Sent['data'];
+    expect(opened.body.call).toEqual({ id: 7, client_phone_number: ERASED, transcript: ERASED, note: ERASED });
+    expect(opened.body.lead).toEqual(body.lead);
   });
 });

@@ -26,8 +26,8 @@ export interface SubjectOpening {
 
 const isPersonalKind = (kind: FieldKind) => kind !== 'plain' && kind !== 'secret';
 const retainedAs = (kind: FieldKind): RetainedKind | undefined => (kind.startsWith('retained:') ? (kind.slice(9) as RetainedKind) : undefined);
-const isPersonal = (declaration: FieldDeclaration) =>
-  typeof declaration === 'object' ? Object.values(declaration).some(isPersonalKind) : isPersonalKind(declaration);
+const isPersonal = (declaration: FieldDeclaration): boolean =>
+  typeof declaration === 'object' ? Object.values(declaration).some(isPersonal) : isPersonalKind(declaration);
 
 const personalTypes = new Map<string, boolean>();
 
@@ -105,10 +105,16 @@ class PersonalSealer {
 
   async field(value: unknown, declaration: FieldDeclaration, subject: string | undefined): Promise<unknown> {
     if (typeof declaration !== 'object') return this.ofKind(value, declaration, subject);
-    if (value === null || typeof value !== 'object') return value;
-    const inner = { ...(value as Record<string, unknown>) };
-    for (const [field, kind] of Object.entries(declaration)) {
-      if (inner[field] !== undefined) inner[field] = await this.ofKind(inner[field], kind, subject);
+    const others = declaration['*'];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return others === undefined ? value : this.field(value, others, subject);
+    const record = value as Record<string, unknown>;
+    // A record naming a number is that number's, as in `value`.
+    const number = NUMBER_FIELDS.map((field) => record[field]).find((inner): inner is string => typeof inner === 'string' && E164.test(inner));
+    const own = number ? this.keyOf(number) : subject;
+    const inner = { ...record };
+    for (const [field, item] of Object.entries(record)) {
+      const kind = declaration[field] ?? (isIdentifier(field) ? undefined : others);
+      if (kind !== undefined && item !== undefined) inner[field] = await this.field(item, kind, own);
     }
     return inner;
   }
