@@ -50,5 +50,6 @@ export const LEAD_IMPORT_EVENT_TYPES = declareFields<LeadImportEvent>({
   LeadImportUploaded: { import_id: 'plain', bytes: 'plain' },
   LeadImportRowsReserved: { import_id: 'plain', first_row: 'plain', last_row: 'plain', lead_ids: 'plain' },
   LeadImportRowsDone: { import_id: 'plain', last_row: 'plain', accepted: 'plain', duplicates: 'plain', invalid: 'plain', errors: 'personal' },
-  LeadImportFinished: { import_id: 'plain', campaign_id: 'plain', status: 'plain', reason: 'plain' },
+  // Why a file could not be read quotes the field it stopped at: a number, maybe.
+  LeadImportFinished: { import_id: 'plain', campaign_id: 'plain', status: 'plain', reason: 'personal' },
 });

@@ -6,6 +6,7 @@ import { Projection, ReadModelProjection } from '../infrastructure/projections/p
 import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { isoMicros } from '../shared/formats';
 import { ImportFormat, ImportStatus, KEPT_ERRORS, LEAD_IMPORT_EVENT_TYPES, LeadImportEvent, RowError } from './lead-import.events';
+import { UNREADABLE_ROW } from './import-rows';
 
 /** An import as `GET /api/user/lead-imports/{id}` shows it (docs/imports.md), and what the service keeps of it. */
 /** What an import's rows are made into (docs/imports.md). */
@@ -59,7 +60,8 @@ export const dncImportView = ({ id, status, rows, accepted, invalid, errors, sta
 @Injectable()
 export class LeadImportsProjection implements ReadModelProjection {
   readonly name = 'lead_imports';
-  readonly version = 2;
+  /** 3: an erased number's unreadable row takes the import's reason with it (docs/privacy.md). */
+  readonly version = 3;
   readonly collections = ['lead_imports'];
   readonly eventTypes = [...LEAD_IMPORT_EVENT_TYPES.filter((type) => type !== 'LeadImportRowsReserved'), ...SUBJECT_ERASED_TYPES];
   readonly imports: Collection<LeadImportDocument>;
@@ -124,12 +126,16 @@ export class LeadImportsProjection implements ReadModelProjection {
     }
   }
 
-  /** docs/privacy.md: refused rows that named an erased number keep their row, their message reads `[erased]`. */
+  /**
+   * docs/privacy.md: refused rows that named an erased number keep their row, their message reads
+   * `[erased]`; so does the import's reason when the row is the one the file could not be read from.
+   */
   private async erase(rows: SubjectErased['data']['import_rows'], position: number): Promise<void> {
     for (const found of await this.imports.getMany([...new Set(rows.map((r) => r.import_id))])) {
       const erased = new Set(rows.filter((r) => r.import_id === found.id).map((r) => r.row));
+      const unreadable = found.errors.some((error) => erased.has(error.row) && error.message.startsWith(UNREADABLE_ROW));
       const errors = found.errors.map((error) => (erased.has(error.row) ? { ...error, message: ERASED } : error));
-      await this.imports.upsert(found.id, { ...found, errors }, position);
+      await this.imports.upsert(found.id, { ...found, errors, reason: unreadable && found.reason !== null ? ERASED : found.reason }, position);
     }
   }
 }

@@ -89,6 +89,18 @@ describe('POST /api/user/privacy/erasures', () => {
       token,
       body: { campaign_id: waiting, phone_number: '+12015550180', secondary_contacts: [{ phone_number: subject }] },
     });
+    // An import into it whose row is refused with a message naming the number (the CSV reader quotes the field).
+    const imported = await fetch(`${t.url}/api/user/campaigns/${waiting}/leads/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv', accept: 'application/json' },
+      body: `phone_number,first_name\n${subject}"q,Zed\n`,
+    });
+    ids.import = ((await imported.json()) as { data: { id: number } }).data.id;
+    await eventually(
+      async () => (await t.request('GET', `/api/user/lead-imports/${ids.import}`, { token })).body.status !== 'running',
+      15_000,
+      'the import to end',
+    );
     await t.request('POST', '/api/user/campaigns/update-status', { token, body: { campaign_id: campaign, action: 'start' } });
     await eventually(
       async () => (await t.request('GET', `/api/user/campaigns/${campaign}`, { token })).body.status === 'completed',
@@ -123,6 +135,8 @@ describe('POST /api/user/privacy/erasures', () => {
   }, 30_000);
 
   it('erases the number: 202 pending, then done; lists, exports, history, audit and the subject show [erased], counts stay', async () => {
+    const before = (await t.request('GET', `/api/user/privacy/subjects/${encodeURIComponent(subject)}`, { token })).body;
+    expect(before.import_rows).toEqual([{ import_id: ids.import, row: 1, message: expect.stringContaining(subject) }]);
     const requested = await t.request('POST', '/api/user/privacy/erasures', { token, body: { phone_number: subject } });
     expect(requested.status).toBe(202);
     expect(requested.body).toMatchObject({ message: 'Erasure requested.', data: { status: 'pending', completed_at: null } });
@@ -150,6 +164,7 @@ describe('POST /api/user/privacy/erasures', () => {
       await t.request('GET', '/api/user/audit?per_page=100', { token }),
       await t.request('GET', '/api/user/dnc', { token }),
       await t.request('GET', '/api/user/webhook-deliveries?per_page=100', { token }),
+      await t.request('GET', `/api/user/lead-imports/${ids.import}`, { token }),
       // The idempotent answer of the lead's creation, replayed.
       await t.request('POST', '/api/user/lead', {
         token,
