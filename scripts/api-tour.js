@@ -230,7 +230,7 @@ async function apiTour(baseUrl, token, secret, target) {
     target.releaseHooks();
     const deliveries = await until(async () => {
       const listed = await send('GET', '/api/user/webhook-deliveries', { record: false });
-      return listed.answer.data.some((d) => d.status === 'delivered') && listed;
+      return listed.answer.data.some((d) => d.status === 'delivered' && d.call_id !== null) && listed;
     }, 'a delivered webhook');
     exchanges.push(deliveries);
     // The calls again once their webhook answered: the documents show webhook_response both null and filled.
@@ -252,7 +252,8 @@ async function apiTour(baseUrl, token, secret, target) {
       await send('GET', '/api/user/calls/export', { query: `?campaign_id=${campaign.id}`, accept });
       await send('GET', '/api/user/leads/export', { query: `?campaign_id=${campaign.id}`, accept });
     }
-    const delivered = deliveries.answer.data.find((d) => d.status === 'delivered');
+    // A call's (a lead's or a campaign's, also delivered by then or not, has no call_id): the same one every run.
+    const delivered = deliveries.answer.data.find((d) => d.status === 'delivered' && d.call_id !== null);
     await send('GET', '/api/user/webhook-deliveries/:id', { params: { id: delivered.id } });
     await send('POST', '/api/user/webhook-deliveries/:id/redeliver', { params: { id: delivered.id } });
 
