@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import OpenAI, { APIError } from 'openai';
-import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { request as httpRequest } from 'undici';
+import { serverSentData } from './server-sent-data';
 import { LlmSettings, TwilioSettings } from '../twilio-settings';
 import { RUNTIME_SETTINGS } from '../../voice-runtime';
 import { ModelToolCall } from './conversation';
@@ -26,7 +28,11 @@ export const takesTemperature = (model: string) => !/^(o\d|gpt-5(?![\w.-]*chat))
 
 const withTemperature = (model: string, temperature: number) => (takesTemperature(model) ? { temperature } : {});
 
-/** The OpenAI-compatible model of `LLM_BASE_URL` (OpenAI, vLLM, Ollama...), through the `openai` package. */
+/**
+ * The OpenAI-compatible model of `LLM_BASE_URL` (OpenAI, vLLM, Ollama...). Answers stream over
+ * undici with the chunks read as `openai`'s types (the SDK's web streams cost a busy relay more
+ * than the rest of a frame's way); the post-call analysis goes through the `openai` package.
+ */
 @Injectable()
 export class ModelClient {
   private readonly client: OpenAI | null;
@@ -43,22 +49,30 @@ export class ModelClient {
    * for, if any. Ends quietly when `signal` aborts (the caller spoke over it).
    */
   async *answer(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelPart> {
-    const { client, llm } = this.settings();
+    const { llm } = this.settings();
     const idle = new IdleTimer(llm.timeoutMs, signal);
     const calls: Array<{ id: string; name: string; arguments: string }> = [];
     try {
-      const stream = await client.chat.completions.create(
-        {
-          model: request.model,
-          ...withTemperature(request.model, request.temperature),
-          stream: true,
-          messages: [...request.messages],
-          ...(request.tools.length ? { tools: request.tools } : {}),
-        },
-        { signal: idle.signal },
-      );
-      for await (const chunk of stream) {
+      const body = JSON.stringify({
+        model: request.model,
+        ...withTemperature(request.model, request.temperature),
+        stream: true,
+        messages: request.messages,
+        ...(request.tools.length ? { tools: request.tools } : {}),
+      });
+      const answer = await httpRequest(`${llm.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${llm.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body,
+        signal: idle.signal,
+      });
+      if (answer.statusCode >= 400) throw new ModelFailed(`model answered ${answer.statusCode}: ${errorMessage(await answer.body.text())}`);
+      for await (const data of serverSentData(answer.body)) {
         idle.reset();
+        if (data === '[DONE]') break;
+        const chunk = JSON.parse(data) as ChatCompletionChunk & { error?: { message?: string } };
+        // An error sent inside the stream (OpenAI's `data: {"error": ...}`), as the SDK takes it.
+        if (chunk.error) throw new ModelFailed(`model failed: ${chunk.error.message ?? 'an error'}`);
         const delta = chunk.choices?.[0]?.delta;
         if (delta?.content) yield { type: 'text', text: delta.content };
         for (const call of delta?.tool_calls ?? []) {
@@ -72,7 +86,7 @@ export class ModelClient {
       if (idle.timedOut && !signal.aborted) throw new Error('timed out');
     } catch (error) {
       if (signal.aborted) return;
-      throw failure(error, idle.timedOut, llm.timeoutMs);
+      throw error instanceof ModelFailed && !idle.timedOut ? error : failure(error, idle.timedOut, llm.timeoutMs);
     } finally {
       idle.stop();
     }
@@ -109,23 +123,38 @@ export class ModelClient {
   }
 }
 
+/** The message of an OpenAI error body (`{"error": {"message"}}`), else the body's first line. */
+function errorMessage(text: string): string {
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string') return message;
+  } catch {
+    /* not JSON */
+  }
+  return text.split('\n')[0].slice(0, 200) || 'no body';
+}
+
 function failure(error: unknown, timedOut: boolean, timeoutMs: number): ModelFailed {
   if (timedOut) return new ModelFailed(`model sent nothing for ${timeoutMs / 1000} s`);
   if (error instanceof APIError && error.status) return new ModelFailed(`model answered ${error.status}: ${error.message}`);
   return new ModelFailed(`model failed: ${(error as Error).message}`);
 }
 
-/** Aborts when nothing came for `ms` (or when `outer` aborts); reset at each arrival. */
+/**
+ * Aborts when nothing came for `ms` (or when `outer` aborts). An arrival only notes its time: the
+ * one timer, when it fires early, waits out the rest (a timer set again per delta costs a busy relay).
+ */
 class IdleTimer {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout;
+  private last = performance.now();
   timedOut = false;
 
   constructor(
     private readonly ms: number,
     outer?: AbortSignal,
   ) {
-    this.timer = this.start();
+    this.timer = this.start(ms);
     outer?.addEventListener('abort', () => this.controller.abort(), { once: true });
   }
 
@@ -134,18 +163,22 @@ class IdleTimer {
   }
 
   reset(): void {
-    clearTimeout(this.timer);
-    this.timer = this.start();
+    this.last = performance.now();
   }
 
   stop(): void {
     clearTimeout(this.timer);
   }
 
-  private start(): NodeJS.Timeout {
+  private start(ms: number): NodeJS.Timeout {
     return setTimeout(() => {
+      const idle = performance.now() - this.last;
+      if (idle < this.ms) {
+        this.timer = this.start(this.ms - idle);
+        return;
+      }
       this.timedOut = true;
       this.controller.abort();
-    }, this.ms);
+    }, ms);
   }
 }
