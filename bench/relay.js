@@ -63,9 +63,12 @@ function fakeModel() {
 
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
 
-/** One conversation set up; `speak()` sends its prompt and answers the answer's frames, timed, once its turn ends. */
-async function conversation(relayUrl, { sid, callId }) {
-  const ws = new RelayClient(relayUrl, { headers: { 'x-twilio-signature': getExpectedTwilioSignature(AUTH, relayUrl, {}) } });
+/**
+ * One conversation set up on `target` (an instance's relay, signed as Twilio signs the public URL
+ * the TwiML named); `speak()` sends its prompt and answers the answer's frames, timed, once its turn ends.
+ */
+async function conversation(target, { sid, callId }) {
+  const ws = new RelayClient(target.url, { headers: { 'x-twilio-signature': getExpectedTwilioSignature(AUTH, target.signedUrl, {}) } });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.send(JSON.stringify({ type: 'setup', callSid: sid, customParameters: { call_id: callId } }));
   const speak = () =>
@@ -86,24 +89,29 @@ async function conversation(relayUrl, { sid, callId }) {
   return { speak };
 }
 
-/** One round: `made.length` conversations set up, then each caller speaking in turn within one answer's length. */
-async function round(relayUrl, made, pid) {
-  const open = await Promise.all(made.map((m) => conversation(relayUrl, m)));
+/**
+ * One round: `made.length` conversations set up, spread over the instances' relays as a load
+ * balancer in front of them would, then each caller speaking in turn within one answer's length.
+ */
+async function round(targets, made) {
+  const open = await Promise.all(made.map((m, i) => conversation(targets[i % targets.length], m)));
   await new Promise((r) => setTimeout(r, 500));
-  const [started, serviceBefore, ownBefore] = [Date.now(), mainThreadCpuSeconds(pid), process.cpuUsage()];
+  const busyOf = () => targets.map((target) => mainThreadCpuSeconds(target.pid));
+  const [started, serviceBefore, ownBefore] = [Date.now(), busyOf(), process.cpuUsage()];
   const timings = await Promise.all(open.map(({ speak }, i) => new Promise((r) => setTimeout(r, (i * EVERY_MS * CHUNKS) / open.length)).then(speak)));
   const seconds = (Date.now() - started) / 1000;
   const own = process.cpuUsage(ownBefore);
   // How busy each side was: a load generator near one core would delay the arrivals it times.
+  const each = busyOf().map((cpu, i) => Number(((cpu - serviceBefore[i]) / seconds).toFixed(2)));
   const busy = {
-    service_main_thread_busy: Number(((mainThreadCpuSeconds(pid) - serviceBefore) / seconds).toFixed(2)),
+    service_main_thread_busy: each.length === 1 ? each[0] : each,
     bench_busy: Number(((own.user + own.system) / 1e6 / seconds).toFixed(2)),
   };
   const all = timings.flat().sort((a, b) => a - b);
   const at = (q) => Number(all[Math.min(all.length - 1, Math.floor(q * all.length))].toFixed(2));
   const worstFirst = Number(Math.max(...timings.map((t) => t[0])).toFixed(2));
   return {
-    name: `Twilio relay: ${made.length} conversations at once, the model streaming ${CHUNKS} deltas ${EVERY_MS} ms apart, questions spread over one answer's length (ms from a delta leaving the model to its frame reaching the client)`,
+    name: `Twilio relay: ${made.length} conversations at once${targets.length > 1 ? ` on ${targets.length} instances` : ''}, the model streaming ${CHUNKS} deltas ${EVERY_MS} ms apart, questions spread over one answer's length (ms from a delta leaving the model to its frame reaching the client)`,
     frames: all.length,
     p50_ms: at(0.5),
     p99_ms: at(0.99),
@@ -115,10 +123,11 @@ async function round(relayUrl, made, pid) {
 }
 
 /**
- * Rounds of `sizes` conversations on one service, then its baseline route (`baseline(service)`)
- * in the same run, which the figures are read beside.
+ * Rounds of `sizes` conversations on `instances` services sharing one data directory and one
+ * `PUBLIC_URL` (any instance may hold a conversation), then the first one's baseline route
+ * (`baseline(service)`) in the same run, which the figures are read beside.
  */
-async function relayLatency({ sizes, baseline, log }) {
+async function relayLatency({ sizes, baseline, log, instances = 1 }) {
   const conversations = sizes.reduce((a, b) => a + b, 0);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-relay-'));
   const twilio = fakeTwilio();
@@ -131,8 +140,12 @@ async function relayLatency({ sizes, baseline, log }) {
     TWILIO_API_BASE_URL: await listen(twilio.server),
     LLM_API_KEY: 'bench',
     LLM_BASE_URL: `${await listen(model)}/v1`,
+    // Behind a load balancer every instance is told the one address Twilio is given.
+    ...(instances > 1 ? { PUBLIC_URL: 'https://relay.bench.example' } : {}),
   };
-  const service = await startService(env);
+  const services = [];
+  for (let i = 0; i < instances; i++) services.push(await startService(env));
+  const service = services[0];
   try {
     const user = await cli(env, 'users:create', '--email', 'relay@example.com');
     const call = api(service, user.token);
@@ -157,17 +170,22 @@ async function relayLatency({ sizes, baseline, log }) {
       await new Promise((r) => setTimeout(r, 100));
     }
     log(`relay: ${conversations} calls dialed, conversing`);
-    const relayUrl = `${service.url.replace('http', 'ws')}/api/telephony/twilio/relay`;
+    const path = '/api/telephony/twilio/relay';
+    const targets = services.map((s) => ({
+      url: `${s.url.replace('http', 'ws')}${path}`,
+      signedUrl: `${(env.PUBLIC_URL ?? s.url).replace('http', 'ws')}${path}`,
+      pid: s.pid,
+    }));
     const figures = [];
     for (const [i, size] of sizes.entries()) {
       const from = sizes.slice(0, i).reduce((a, b) => a + b, 0);
-      figures.push(await round(relayUrl, twilio.made.slice(from, from + size), service.pid));
+      figures.push(await round(targets, twilio.made.slice(from, from + size)));
       log('relay', JSON.stringify(figures[figures.length - 1]));
     }
     const base = await baseline(service);
     return figures.map((f) => ({ ...f, baseline_requests_per_second: base.requests_per_second }));
   } finally {
-    await service.stop();
+    for (const s of services) await s.stop();
     twilio.server.close();
     model.close();
     rmSync(dataDir, { recursive: true, force: true });

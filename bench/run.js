@@ -368,7 +368,10 @@ async function main() {
   }
   if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
   if (!only || only === 'relay') {
-    results.figures.push(...(await relayLatency({ sizes: [Math.max(10, n(50)), Math.max(20, n(200))], baseline: (service) => baseline(service, 50), log })));
+    const instances = Number(process.env.BENCH_RELAY_INSTANCES ?? 1);
+    results.figures.push(
+      ...(await relayLatency({ sizes: [Math.max(10, n(50)), Math.max(20, n(200))], baseline: (service) => baseline(service, 50), log, instances })),
+    );
   }
   if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
   if (!only || only === 'erasure') results.figures.push(await erasureCost({ calls: Math.max(100, n(1000)), log }));
