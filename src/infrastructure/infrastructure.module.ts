@@ -24,7 +24,6 @@ import { KEY_STORE, KeyStore } from '../shared/ports/key-store.port';
 import { openKeyStore, openSealer } from './sealing/open-sealer';
 import { Sealer } from '../shared/sealing/sealer';
 import { OpeningEventStore } from './sealing/opening-event-store';
-import { CompactAfterSealing, SECRETS_SEALED, sealEarlierEmbeddedStore } from './sealing/secrets-upgrade';
 
 const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
 const readsFile = (config: AppConfig) => join(config.dataDir, 'read.db');
@@ -112,9 +111,6 @@ export class InfrastructureModule {
         // Every reader of the log sees personal values opened (docs/privacy.md).
         { provide: EVENT_STORE, inject: [Sealer], useFactory: async (sealer: Sealer) => new OpeningEventStore(await openEventStore(config), sealer) },
         { provide: READ_STORE, useFactory: () => openReadStore(config) },
-        // After the event store has made its tables, before anything reads the log.
-        { provide: SECRETS_SEALED, inject: [Sealer, EVENT_STORE], useFactory: (sealer: Sealer) => sealEarlierEmbeddedStore(config, sealer) },
-        CompactAfterSealing,
         Upcasters,
         CommandRunner,
         ProjectionRunner,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { join } from 'node:path';
-import { AppConfig } from '../config/app-config';
-import { ProjectionRunner } from '../projections/projection-runner';
+import { AppConfig } from '../../infrastructure/config/app-config';
+import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
 import { sealEmbeddedEvents } from './seal-embedded-events';
 import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
