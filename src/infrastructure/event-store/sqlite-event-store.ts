@@ -16,6 +16,8 @@ import {
   Subscription,
 } from '../../shared/ports/event-store.port';
 import { pullSubscription } from './pull-subscription';
+import { createEventTables } from './sqlite-event-schema';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** A stored event as its columns, in `SELECT_EVENTS` order. */
 type EventRow = [
@@ -38,22 +40,11 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
 }
 
-interface SharedWrite {
-  run: () => unknown;
-  /** One statement: SQLite undoes a failed statement by itself, so it needs no savepoint of its own. */
-  oneStatement: boolean;
-  types: readonly string[];
-  resolve: (value: never) => void;
-  reject: (error: unknown) => void;
-}
-
 /**
  * The embedded event store: one SQLite file in WAL mode. An append is one IMMEDIATE
  * transaction, so writers in several processes sharing the file are serialised by
- * SQLite's write lock and the (stream, revision) key. Group commit: the first write of a
- * turn of the event loop commits at once; those that follow it in the same turn (many
- * requests at once) wait for the turn's end and commit together, each in a savepoint of
- * its own, so a refused one leaves the others untouched.
+ * SQLite's write lock and the (stream, revision) key; writes arriving in the same turn of the
+ * event loop commit together (`SqliteGroupCommit`).
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -64,32 +55,13 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   private readonly appendWrite;
   private readonly appendTx;
-  private readonly inSavepoint;
-  private readonly groupTx;
-  private shared: SharedWrite[] = [];
-  private writesThisTurn = 0;
+  private readonly group: SqliteGroupCommit;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
     this.signals.setMaxListeners(0);
     this.db = openSqlite(file);
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS events (
-        position INTEGER PRIMARY KEY AUTOINCREMENT,
-        id TEXT NOT NULL UNIQUE,
-        stream TEXT NOT NULL,
-        revision INTEGER NOT NULL,
-        type TEXT NOT NULL,
-        schema_version INTEGER NOT NULL,
-        data TEXT NOT NULL,
-        metadata TEXT NOT NULL,
-        occurred_at TEXT NOT NULL,
-        UNIQUE (stream, revision)
-      );
-      CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS stream_starts (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL);
-    `);
-    this.addCorrelationColumn();
+    createEventTables(this.db);
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare(
@@ -139,79 +111,17 @@ export class SqliteEventStore implements EventStore {
       return { revision, position };
     };
     this.appendTx = this.db.transaction(this.appendWrite);
-    // Called inside `groupTx`, better-sqlite3 runs a transaction function as a savepoint.
-    this.inSavepoint = this.db.transaction((run: () => unknown) => run());
-    this.groupTx = this.db.transaction((writes: SharedWrite[]) =>
-      writes.map((write) => {
-        try {
-          return { ok: true as const, value: write.oneStatement ? write.run() : this.inSavepoint(write.run) };
-        } catch (error) {
-          // SQLite rolled the whole transaction back (a full disk, for one): the writes after this
-          // one would each commit alone, outside it, and then be refused with the rest when the
-          // group's COMMIT fails. The group ends here instead, every write of it refused.
-          if (!this.db.inTransaction) throw error;
-          return { ok: false as const, error };
-        }
-      }),
-    );
-  }
-
-  /** The indexed column behind `readCorrelated`; a store written before it existed gets it filled from the metadata. */
-  private addCorrelationColumn(): void {
-    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
-    if (!columns.some((c) => c.name === 'correlation_id')) {
-      this.db.exec(`
-        ALTER TABLE events ADD COLUMN correlation_id TEXT;
-        UPDATE events SET correlation_id = json_extract(metadata, '$."$correlationId"');
-      `);
-    }
-    this.db.exec('CREATE INDEX IF NOT EXISTS events_correlation ON events (correlation_id, position) WHERE correlation_id IS NOT NULL');
-    // A (type, position) index slowed every append and sped up no read (subscriptions pass over
-    // a stretch of other events once): a store that had it loses it.
-    this.db.exec('DROP INDEX IF EXISTS events_type');
+    this.group = new SqliteGroupCommit(this.db, (types) => this.signals.emit('appended', types));
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const types = events.map((e) => e.type);
     // One event is one INSERT, after a check that throws before it: a statement alone.
-    if (this.notFirstOfTurn()) return this.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
+    if (this.group.notFirstOfTurn()) return this.group.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
     const result = this.appendTx.immediate(stream, events, expected);
     this.signals.emit('appended', types);
     return result;
-  }
-
-  private notFirstOfTurn(): boolean {
-    if (this.writesThisTurn++ === 0) setImmediate(() => (this.writesThisTurn = 0));
-    return this.writesThisTurn > 1;
-  }
-
-  private share<T>(run: () => T, types: readonly string[], oneStatement: boolean): Promise<T> {
-    if (!this.db.open) return Promise.reject(new Error('the event store is closed'));
-    return new Promise<T>((resolve, reject) => {
-      if (this.shared.length === 0) setImmediate(() => this.commitShared());
-      this.shared.push({ run, oneStatement, types, resolve: resolve as (value: never) => void, reject });
-    });
-  }
-
-  private commitShared(): void {
-    const writes = this.shared;
-    this.shared = [];
-    if (writes.length === 0) return;
-    let outcomes;
-    try {
-      outcomes = this.groupTx.immediate(writes);
-    } catch (error) {
-      for (const write of writes) write.reject(error);
-      return;
-    }
-    const types = new Set<string>();
-    outcomes.forEach((outcome, i) => {
-      if (!outcome.ok) return writes[i].reject(outcome.error);
-      for (const type of writes[i].types) types.add(type);
-      writes[i].resolve(outcome.value as never);
-    });
-    if (types.size) this.signals.emit('appended', [...types]);
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -262,7 +172,7 @@ export class SqliteEventStore implements EventStore {
 
   async nextId(sequence: string): Promise<number> {
     const next = () => this.statements.nextId.get(sequence)!.value;
-    return this.notFirstOfTurn() ? this.share(next, [], true) : next();
+    return this.group.notFirstOfTurn() ? this.group.share(next, [], true) : next();
   }
 
   async ping(): Promise<void> {
@@ -270,7 +180,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.commitShared();
+    if (this.db.open) this.group.commit();
     this.stopPolling();
     this.signals.removeAllListeners();
     if (this.db.open) this.db.close();
