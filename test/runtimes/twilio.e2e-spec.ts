@@ -25,6 +25,7 @@ function modelScript(body: any): ModelScript {
   if (last.content === 'Thanks, bye') return { tool: 'end_call', args: {} };
   if (last.content === 'Break') return { failAfter: ['Well'] };
   if (last.content === 'Stall') return { stall: true };
+  if (last.content === 'Overloaded?') return { status: 503 };
   return { text: ['Sure', ', go on.'] };
 }
 
@@ -223,6 +224,18 @@ describe('DIALER=twilio', () => {
     const calls = await settled(campaign, 1, (c) => c[0].transcript !== null);
     expect(callTo(calls, number)).toMatchObject({ status: 'failed', failure_reason: expect.stringMatching(/^model failed: /) });
     expect(madeTo(number).frames).toEqual([{ type: 'text', token: 'Well', last: false }, { type: 'text', token: APOLOGY, last: true }, { type: 'end' }]);
+  });
+
+  it("ends the call failed when the model answers an error status, naming it with the body's message", async () => {
+    const number = '+12015550843';
+    scripts[number] = { answer: 'human', says: ['Overloaded?'] };
+    const campaign = await campaignWith([number]);
+    const calls = await settled(campaign, 1, (c) => c[0].transcript !== null);
+    expect(callTo(calls, number)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'model answered 503: The server had an error while processing your request.',
+    });
+    expect(madeTo(number).frames).toEqual([{ type: 'text', token: APOLOGY, last: true }, { type: 'end' }]);
   });
 
   it('ends the call failed when the model stops sending for LLM_TIMEOUT_SECONDS', async () => {

@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import OpenAI, { APIError } from 'openai';
-import type { ChatCompletionChunk, ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { request as httpRequest } from 'undici';
 import { serverSentData } from './server-sent-data';
 import { LlmSettings, TwilioSettings } from '../twilio-settings';
@@ -53,17 +58,18 @@ export class ModelClient {
     const idle = new IdleTimer(llm.timeoutMs, signal);
     const calls: Array<{ id: string; name: string; arguments: string }> = [];
     try {
-      const body = JSON.stringify({
+      // The request as the SDK types it: what it would have sent.
+      const params: ChatCompletionCreateParamsStreaming = {
         model: request.model,
         ...withTemperature(request.model, request.temperature),
         stream: true,
-        messages: request.messages,
+        messages: [...request.messages],
         ...(request.tools.length ? { tools: request.tools } : {}),
-      });
+      };
       const answer = await httpRequest(`${llm.baseUrl}/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${llm.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-        body,
+        body: JSON.stringify(params),
         signal: idle.signal,
       });
       if (answer.statusCode >= 400) throw new ModelFailed(`model answered ${answer.statusCode}: ${errorMessage(await answer.body.text())}`);
@@ -140,21 +146,17 @@ function failure(error: unknown, timedOut: boolean, timeoutMs: number): ModelFai
   return new ModelFailed(`model failed: ${(error as Error).message}`);
 }
 
-/**
- * Aborts when nothing came for `ms` (or when `outer` aborts). An arrival only notes its time: the
- * one timer, when it fires early, waits out the rest (a timer set again per delta costs a busy relay).
- */
+/** Aborts when nothing came for `ms` (or when `outer` aborts); reset at each arrival. */
 class IdleTimer {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout;
-  private last = performance.now();
   timedOut = false;
 
   constructor(
     private readonly ms: number,
     outer?: AbortSignal,
   ) {
-    this.timer = this.start(ms);
+    this.timer = this.start();
     outer?.addEventListener('abort', () => this.controller.abort(), { once: true });
   }
 
@@ -163,22 +165,18 @@ class IdleTimer {
   }
 
   reset(): void {
-    this.last = performance.now();
+    clearTimeout(this.timer);
+    this.timer = this.start();
   }
 
   stop(): void {
     clearTimeout(this.timer);
   }
 
-  private start(ms: number): NodeJS.Timeout {
+  private start(): NodeJS.Timeout {
     return setTimeout(() => {
-      const idle = performance.now() - this.last;
-      if (idle < this.ms) {
-        this.timer = this.start(this.ms - idle);
-        return;
-      }
       this.timedOut = true;
       this.controller.abort();
-    }, ms);
+    }, this.ms);
   }
 }

@@ -17,4 +17,8 @@ describe('server-sent data', () => {
   it('given comments, other fields, several data lines and CR endings: the data joined by LF, the rest skipped', async () => {
     expect(await read(': keep-alive\n\nevent: x\nid: 3\ndata: one\ndata:two\n\n', 'data: three\r\rdata: last')).toEqual(['one\ntwo', 'three', 'last']);
   });
+
+  it('given an event past a megabyte, when read: refused, not buffered', async () => {
+    await expect(read(`data: ${'x'.repeat(1024 * 1024 + 1)}`)).rejects.toThrow();
+  });
 });
