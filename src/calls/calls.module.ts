@@ -6,6 +6,7 @@ import { CallUpcasters } from './call.upcasters';
 import { CallsController } from './calls.controller';
 import { CallsProjection } from './calls.projection';
 import { CallsQueries } from './calls.queries';
+import { CallsMetrics } from './calls.metrics';
 import { ToolsModule } from '../tools/tools.module';
 import { ClaimDialSendHandler, ConfirmDialSentHandler } from './commands/call-dial';
 import { InitiateCallHandler } from './commands/initiate-call';
@@ -26,6 +27,7 @@ import { RecordAssistantHangUpHandler, RecordCallRecordingHandler } from './comm
     ClaimDialSendHandler,
     InvokeCallToolHandler,
     RecordCallOutcomeHandler,
+    CallsMetrics,
     RecordCallAnalysisHandler,
     GiveUpCallAnalysisHandler,
     RecordAssistantHangUpHandler,

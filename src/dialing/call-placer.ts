@@ -7,7 +7,7 @@ import { ClaimDialSend, ConfirmDialSent, DialClaim } from '../calls/commands/cal
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { Metrics } from '../infrastructure/metrics/metrics';
+import { DialingMetrics } from './dialing.metrics';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { LeadStates } from '../leads/lead-states';
 import { Clock } from '../shared/clock';
@@ -39,7 +39,7 @@ export class CallPlacer {
     private readonly assistantView: AssistantView,
     private readonly dialer: Dialer,
     private readonly config: AppConfig,
-    private readonly metrics: Metrics,
+    private readonly metrics: DialingMetrics,
     private readonly doNotCall: DoNotCallQueries,
     private readonly campaigns: CampaignsQueries,
     private readonly leads: LeadStates,

@@ -10,7 +10,7 @@ import { assertDialable } from './dialable-settings';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { LeaseHandle, WorkLeases } from '../infrastructure/leases/work-leases';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { Metrics } from '../infrastructure/metrics/metrics';
+import { DialingMetrics } from './dialing.metrics';
 import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
@@ -60,7 +60,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly calls: CallsQueries,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly metrics: Metrics,
+    private readonly metrics: DialingMetrics,
     registry: SchedulerRegistry,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(BACKGROUND_WORK) private readonly background: boolean,

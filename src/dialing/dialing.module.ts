@@ -18,6 +18,7 @@ import { UnsentDialSweeper } from './unsent-dial-sweeper';
 import { OptOutReactor } from './opt-out.reactor';
 import { DialQueue } from './dial-queue';
 import { CallSlots } from './call-slots';
+import { DialingMetrics } from './dialing.metrics';
 
 @Module({
   imports: [AssistantsModule, CampaignsModule, LeadsModule, CallsModule, PhoneNumbersModule, DoNotCallModule],
@@ -35,6 +36,7 @@ import { CallSlots } from './call-slots';
     DialQueue,
     CallSlots,
     UnsentDialSweeper,
+    DialingMetrics,
   ],
   exports: [DialScheduler, StuckCallSweeper, DialingPolicies],
 })

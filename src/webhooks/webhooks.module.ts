@@ -4,6 +4,7 @@ import { CallsModule } from '../calls/calls.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
 import { LeadsModule } from '../leads/leads.module';
 import { DeliverWebhookHandler } from './commands/deliver-webhook';
+import { WebhookMetrics } from './webhook.metrics';
 import { RedeliverWebhookHandler } from './commands/redeliver-webhook';
 import { RequestWebhookHandler } from './commands/request-webhook';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
@@ -23,6 +24,7 @@ import { WebhookTriggersReactor } from './webhook-triggers.reactor';
     RedeliverWebhookHandler,
     WebhookTriggersReactor,
     WebhookDispatcher,
+    WebhookMetrics,
   ],
   exports: [WebhookDeliveriesQueries],
 })

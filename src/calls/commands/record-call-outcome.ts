@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { Metrics } from '../../infrastructure/metrics/metrics';
+import { CallsMetrics } from '../calls.metrics';
 import { isTerminal } from '../call-status';
 import { callDecider } from '../call.decider';
 import { CallAnalysis, CallDetails, CallProvider, CallStatus, NotDialedReason, callStream } from '../call.events';
@@ -36,7 +36,7 @@ export class RecordCallOutcome {
 export class RecordCallOutcomeHandler implements ICommandHandler<RecordCallOutcome, { position: number | null }> {
   constructor(
     private readonly runner: CommandRunner,
-    private readonly metrics: Metrics,
+    private readonly metrics: CallsMetrics,
   ) {}
 
   async execute({ callId, status, details, options }: RecordCallOutcome): Promise<{ position: number | null }> {

@@ -3,9 +3,9 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus metrics (docs/api.md), in a registry of the app's own: several
- * apps in one process (the tests) each count their own. Counters are moved where things
- * happen; gauges that describe stored state are read when scraped, by collectors the
- * features and the runners register.
+ * apps in one process (the tests) each count their own. Requests and appends are counted here;
+ * the features make their own counters (`*.metrics.ts`), moved where things happen; gauges that
+ * describe stored state are read when scraped, by collectors the features and the runners register.
  */
 @Injectable()
 export class Metrics {
@@ -24,37 +24,6 @@ export class Metrics {
     labelNames: ['type'] as const,
     registers: [this.registry],
   });
-  private readonly callsPlaced = new Counter({
-    name: 'calls_placed_total',
-    help: 'Dial requests sent to the dialer, by its answer',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  private readonly callsFinished = new Counter({
-    name: 'calls_finished_total',
-    help: 'Calls that reached a terminal status, by status',
-    labelNames: ['status'] as const,
-    registers: [this.registry],
-  });
-  private readonly dialDecisions = new Counter({
-    name: 'dial_decisions_total',
-    help: "The scheduler's decisions on campaigns and leads",
-    labelNames: ['decision'] as const,
-    registers: [this.registry],
-  });
-  private readonly webhookAttempts = new Counter({
-    name: 'webhook_attempts_total',
-    help: 'Webhook delivery attempts, by result',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  private readonly schedulerPass = new Histogram({
-    name: 'scheduler_pass_duration_seconds',
-    help: "Duration of the dial scheduler's passes",
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
-
   httpRequest(route: string, method: string, status: number, seconds: number): void {
     this.httpDuration.observe({ route, method, status: String(status) }, seconds);
   }
@@ -63,24 +32,13 @@ export class Metrics {
     for (const type of types) this.eventsAppended.inc({ type });
   }
 
-  callPlaced(result: 'accepted' | 'refused'): void {
-    this.callsPlaced.inc({ result });
+  /** A counter of a feature's own (docs/api.md lists them). */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
-  callFinished(status: string): void {
-    this.callsFinished.inc({ status });
-  }
-
-  dialDecision(decision: string, count = 1): void {
-    if (count > 0) this.dialDecisions.inc({ decision }, count);
-  }
-
-  webhookAttempt(result: string): void {
-    this.webhookAttempts.inc({ result });
-  }
-
-  schedulerPassed(seconds: number): void {
-    this.schedulerPass.observe(seconds);
+  histogram(name: string, help: string, buckets: number[]): Histogram {
+    return new Histogram({ name, help, buckets, registers: [this.registry] });
   }
 
   /** A gauge whose values are read when scraped: `collect` sets each label set's value. */

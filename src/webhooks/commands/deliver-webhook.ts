@@ -1,7 +1,7 @@
 import { Sealer } from '../../shared/sealing/sealer';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../infrastructure/config/app-config';
-import { Metrics } from '../../infrastructure/metrics/metrics';
+import { WebhookMetrics } from '../webhook.metrics';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { OutboundFailure, OutboundHttp } from '../../infrastructure/outbound/outbound-http';
@@ -32,7 +32,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     private readonly users: UsersQueries,
     private readonly http: OutboundHttp,
     private readonly config: AppConfig,
-    private readonly metrics: Metrics,
+    private readonly metrics: WebhookMetrics,
     private readonly clock: Clock,
     private readonly sealer: Sealer,
   ) {}
