@@ -8,19 +8,33 @@ const SECRET_FIELDS = new Set(['webhook_secret', 'token_hash', 'authorization', 
 export const hiddenHeaders = (headers: ReadonlyArray<{ name: string; value: string }>) => headers.map(({ name }) => ({ name, value: SECRET }));
 
 /**
- * A copy of `value` with every secret shown as `[secret]`, at any depth: the fields above, and the
- * values of any `headers` list of `{name, value}` (a tool's). What audit and history show of events.
+ * `value` with every secret shown as `[secret]`, at any depth: the fields above, and the values of
+ * any `headers` list of `{name, value}` (a tool's). What audit and history show of events. Only
+ * what holds a secret is copied; a value with none comes back as it is (most events have none,
+ * and the audit trail takes every event).
  */
 export function withSecretsHidden(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withSecretsHidden);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const hidden = withSecretsHidden(value[i]);
+      if (hidden !== value[i]) (copy ??= [...value])[i] = hidden;
+    }
+    return copy ?? value;
+  }
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => {
-      if (SECRET_FIELDS.has(key.toLowerCase()) && inner !== null && inner !== undefined) return [key, SECRET];
-      if (key === 'headers' && Array.isArray(inner) && inner.every(isHeader)) return [key, hiddenHeaders(inner)];
-      return [key, withSecretsHidden(inner)];
-    }),
-  );
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const hidden = hiddenField(key, inner);
+    if (hidden !== inner) (copy ??= { ...value })[key] = hidden;
+  }
+  return copy ?? value;
+}
+
+function hiddenField(key: string, inner: unknown): unknown {
+  if (SECRET_FIELDS.has(key.toLowerCase()) && inner !== null && inner !== undefined) return SECRET;
+  if (key === 'headers' && Array.isArray(inner) && inner.every(isHeader)) return hiddenHeaders(inner);
+  return withSecretsHidden(inner);
 }
 
 const isHeader = (item: unknown): item is { name: string; value: string } =>
