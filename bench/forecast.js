@@ -9,11 +9,11 @@ const { BulkWriter, assistantBody } = require('./load');
 const { ZONES, appendZonedLead } = require('./many-campaigns');
 const { startService, cli, api, rssMb } = require('./service');
 
-function loadZonedLeads(dataDir, { userId, campaignId, count }) {
-  const store = new BulkWriter(dataDir);
+async function loadZonedLeads(dataDir, { userId, campaignId, count }) {
+  const store = await BulkWriter.open(dataDir);
   const at = new Date().toISOString();
-  for (let i = 0; i < count; i++) appendZonedLead(store, i, userId, campaignId, at);
-  store.close();
+  for (let i = 0; i < count; i++) await appendZonedLead(store, i, userId, campaignId, at);
+  await store.close();
 }
 
 /** Seconds each of `times` requests took, one after the other. */
@@ -49,7 +49,7 @@ async function forecastCost({ leads, log }) {
     ).data.id;
     await service.stop();
     log(`loading ${leads} leads in ${ZONES.length} zones`);
-    loadZonedLeads(dataDir, { userId: user.id, campaignId: campaign, count: leads });
+    await loadZonedLeads(dataDir, { userId: user.id, campaignId: campaign, count: leads });
     service = await startService(env);
     call = api(service, user.token);
     const page = await timed(call, `/api/user/leads?campaign_id=${campaign}&per_page=100`, 50);

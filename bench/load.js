@@ -3,7 +3,15 @@ const Database = require('better-sqlite3');
 const { v7: timeOrderedUuid } = require('uuid');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-event-store');
+const { SqliteKeyStore } = require('../dist/infrastructure/sealing/sqlite-key-store');
+const { KEYS_FILE } = require('../dist/infrastructure/sealing/open-sealer');
+const { keyFileKeys } = require('../dist/infrastructure/sealing/data-keys');
+const { Sealer } = require('../dist/shared/sealing/sealer');
+const { withPersonalSealed } = require('../dist/shared/sealing/personal-fields');
 const { correlationIdOf } = require('../dist/shared/event-sourcing/correlation');
+// The events' field declarations (which values are personal) load with their features.
+require('../dist/leads/lead.events');
+require('../dist/calls/call.events');
 
 const TERMINAL = ['completed', 'completed', 'ended_by_customer', 'no-answer', 'busy', 'failed'];
 const TOPICS = ['billing', 'booking', 'cancel', 'other'];
@@ -27,13 +35,27 @@ function phone(i, area = 201) {
 }
 
 /**
- * Writes new streams as the SQLite event store writes them (same rows, same sequences), but
- * many per transaction: loading a million leads one append at a time would take many minutes.
+ * Writes new streams as the service writes them (same rows, same sequences; each personal value
+ * sealed under its person's key in DATA_DIR's key store, each event stamped with its organisation
+ * and subject, as the command runner does: docs/privacy.md), but many per transaction: loading a
+ * million leads one append at a time would take many minutes. Opened with `BulkWriter.open`.
  */
 class BulkWriter {
-  constructor(dataDir) {
+  static async open(dataDir) {
+    const problems = [];
+    const { keys } = keyFileKeys(dataDir, problems);
+    if (problems.length) throw new Error(problems.join('; '));
+    const keyStore = new SqliteKeyStore(join(dataDir, KEYS_FILE));
+    const sealer = new Sealer(keyStore, keys);
+    await sealer.start();
+    return new BulkWriter(dataDir, keyStore, sealer);
+  }
+
+  constructor(dataDir, keyStore, sealer) {
     const file = join(dataDir, 'events.db');
     new SqliteEventStore(file).close(); // creates or upgrades the schema
+    this.keyStore = keyStore;
+    this.sealer = sealer;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.insert = this.db.prepare(
@@ -44,6 +66,8 @@ class BulkWriter {
     this.current = this.db.prepare('SELECT value FROM sequences WHERE name = ?');
     this.ids = new Map();
     this.pending = 0;
+    /** Streams being sealed: a thousand at a time, so their new keys share the key store's transactions. */
+    this.sealing = [];
     this.db.exec('BEGIN');
   }
 
@@ -54,11 +78,30 @@ class BulkWriter {
     return id;
   }
 
-  append(stream, events, at) {
-    events.forEach((e, revision) => {
+  /** A new stream of events of one organisation (their `user_id`); resolves at once but every thousandth. */
+  async append(stream, events, at) {
+    this.sealing.push(this.write(stream, events, at));
+    if (this.sealing.length >= 1000) await Promise.all(this.sealing.splice(0));
+  }
+
+  async write(stream, events, at) {
+    const organisation = events[0].data.user_id;
+    let subject;
+    const rows = [];
+    for (const e of events) {
+      const sealed = await withPersonalSealed(e.type, e.data, organisation, subject, this.sealer, new Date(at));
+      subject ??= sealed.subject;
+      rows.push({ e, data: sealed.data, subject: sealed.subject });
+    }
+    rows.forEach(({ e, data, subject: about }, revision) => {
       const correlation = correlationIdOf(e) ?? null;
-      const metadata = { occurred_at: at, ...(correlation ? { $correlationId: correlation } : {}) };
-      this.insert.run(timeOrderedUuid(), stream, revision, e.type, e.schemaVersion, JSON.stringify(e.data), JSON.stringify(metadata), at, correlation);
+      const metadata = {
+        occurred_at: at,
+        organisation_id: organisation,
+        ...(about ? { subject: about } : {}),
+        ...(correlation ? { $correlationId: correlation } : {}),
+      };
+      this.insert.run(timeOrderedUuid(), stream, revision, e.type, e.schemaVersion, JSON.stringify(data), JSON.stringify(metadata), at, correlation);
     });
     if (++this.pending % 10_000 === 0) this.commit(true);
   }
@@ -69,20 +112,22 @@ class BulkWriter {
     if (again) this.db.exec('BEGIN');
   }
 
-  close() {
+  async close() {
+    await Promise.all(this.sealing.splice(0));
     this.commit();
     this.db.close();
+    await this.keyStore.close();
   }
 }
 
 /** `count` leads in a campaign, each with one secondary contact. */
 async function loadLeads(dataDir, { userId, campaignId, count, prefix = 3 }) {
-  const store = new BulkWriter(dataDir);
+  const store = await BulkWriter.open(dataDir);
   const at = new Date().toISOString();
   for (let i = 0; i < count; i++) {
     const id = store.nextId('lead');
     const contact = store.nextId('secondary_contact');
-    store.append(
+    await store.append(
       `lead-${id}`,
       [
         {
@@ -101,12 +146,12 @@ async function loadLeads(dataDir, { userId, campaignId, count, prefix = 3 }) {
       at,
     );
   }
-  store.close();
+  await store.close();
 }
 
 /** `count` finished calls spread over 30 days, mixed statuses and types. */
 async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
-  const store = new BulkWriter(dataDir);
+  const store = await BulkWriter.open(dataDir);
   const start = Date.parse('2025-01-01T00:00:00Z');
   for (let i = 0; i < count; i++) {
     const id = store.nextId('call');
@@ -131,7 +176,7 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
       outcome_fields: ['booked', 'topic'],
     };
     const reached = status === 'completed' || status === 'ended_by_customer';
-    store.append(
+    await store.append(
       `call-${id}`,
       [
         { type: 'CallInitiated', schemaVersion: 1, data: { call_id: id, ...spec } },
@@ -157,7 +202,7 @@ async function loadCalls(dataDir, { userId, assistantId, campaignId, count }) {
       at,
     );
   }
-  store.close();
+  await store.close();
 }
 
 /** The body of an assistant as the bench creates it through the API. */

@@ -93,20 +93,20 @@ function appendZonedLead(store, n, userId, campaignId, at) {
     variables: {},
     secondary_contacts: [],
   };
-  store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
+  return store.append(`lead-${id}`, [{ type: 'LeadCreated', schemaVersion: 1, data }], at);
 }
 
 /** `perCampaign` leads in each campaign, each in one of the 24 zones (given as its timezone). */
-function loadLeads(dataDir, campaigns, perCampaign) {
-  const store = new BulkWriter(dataDir);
+async function loadLeads(dataDir, campaigns, perCampaign) {
+  const store = await BulkWriter.open(dataDir);
   const at = new Date().toISOString();
   let n = 0;
   for (const { user, id: campaignId } of campaigns) {
     for (let i = 0; i < perCampaign; i++, n++) {
-      appendZonedLead(store, n, user.id, campaignId, at);
+      await appendZonedLead(store, n, user.id, campaignId, at);
     }
   }
-  store.close();
+  await store.close();
 }
 
 async function startAll(dataDir, campaigns) {
@@ -152,7 +152,7 @@ async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign =
   log(`making ${users} users and ${users * campaignsPerUser} campaigns`);
   const campaigns = await makeCampaigns(dataDir, users, campaignsPerUser);
   log(`loading ${campaigns.length * perCampaign} leads in ${ZONES.length} zones`);
-  loadLeads(dataDir, campaigns, perCampaign);
+  await loadLeads(dataDir, campaigns, perCampaign);
   await startAll(dataDir, campaigns);
   const env = { DATA_DIR: dataDir, SIMULATED_CALL_STEP_SECONDS: '0', SIMULATED_DIALER_ODDS: 'human:1,no-answer:1', DIAL_INTERVAL_MS: '50' };
   const service = await startService(env);
