@@ -22,6 +22,14 @@ export function keyStoreContract(name: string, open: () => Promise<KeyStore>, af
       expect(await store.get('dk_none')).toBeNull();
     });
 
+    it('reads many keys at once, leaving out those not stored', async () => {
+      await store.add(key('dk_m1'));
+      await store.add(key('dk_m2'));
+      expect(await store.getMany([])).toEqual([]);
+      const many = await store.getMany(['dk_m2', 'dk_none', 'dk_m1']);
+      expect(many.sort((a, b) => a.id.localeCompare(b.id))).toEqual([key('dk_m1'), key('dk_m2')]);
+    });
+
     it('replaces a key rewrapped under another master key, and lists them all', async () => {
       await store.add(key('dk_b'));
       await store.replace({ ...key('dk_b'), master_id: 'k2', wrapped: 'rewrapped' });

@@ -24,6 +24,12 @@ export class MongoKeyStore implements KeyStore {
     return key as StoredDataKey;
   }
 
+  async getMany(ids: readonly string[]): Promise<StoredDataKey[]> {
+    if (!ids.length) return [];
+    const docs = await this.keys.find({ _id: { $in: [...ids] } }).toArray();
+    return docs.map(({ _id, ...key }) => key as StoredDataKey);
+  }
+
   async add(key: StoredDataKey): Promise<StoredDataKey> {
     try {
       await this.keys.insertOne({ ...key, _id: key.id });

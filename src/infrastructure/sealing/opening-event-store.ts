@@ -8,7 +8,7 @@ import {
   SubscribeOptions,
   Subscription,
 } from '../../shared/ports/event-store.port';
-import { SubjectOpening, withPersonalOpened } from '../../shared/sealing/personal-fields';
+import { SubjectOpening, subjectKeysIn, withPersonalOpened } from '../../shared/sealing/personal-fields';
 
 /**
  * docs/privacy.md: the event store as every reader sees it (commands, projections, reactors,
@@ -27,6 +27,7 @@ export class OpeningEventStore implements EventStore {
   }
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    if (events.length > 1) await this.opening.prefetch(events.flatMap((event) => subjectKeysIn(event.type, event.data)));
     const out: RecordedEvent[] = new Array(events.length);
     for (let i = 0; i < events.length; i++) out[i] = await this.open(events[i]);
     return out;

@@ -11,6 +11,7 @@ export class SqliteKeyStore implements KeyStore {
   private readonly db: Database.Database;
   private readonly statements: {
     get: Database.Statement<[string], StoredDataKey>;
+    getMany: Database.Statement<[string], StoredDataKey>;
     add: Database.Statement<[StoredDataKey]>;
   };
 
@@ -26,6 +27,7 @@ export class SqliteKeyStore implements KeyStore {
     // A key is read or added at each new number: compiled once.
     this.statements = {
       get: this.db.prepare('SELECT * FROM data_keys WHERE id = ?'),
+      getMany: this.db.prepare('SELECT * FROM data_keys WHERE id IN (SELECT value FROM json_each(?))'),
       add: this.db.prepare(
         'INSERT OR IGNORE INTO data_keys (id, master_id, wrapped, purpose, created_at) VALUES (@id, @master_id, @wrapped, @purpose, @created_at)',
       ),
@@ -38,6 +40,10 @@ export class SqliteKeyStore implements KeyStore {
 
   async get(id: string): Promise<StoredDataKey | null> {
     return this.statements.get.get(id) ?? null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<StoredDataKey[]> {
+    return ids.length ? this.statements.getMany.all(JSON.stringify(ids)) : [];
   }
 
   private pending: Array<{ key: StoredDataKey; done: (stored: StoredDataKey) => void; failed: (error: unknown) => void }> = [];

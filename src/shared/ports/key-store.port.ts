@@ -17,6 +17,8 @@ export const KEY_STORE = Symbol('KEY_STORE');
 export interface KeyStore {
   all(): Promise<StoredDataKey[]>;
   get(id: string): Promise<StoredDataKey | null>;
+  /** The stored keys of these ids (those not stored left out), in one read: a batch of events names many. */
+  getMany(ids: readonly string[]): Promise<StoredDataKey[]>;
   /** Stores `key` unless one of its id is stored already; answers the one stored (several instances starting at once agree on it). */
   add(key: StoredDataKey): Promise<StoredDataKey>;
   /** Replaces the stored key of the same id (a rewrap under another master key). */

@@ -1,5 +1,5 @@
 import { FieldDeclaration, FieldKind, RetainedKind, fieldsOf } from '../event-sourcing/event-fields';
-import { isSealed } from './sealer';
+import { isSealed, sealedKeyId } from './sealer';
 
 /** What a personal value reads as once its subject is erased (docs/privacy.md). */
 export const ERASED = '[erased]';
@@ -22,6 +22,8 @@ export interface SubjectSealing {
 /** What opening them needs: undefined for a value whose subject is erased. */
 export interface SubjectOpening {
   openForSubject(value: string): Promise<string | undefined>;
+  /** Makes ready at once the keys of many values about to be opened (a batch of events). */
+  prefetch(keyIds: Iterable<string>): Promise<void>;
 }
 
 const isPersonalKind = (kind: FieldKind) => kind !== 'plain' && kind !== 'secret';
@@ -167,6 +169,14 @@ async function openedValue(sealed: string, opening: SubjectOpening): Promise<unk
   if (opened === undefined) return ERASED;
   const value = JSON.parse(opened) as unknown;
   return typeof value === 'string' && SUBJECT_SEALED.test(value) ? openedValue(value, opening) : value;
+}
+
+/** The ids of the subjects' keys an event's values are sealed under (not those sealed inside them). */
+export function subjectKeysIn(type: string, data: unknown): string[] {
+  if (!hasPersonalFields(type)) return [];
+  const found = new Set<string>();
+  sealedIn(data, found);
+  return [...found].flatMap((sealed) => sealedKeyId(sealed) ?? []);
 }
 
 /** An event's data as it is read: its personal values opened, those of an erased subject `[erased]`. */

@@ -104,4 +104,22 @@ describe('Sealer', () => {
     const later = await started(k1);
     expect(await later.openForSubject(sealed)).toBe('1');
   });
+
+  it("prefetches a batch's subject keys in one read of the key store: opening them reads it no more; an erased subject's stays unreadable", async () => {
+    const k1 = master('k1');
+    const writer = await started(k1);
+    const ids = ['+14155550100', '+14155550101', '+14155550102'].map((n) => writer.subjectKeyId(1, n));
+    const sealed = await Promise.all(ids.map((id, i) => writer.sealForSubject(id, String(i), 'gone')));
+    await writer.eraseSubject(ids[2]);
+    const reader = await started(k1);
+    const get = jest.spyOn(keys, 'get');
+    const getMany = jest.spyOn(keys, 'getMany');
+    await reader.prefetch([...ids, ids[0], 'dk_secrets']);
+    expect(getMany).toHaveBeenCalledTimes(1);
+    expect(getMany.mock.calls[0][0]).toEqual(ids);
+    expect(await Promise.all(sealed.map((value) => reader.openForSubject(value)))).toEqual(['0', '1', undefined]);
+    expect(get).not.toHaveBeenCalled();
+    await reader.prefetch(ids);
+    expect(getMany).toHaveBeenCalledTimes(1);
+  });
 });

@@ -57,6 +57,9 @@ function decrypt(key: Buffer, keyId: string, sealed: string): Buffer {
 
 export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(PREFIX);
 
+/** The id of the key a sealed value is sealed under. */
+export const sealedKeyId = (value: string): string | undefined => SEALED.exec(value)?.[1];
+
 /**
  * docs/privacy.md: values sealed at rest (AES-256-GCM) under data keys named by id, the data keys
  * kept in the key store wrapped by the master keys (DATA_KEYS or the key file). A sealed value
@@ -143,6 +146,16 @@ export class Sealer {
       return null;
     }
     return this.unwrap(stored);
+  }
+
+  /**
+   * Unwraps at once the subjects' keys not held yet among `keyIds` (the keys a batch of events read
+   * is sealed under): one read of the key store instead of one per key.
+   */
+  async prefetch(keyIds: Iterable<string>): Promise<void> {
+    const missing = [...new Set(keyIds)].filter((id) => SUBJECT_KEY.test(id) && !this.subjectKeys.has(id));
+    if (missing.length === 0) return;
+    for (const stored of await this.store.getMany(missing)) this.known(stored.id, stored);
   }
 
   /** `plain` sealed under a subject's key, made at its first value; an erased subject's value is not kept (`erased`). */
