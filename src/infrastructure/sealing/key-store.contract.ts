@@ -22,6 +22,17 @@ export function keyStoreContract(name: string, open: () => Promise<KeyStore>, af
       expect(await store.get('dk_none')).toBeNull();
     });
 
+    it('lists the keys of other purposes and the master keys in use, without reading every subject key', async () => {
+      await store.add(key('dk_s'));
+      await store.add({ ...key('ds_p'), master_id: 'k2', purpose: 'subject' });
+      await store.erase('ds_gone', '2026-02-01T00:00:00.000Z');
+      const others = (await store.allBut(['subject', 'erased'])).map((k) => k.id);
+      expect(others).toContain('dk_s');
+      expect(others).not.toContain('ds_p');
+      expect(others).not.toContain('ds_gone');
+      expect((await store.masterIds()).sort()).toEqual(['k1', 'k2']);
+    });
+
     it('reads many keys at once, leaving out those not stored', async () => {
       await store.add(key('dk_m1'));
       await store.add(key('dk_m2'));

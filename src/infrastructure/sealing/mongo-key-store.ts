@@ -17,6 +17,19 @@ export class MongoKeyStore implements KeyStore {
     return docs.map(({ _id, ...key }) => key as StoredDataKey);
   }
 
+  async allBut(purposes: readonly string[]): Promise<StoredDataKey[]> {
+    const docs = await this.keys
+      .find({ purpose: { $nin: [...purposes] } })
+      .sort({ created_at: 1, _id: 1 })
+      .toArray();
+    return docs.map(({ _id, ...key }) => key as StoredDataKey);
+  }
+
+  async masterIds(): Promise<string[]> {
+    const groups = await this.keys.aggregate<{ _id: string }>([{ $match: { master_id: { $ne: '' } } }, { $group: { _id: '$master_id' } }]).toArray();
+    return groups.map((group) => group._id);
+  }
+
   async get(id: string): Promise<StoredDataKey | null> {
     const doc = await this.keys.findOne({ _id: id });
     if (!doc) return null;

@@ -38,6 +38,16 @@ export class SqliteKeyStore implements KeyStore {
     return this.db.prepare('SELECT * FROM data_keys ORDER BY created_at, id').all() as StoredDataKey[];
   }
 
+  async allBut(purposes: readonly string[]): Promise<StoredDataKey[]> {
+    return this.db
+      .prepare('SELECT * FROM data_keys WHERE purpose NOT IN (SELECT value FROM json_each(?)) ORDER BY created_at, id')
+      .all(JSON.stringify(purposes)) as StoredDataKey[];
+  }
+
+  async masterIds(): Promise<string[]> {
+    return this.db.prepare("SELECT DISTINCT master_id FROM data_keys WHERE master_id != ''").pluck().all() as string[];
+  }
+
   async get(id: string): Promise<StoredDataKey | null> {
     return this.statements.get.get(id) ?? null;
   }

@@ -16,6 +16,10 @@ export const KEY_STORE = Symbol('KEY_STORE');
  */
 export interface KeyStore {
   all(): Promise<StoredDataKey[]>;
+  /** The stored keys whose purpose is none of `purposes`: a start reads no subject's key (one per person called). */
+  allBut(purposes: readonly string[]): Promise<StoredDataKey[]>;
+  /** The master keys stored keys are wrapped under (a tombstone wraps nothing). */
+  masterIds(): Promise<string[]>;
   get(id: string): Promise<StoredDataKey | null>;
   /** The stored keys of these ids (those not stored left out), in one read: a batch of events names many. */
   getMany(ids: readonly string[]): Promise<StoredDataKey[]>;

@@ -20,6 +20,8 @@ export const SUBJECT_KEY_TTL_MS = 60_000;
 /** The purpose of an erased subject's tombstone in the key store. */
 const ERASED_MARK = Buffer.alloc(0);
 const ERASED_KEY = 'erased';
+/** The purpose of a subject's key (a person's, or a span of retained values). */
+const SUBJECT_PURPOSE = 'subject';
 /** A data subject's key id: `ds_` and a keyed hash of the organisation and the number. */
 export const SUBJECT_KEY = /^d[sr]_[A-Za-z0-9_-]+$/;
 /** Retained values are sealed under one key per organisation, kind and ten minutes (docs/privacy.md). */
@@ -87,10 +89,10 @@ export class Sealer {
    * master key not given stops the start, naming it.
    */
   async start(): Promise<void> {
-    const stored = (await this.store.all()).filter((key) => key.purpose !== ERASED_KEY);
-    const missing = [...new Set(stored.map((key) => key.master_id).filter((id) => !this.masters.has(id)))];
+    const missing = (await this.store.masterIds()).filter((id) => !this.masters.has(id));
     if (missing.length) throw new ConfigError(missing.map((id) => `DATA_KEYS has no key "${id}", which data keys in the key store are sealed under`));
-    for (const key of stored) if (!SUBJECT_KEY.test(key.id)) this.unwrap(key);
+    // Subjects' keys (one per person called) are unwrapped when first used, not at each start.
+    for (const key of await this.store.allBut([SUBJECT_PURPOSE, ERASED_KEY])) this.unwrap(key);
     if (!this.dataKeys.has(SECRETS_KEY)) await this.create(SECRETS_KEY, 'secrets');
     if (!this.dataKeys.has(INDEX_KEY)) await this.create(INDEX_KEY, 'index');
   }
@@ -128,7 +130,7 @@ export class Sealer {
     if (make) {
       // Added unless another writer's is stored already (or a tombstone): the stored one answers.
       const key = Buffer.from(random(32));
-      const mine = this.wrapped(keyId, key, 'subject');
+      const mine = this.wrapped(keyId, key, SUBJECT_PURPOSE);
       const stored = await this.store.add(mine);
       if (stored.wrapped === mine.wrapped) {
         this.subjectKeys.set(keyId, key);
