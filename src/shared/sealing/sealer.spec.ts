@@ -101,7 +101,9 @@ describe('Sealer', () => {
     const k1 = master('k1');
     const first = await started(k1);
     const sealed = await first.sealForSubject(first.subjectKeyId(1, '+14155550100'), '1', 'gone');
+    const all = jest.spyOn(keys, 'all');
     const later = await started(k1);
+    expect(all).not.toHaveBeenCalled();
     expect(await later.openForSubject(sealed)).toBe('1');
   });
 
@@ -121,5 +123,22 @@ describe('Sealer', () => {
     expect(get).not.toHaveBeenCalled();
     await reader.prefetch(ids);
     expect(getMany).toHaveBeenCalledTimes(1);
+  });
+
+  it('a key read that began before this instance erased its subject does not bring the key back', async () => {
+    const k1 = master('k1');
+    const writer = await started(k1);
+    const id = writer.subjectKeyId(1, '+14155550100');
+    const sealed = await writer.sealForSubject(id, '"Ada"', 'gone');
+    const reader = await started(k1);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const stored = await keys.getMany([id]);
+    jest.spyOn(keys, 'getMany').mockImplementationOnce(() => gate.then(() => stored));
+    const prefetching = reader.prefetch([id]);
+    await reader.eraseSubject(id);
+    release();
+    await prefetching;
+    expect(await reader.openForSubject(sealed)).toBeUndefined();
   });
 });

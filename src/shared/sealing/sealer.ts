@@ -143,7 +143,8 @@ export class Sealer {
   }
 
   private known(keyId: string, stored: StoredDataKey): Buffer | null {
-    if (stored.purpose === ERASED_KEY) {
+    // A read that began before this instance erased the subject answers the key it found: erased stays erased.
+    if (stored.purpose === ERASED_KEY || this.subjectKeys.get(keyId) === ERASED_MARK) {
       this.subjectKeys.set(keyId, ERASED_MARK);
       return null;
     }
