@@ -27,7 +27,7 @@ import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { PrivacyModule } from './privacy/privacy.module';
 import { ForecastModule } from './forecast/forecast.module';
-import { ServiceConfig } from './service-config';
+import { ServiceConfig, featureSettingsModule } from './service-config';
 import { AccessModule } from './access/access.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { ReservationsModule } from './reservations/reservations.module';
@@ -48,6 +48,7 @@ export class AppModule implements OnApplicationBootstrap {
       module: AppModule,
       imports: [
         InfrastructureModule.forRoot(options),
+        featureSettingsModule(options.config.features),
         AccessModule,
         IdempotencyModule,
         ReservationsModule,

@@ -7,6 +7,7 @@ import { ClaimDialSend, ConfirmDialSent, DialClaim } from '../calls/commands/cal
 import { RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { AppConfig } from '../infrastructure/config/app-config';
+import { DialingSettings } from './dialing-settings';
 import { DialingMetrics } from './dialing.metrics';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { LeadStates } from '../leads/lead-states';
@@ -39,6 +40,7 @@ export class CallPlacer {
     private readonly assistantView: AssistantView,
     private readonly dialer: Dialer,
     private readonly config: AppConfig,
+    private readonly settings: DialingSettings,
     private readonly metrics: DialingMetrics,
     private readonly doNotCall: DoNotCallQueries,
     private readonly campaigns: CampaignsQueries,
@@ -60,7 +62,7 @@ export class CallPlacer {
       await this.commands.execute(new RecordCallOutcome(callId, 'failed', {}, { reason: 'dial refused: the assistant is gone' }));
       return;
     }
-    const resendAfterMs = this.config.dialing.resendAfterSeconds * 1000;
+    const resendAfterMs = this.settings.resendAfterSeconds * 1000;
     const claimedAt = performance.now();
     const claim = await this.commands.execute<ClaimDialSend, DialClaim | null>(new ClaimDialSend(callId, resendAfterMs));
     if (!claim) return;

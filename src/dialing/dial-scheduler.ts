@@ -9,7 +9,7 @@ import { Backoff } from '../shared/backoff';
 import { assertDialable } from './dialable-settings';
 import { RepeatingJob } from '../infrastructure/background/repeating-job';
 import { LeaseHandle, WorkLeases } from '../infrastructure/leases/work-leases';
-import { AppConfig } from '../infrastructure/config/app-config';
+import { DialingSettings } from './dialing-settings';
 import { DialingMetrics } from './dialing.metrics';
 import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
@@ -59,7 +59,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly policies: DialingPolicies,
     private readonly calls: CallsQueries,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly settings: DialingSettings,
     private readonly metrics: DialingMetrics,
     registry: SchedulerRegistry,
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -74,7 +74,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.background) return;
-    const work = this.job.leased(this.config.dialing.intervalMs);
+    const work = this.job.leased(this.settings.intervalMs);
     this.lease = await this.leases.add(work);
     // A holder paused past its lease's end (another instance may dial by now) skips its passes.
     this.mayDial = () => this.leases.holds(work.name);

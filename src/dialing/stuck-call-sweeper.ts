@@ -6,7 +6,7 @@ import { CallsQueries } from '../calls/calls.queries';
 import { GiveUpCallAnalysis, RecordCallOutcome } from '../calls/commands/record-call-outcome';
 import { Sweep } from '../infrastructure/background/sweep';
 import { WorkLeases } from '../infrastructure/leases/work-leases';
-import { AppConfig } from '../infrastructure/config/app-config';
+import { DialingSettings } from './dialing-settings';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
@@ -26,12 +26,12 @@ export class StuckCallSweeper extends Sweep {
     private readonly calls: CallsQueries,
     private readonly projections: ProjectionRunner,
     private readonly clock: Clock,
-    config: AppConfig,
+    settings: DialingSettings,
     registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) background: boolean,
     leases: WorkLeases,
   ) {
-    super('StuckCallSweeper', registry, background, config.dialing.intervalMs, PAGE, leases);
+    super('StuckCallSweeper', registry, background, settings.intervalMs, PAGE, leases);
   }
 
   /** Fails a page of calls past their deadline, and gives up a page of overdue analyses; answers the larger page. */

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { CallsQueries } from '../calls/calls.queries';
 import { Sweep } from '../infrastructure/background/sweep';
 import { WorkLeases } from '../infrastructure/leases/work-leases';
-import { AppConfig } from '../infrastructure/config/app-config';
+import { DialingSettings } from './dialing-settings';
 import { BACKGROUND_WORK } from '../infrastructure/reactors/reactor';
 import { Clock } from '../shared/clock';
 import { DialQueue } from './dial-queue';
@@ -23,17 +23,17 @@ export class UnsentDialSweeper extends Sweep {
     private readonly calls: CallsQueries,
     private readonly dials: DialQueue,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly settings: DialingSettings,
     registry: SchedulerRegistry,
     @Inject(BACKGROUND_WORK) background: boolean,
     leases: WorkLeases,
   ) {
-    super('UnsentDialSweeper', registry, background, config.dialing.intervalMs, PAGE, leases);
+    super('UnsentDialSweeper', registry, background, settings.intervalMs, PAGE, leases);
   }
 
   /** Queues a page of dials overdue for confirmation, but those already waiting or on the wire here; answers how many it queued. */
   async sweepOnce(): Promise<number> {
-    const before = this.clock.now().getTime() - this.config.dialing.resendAfterSeconds * 1000;
+    const before = this.clock.now().getTime() - this.settings.resendAfterSeconds * 1000;
     const due = await this.calls.unsentBefore(before, PAGE);
     return due.filter((call) => this.dials.add(call.id, call)).length;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../infrastructure/config/app-config';
+import { UserDefaults } from './user-defaults';
 import { KEEP_ALL, QuietHours, Retention } from './user.events';
 import { UserRecord, UsersProjection } from './users.projection';
 
@@ -8,7 +8,7 @@ import { UserRecord, UsersProjection } from './users.projection';
 export class UsersQueries {
   constructor(
     private readonly projection: UsersProjection,
-    private readonly config: AppConfig,
+    private readonly defaults: UserDefaults,
   ) {}
 
   get(id: number): Promise<UserRecord | null> {
@@ -29,6 +29,6 @@ export class UsersQueries {
   /** The user's quiet hours (docs/dialing.md): their own, else the operator's default; null: no floor. */
   async quietHours(id: number): Promise<QuietHours | null> {
     const user = await this.projection.users.get(id);
-    return user?.quiet_hours === undefined ? this.config.defaultQuietHours : user.quiet_hours;
+    return user?.quiet_hours === undefined ? this.defaults.quietHours : user.quiet_hours;
   }
 }

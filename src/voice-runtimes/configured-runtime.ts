@@ -2,11 +2,11 @@ import type { Provider, Type } from '@nestjs/common';
 import type { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AssistantSettings } from '../assistants/assistant.settings';
-import type { AppConfig, DialerKind } from '../infrastructure/config/app-config';
+import type { AppConfig } from '../infrastructure/config/app-config';
 import type { EnvReader } from '../infrastructure/config/env-reader';
 import type { FieldErrors } from '../shared/domain-error';
 import type { Dialer } from './dialer.port';
-import { RUNTIME_SETTINGS, VoiceRuntime } from './voice-runtime';
+import { DialerKind, RUNTIME_SETTINGS, VoiceRuntime } from './voice-runtime';
 
 /** The runtime's cap on calls in flight, shared by every campaign and instance. */
 export interface RuntimeCap {

@@ -1,4 +1,3 @@
-import { DialerKind } from '../infrastructure/config/app-config';
 import { EnvReader } from '../infrastructure/config/env-reader';
 import { ConfiguredRuntime, configureRuntime } from './configured-runtime';
 import { HTTP_RUNTIME } from './http/http.runtime';
@@ -6,7 +5,7 @@ import { RETELL_RUNTIME } from './retell/retell.runtime';
 import { SIMULATED_RUNTIME } from './simulated/simulated.runtime';
 import { TWILIO_RUNTIME } from './twilio/twilio.runtime';
 import { VAPI_RUNTIME } from './vapi/vapi.runtime';
-import { VoiceRuntime } from './voice-runtime';
+import { DialerKind, VoiceRuntime } from './voice-runtime';
 
 /**
  * Every voice runtime, by the `DIALER` value that chooses it: a new runtime is a folder and a line
@@ -20,5 +19,8 @@ export const VOICE_RUNTIMES: { readonly [K in DialerKind]: VoiceRuntime<K, any> 
   twilio: TWILIO_RUNTIME,
 };
 
-/** The runtime `DIALER` chose, its settings read (problems go to the reader). */
-export const runtimeFor = (kind: DialerKind, read: EnvReader): ConfiguredRuntime => configureRuntime(VOICE_RUNTIMES[kind], read);
+/** The runtime `DIALER` chose (the simulated one by default), its settings read (problems go to the reader). */
+export function runtimeFor(read: EnvReader): ConfiguredRuntime {
+  const kind = read.oneOf('DIALER', 'simulated', Object.keys(VOICE_RUNTIMES) as DialerKind[]);
+  return configureRuntime(VOICE_RUNTIMES[kind], read);
+}

@@ -2,10 +2,13 @@ import type { Provider, Type } from '@nestjs/common';
 import type { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AssistantSettings } from '../assistants/assistant.settings';
-import type { AppConfig, DialerKind } from '../infrastructure/config/app-config';
+import type { AppConfig } from '../infrastructure/config/app-config';
 import type { EnvReader } from '../infrastructure/config/env-reader';
 import type { FieldErrors } from '../shared/domain-error';
 import type { Dialer } from './dialer.port';
+
+/** The `DIALER` values: one per runtime in the registry. */
+export type DialerKind = 'simulated' | 'http' | 'vapi' | 'retell' | 'twilio';
 
 /**
  * One voice runtime, whole: how it places calls, the routes it calls back on, and what it cannot

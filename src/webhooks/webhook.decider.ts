@@ -29,7 +29,7 @@ export type WebhookCommand =
     }
   | { type: 'StartWebhookAttempt'; id: string }
   | { type: 'RedeliverWebhook'; id: string; organisationId: number }
-  | { type: 'FinishWebhookAttempt'; id: string; attempt: number; result: AttemptResult; retryDelaysSeconds: number[] };
+  | { type: 'FinishWebhookAttempt'; id: string; attempt: number; result: AttemptResult; retryDelaysSeconds: readonly number[] };
 
 export type WebhookState =
   | { exists: false }

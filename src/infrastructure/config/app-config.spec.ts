@@ -8,10 +8,7 @@ describe('loadConfig', () => {
       port: 3000,
       eventStore: 'embedded',
       readStore: 'embedded',
-      dialer: 'simulated',
       rateLimitPerMinute: 600,
-      toolPlanLimit: 10,
-      webhookRetryDelays: [1, 5, 30, 120],
       allowPrivateTargets: false,
     });
     expect(config.dataDir).toMatch(/data$/);
@@ -26,10 +23,8 @@ describe('loadConfig', () => {
       READ_STORE: 'mongodb',
       MONGODB_URL: 'mongodb://localhost:27017/voice',
       DATA_KEYS: 'k2:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=,k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-      DIALER: 'http',
       ALLOW_PRIVATE_TARGETS: 'true',
       RATE_LIMIT_PER_MINUTE: '5',
-      WEBHOOK_RETRY_DELAYS: '0, 1',
     });
     expect(config.dataKeys.map((key) => key.id)).toEqual(['k2', 'k1']);
     expect(config).toMatchObject({
@@ -37,10 +32,8 @@ describe('loadConfig', () => {
       dataDir: '/tmp/x',
       eventStore: 'eventstoredb',
       readStore: 'mongodb',
-      dialer: 'http',
       allowPrivateTargets: true,
       rateLimitPerMinute: 5,
-      webhookRetryDelays: [0, 1],
     });
   });
 
@@ -61,14 +54,5 @@ describe('loadConfig', () => {
         'RATE_LIMIT_PER_MINUTE must be an integer from 1 to 10000000 (got "0")',
       ]),
     );
-  });
-
-  it('reads the dialer settings: interval and resend delay', () => {
-    const config = loadConfig({ DIAL_INTERVAL_MS: '50', DIAL_RESEND_AFTER_SECONDS: '45' });
-    expect(config.dialing).toEqual({ intervalMs: 50, resendAfterSeconds: 45 });
-    expect(loadConfig({}).dialing.resendAfterSeconds).toBe(30);
-    // Not below the dialer's own 10 s timeout: a dial still waiting for its answer is never resent.
-    expect(() => loadConfig({ DIAL_RESEND_AFTER_SECONDS: '10' })).toThrow('DIAL_RESEND_AFTER_SECONDS');
-    expect(() => loadConfig({ DIAL_INTERVAL_MS: '1' })).toThrow('DIAL_INTERVAL_MS');
   });
 });

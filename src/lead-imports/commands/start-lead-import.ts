@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { CampaignsQueries } from '../../campaigns/campaigns.queries';
-import { AppConfig } from '../../infrastructure/config/app-config';
+import { ImportSettings } from '../import-settings';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
@@ -37,7 +37,7 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     private readonly campaigns: CampaignsQueries,
     private readonly spool: ImportSpool,
     private readonly projections: ProjectionRunner,
-    private readonly config: AppConfig,
+    private readonly settings: ImportSettings,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly worker: LeadImportWorker,
   ) {}
@@ -79,7 +79,7 @@ export class StartLeadImportHandler implements ICommandHandler<StartLeadImport, 
     const run = (command: LeadImportCommand) => this.runner.run(leadImportStream(importId), leadImportDecider, command);
     await run({ type: 'StartImport', importId, organisationId, campaignId, format, allowDuplicate });
     // Rows are made as the body arrives: the worker follows the file while it is stored.
-    const stored = this.spool.store(importId, format, body, this.config.importMaxBytes);
+    const stored = this.spool.store(importId, format, body, this.settings.maxBytes);
     this.worker.start(importId);
     let bytes: number;
     try {

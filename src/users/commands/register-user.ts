@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../infrastructure/config/app-config';
+import { UserDefaults } from '../user-defaults';
 import { Role } from '../../access/permissions';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
 import { EVENT_STORE, EventStore } from '../../shared/ports/event-store.port';
@@ -53,7 +53,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
     private readonly users: UsersProjection,
     private readonly founding: OrganisationFounding,
     private readonly emails: EmailHolders,
-    private readonly config: AppConfig,
+    private readonly defaults: UserDefaults,
     @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
@@ -105,7 +105,7 @@ export class RegisterUserHandler implements ICommandHandler<RegisterUser, Regist
         userId: id,
         organisationId,
         email,
-        toolLimit: toolLimit ?? this.config.toolPlanLimit,
+        toolLimit: toolLimit ?? this.defaults.toolLimit,
         webhookSecret,
         tokenHash: hashToken(token),
       },

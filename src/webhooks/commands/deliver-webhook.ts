@@ -1,6 +1,6 @@
 import { Sealer } from '../../shared/sealing/sealer';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AppConfig } from '../../infrastructure/config/app-config';
+import { WebhookSettings } from '../webhook-settings';
 import { WebhookMetrics } from '../webhook.metrics';
 import { Clock } from '../../shared/clock';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
@@ -31,7 +31,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
     private readonly deliveries: WebhookDeliveriesProjection,
     private readonly users: UsersQueries,
     private readonly http: OutboundHttp,
-    private readonly config: AppConfig,
+    private readonly settings: WebhookSettings,
     private readonly metrics: WebhookMetrics,
     private readonly clock: Clock,
     private readonly sealer: Sealer,
@@ -54,7 +54,7 @@ export class DeliverWebhookHandler implements ICommandHandler<DeliverWebhook, bo
       id: deliveryId,
       attempt,
       result,
-      retryDelaysSeconds: this.config.webhookRetryDelays,
+      retryDelaysSeconds: this.settings.retryDelaysSeconds,
     });
     await this.projections.settle(position);
     return true;
