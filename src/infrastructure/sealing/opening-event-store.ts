@@ -22,6 +22,8 @@ export class OpeningEventStore implements EventStore {
   ) {}
 
   private async open(event: RecordedEvent): Promise<RecordedEvent> {
+    // A reader in the log's order drops an erased key where the erasure stands, before what follows.
+    this.opening.forgetErasedIn(event);
     const data = await withPersonalOpened(event.type, event.data, this.opening);
     return data === event.data ? event : { ...event, data, sealedData: event.data };
   }

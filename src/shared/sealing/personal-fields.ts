@@ -24,6 +24,8 @@ export interface SubjectOpening {
   openForSubject(value: string): Promise<string | undefined>;
   /** Makes ready at once the keys of many values about to be opened (a batch of events). */
   prefetch(keyIds: Iterable<string>): Promise<void>;
+  /** An erasure read from the log: the keys it destroyed are no longer held (docs/privacy.md). */
+  forgetErasedIn(event: { type: string; data: unknown }): void;
 }
 
 const isPersonalKind = (kind: FieldKind) => kind !== 'plain' && kind !== 'secret';

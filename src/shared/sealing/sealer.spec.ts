@@ -141,4 +141,24 @@ describe('Sealer', () => {
     await prefetching;
     expect(await reader.openForSubject(sealed)).toBeUndefined();
   });
+
+  it("drops the span keys a retention sweep elsewhere destroyed, and only those, when it reads the sweep's event", async () => {
+    const sealer = await started(master('k1'));
+    const at = (iso: string) => sealer.retentionKeyId(3, 'transcripts', new Date(iso));
+    const sealedAt = async (keyId: string) => sealer.sealForSubject(keyId, 'said', '[erased]');
+    const [before, first, last, after, otherKind, otherOrganisation] = await Promise.all([
+      sealedAt(at('2026-01-01T09:50:00Z')),
+      sealedAt(at('2026-01-01T10:00:00Z')),
+      sealedAt(at('2026-01-01T11:50:00Z')),
+      sealedAt(at('2026-01-01T12:00:00Z')),
+      sealedAt(sealer.retentionKeyId(3, 'variables', new Date('2026-01-01T10:30:00Z'))),
+      sealedAt(sealer.retentionKeyId(33, 'transcripts', new Date('2026-01-01T10:30:00Z'))),
+    ]);
+    sealer.forgetErasedIn({
+      type: 'RetainedValuesErased',
+      data: { user_id: 3, kind: 'transcripts', from: '2026-01-01T10:00:00.000Z', until: '2026-01-01T12:00:00.000Z' },
+    });
+    const opened = await Promise.all([before, first, last, after, otherKind, otherOrganisation].map((value) => sealer.openForSubject(value)));
+    expect(opened).toEqual(['said', undefined, undefined, 'said', 'said', 'said']);
+  });
 });

@@ -15,7 +15,10 @@ export interface MasterKey {
 
 /** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
 const INDEX_KEY = 'dk_index';
-/** How long an instance keeps a subject's key unwrapped: another instance's erasure holds here after at most this. */
+/**
+ * How long an instance keeps a subject's key unwrapped. Another instance's erasure is dropped here
+ * as soon as this one sees it in the log (`forgetErasedIn`); this bounds it should that feed stall.
+ */
 export const SUBJECT_KEY_TTL_MS = 60_000;
 /** The purpose of an erased subject's tombstone in the key store. */
 const ERASED_MARK = Buffer.alloc(0);
@@ -185,6 +188,24 @@ export class Sealer {
   async eraseSubject(keyId: string): Promise<void> {
     await this.store.erase(keyId, this.now().toISOString());
     this.subjectKeys.set(keyId, ERASED_MARK);
+  }
+
+  /**
+   * Another instance's erasure or retention sweep, seen in the log: the keys it destroyed are
+   * dropped from this instance's memory (erased stays erased), so none of their values is opened
+   * here again. Keys never held here are read from the key store, where they are gone already.
+   */
+  forgetErasedIn(event: { type: string; data: unknown }): void {
+    if (event.type === 'SubjectErased') {
+      this.subjectKeys.set((event.data as { subject_key: string }).subject_key, ERASED_MARK);
+    } else if (event.type === 'RetainedValuesErased') {
+      const { user_id, kind, from, until } = event.data as { user_id: number; kind: string; from: string; until: string };
+      // Span keys are named by their start, in a fixed width: within the span is between the two names.
+      const [first, end] = [retentionKeyIdAt(user_id, kind, Date.parse(from)), retentionKeyIdAt(user_id, kind, Date.parse(until))];
+      for (const keyId of [...this.subjectKeys.keys()]) {
+        if (keyId.length === first.length && keyId >= first && keyId < end && keyId.startsWith(first.slice(0, -12))) this.subjectKeys.set(keyId, ERASED_MARK);
+      }
+    }
   }
 
   /**
