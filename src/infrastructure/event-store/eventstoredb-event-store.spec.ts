@@ -1,6 +1,6 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { LogClient, ownEntry, systemEntries } from '../../testing/eventstoredb-log-client';
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from '../../testing/contracts/event-store.contract';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
 const url = process.env.EVENTSTOREDB_URL;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from '../../testing/contracts/event-store.contract';
 import { SqliteEventStore } from './sqlite-event-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'es-contract-'));

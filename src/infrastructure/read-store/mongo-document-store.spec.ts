@@ -1,5 +1,5 @@
 import { MongoStandIn } from '../../testing/mongo-stand-in';
-import { documentStoreContract } from './document-store.contract';
+import { documentStoreContract } from '../../testing/contracts/document-store.contract';
 import { MongoDocumentStore } from './mongo-document-store';
 
 const url = process.env.MONGODB_URL;

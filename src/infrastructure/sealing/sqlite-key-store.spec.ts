@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyStoreContract } from './key-store.contract';
+import { keyStoreContract } from '../../testing/contracts/key-store.contract';
 import { SqliteKeyStore } from './sqlite-key-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'keys-'));
