@@ -24,7 +24,6 @@ import { KEY_STORE, KeyStore } from '../shared/ports/key-store.port';
 import { openKeyStore, openSealer } from './sealing/open-sealer';
 import { Sealer } from '../shared/sealing/sealer';
 import { OpeningEventStore } from './sealing/opening-event-store';
-import { ErasuresFollower } from './sealing/erasures-follower';
 
 const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
 const readsFile = (config: AppConfig) => join(config.dataDir, 'read.db');
@@ -60,7 +59,6 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(BACKGROUND_WORK) private readonly background: boolean,
     private readonly config: AppConfig,
     private readonly projections: ProjectionRunner,
-    private readonly erasures: ErasuresFollower,
   ) {}
 
   /**
@@ -78,7 +76,6 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.erasures.stop();
     await this.projections.stop();
     await this.checkpointer?.stop();
     await this.reads.close();
@@ -122,7 +119,6 @@ export class InfrastructureModule {
         ReactorRunner,
         { provide: OutboundHttp, inject: [AppConfig], useFactory: (c: AppConfig) => new OutboundHttp(c) },
         { provide: PublicTargets, inject: [AppConfig], useFactory: (c: AppConfig) => new PublicTargets(c.allowPrivateTargets) },
-        ErasuresFollower,
         StoreLifecycle,
         ServiceInstances,
         WorkLeases,

@@ -1,3 +1,4 @@
+import { ErasuresFollower } from './erasure/erasures-follower';
 import { Module } from '@nestjs/common';
 import { CallsModule } from '../calls/calls.module';
 import { CampaignsModule } from '../campaigns/campaigns.module';
@@ -31,6 +32,7 @@ import { CompactAfterSealing, SECRETS_SEALED, sealEarlierEmbeddedStore } from '.
     EraseSubjectsReactor,
     RequestErasureHandler,
     RetentionSweep,
+    ErasuresFollower,
     // A store of an earlier version sealed in place: after the event store has made its tables,
     // before anything reads the log (every provider is made before any starts).
     {

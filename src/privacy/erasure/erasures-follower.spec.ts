@@ -7,10 +7,10 @@ import { declareFields } from '../../shared/event-sourcing/event-fields';
 import { ERASED, withPersonalSealed } from '../../shared/sealing/personal-fields';
 import { MasterKey, Sealer } from '../../shared/sealing/sealer';
 import '../../shared/sealing/subject-erased.event';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import { SqliteEventStore } from '../../infrastructure/event-store/sqlite-event-store';
 import { ErasuresFollower } from './erasures-follower';
-import { OpeningEventStore } from './opening-event-store';
-import { SqliteKeyStore } from './sqlite-key-store';
+import { OpeningEventStore } from '../../infrastructure/sealing/opening-event-store';
+import { SqliteKeyStore } from '../../infrastructure/sealing/sqlite-key-store';
 
 type Called = DomainEvent<'SpecPersonCalled', { phone_number: string; notes: string }>;
 declareFields<Called>({ SpecPersonCalled: { phone_number: 'subject', notes: 'personal' } });

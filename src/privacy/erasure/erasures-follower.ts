@@ -1,7 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENT_STORE, EventStore, Subscription } from '../../shared/ports/event-store.port';
 import { Sealer } from '../../shared/sealing/sealer';
-import { BACKGROUND_WORK } from '../reactors/reactor';
+import { BACKGROUND_WORK } from '../../infrastructure/reactors/reactor';
 
 /**
  * docs/privacy.md: every running instance follows the log's erasures from its start, so a key
@@ -9,7 +9,7 @@ import { BACKGROUND_WORK } from '../reactors/reactor';
  * recorded, not after the keys' time in memory runs out (which now only bounds a stalled feed).
  */
 @Injectable()
-export class ErasuresFollower implements OnApplicationBootstrap {
+export class ErasuresFollower implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private subscription?: Subscription;
 
   constructor(
@@ -27,6 +27,11 @@ export class ErasuresFollower implements OnApplicationBootstrap {
     this.subscription ??= this.events.subscribeToAll(await this.events.headPosition(), async (event) => this.sealer.forgetErasedIn(event), {
       types: ['SubjectErased', 'RetainedValuesErased'],
     });
+  }
+
+  /** Before the stores close (they do when the application shuts down). */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
   }
 
   async stop(): Promise<void> {
