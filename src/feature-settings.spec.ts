@@ -53,6 +53,7 @@ describe("each feature's own settings", () => {
       'IMPORT_MAX_BYTES must be an integer from 1 to 9007199254740991 (got "0")',
     ]);
     expect(() => loadServiceConfig({ PORT: 'x', WEBHOOK_RETRY_DELAYS: '-1' })).toThrow(/PORT[\s\S]*WEBHOOK_RETRY_DELAYS/);
+    expect(() => loadServiceConfig({ WEBHOOK_RETRY_DELAYS: '1,,5' })).toThrow('WEBHOOK_RETRY_DELAYS must be a comma-separated list of seconds (got "1,,5")');
   });
 
   it('reads DIALER among the runtimes of the registry', () => {

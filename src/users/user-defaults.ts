@@ -1,9 +1,5 @@
 import { EnvReader } from '../infrastructure/config/env-reader';
-
-export interface QuietHours {
-  start: string;
-  end: string;
-}
+import { QuietHours } from './user.events';
 
 /** What a user has until they say otherwise (docs/configuration.md). */
 export class UserDefaults {

@@ -10,8 +10,10 @@ export class WebhookSettings {
   static read(read: EnvReader): WebhookSettings {
     const raw = read.text('WEBHOOK_RETRY_DELAYS');
     if (raw === undefined) return new WebhookSettings();
-    const delays = raw.split(',').map((s) => Number(s.trim()));
-    if (delays.some((n) => !Number.isFinite(n) || n < 0)) {
+    const items = raw.split(',').map((s) => s.trim());
+    const delays = items.map(Number);
+    // An empty item (`1,,5`) is no delay of 0 s: it is refused with the rest.
+    if (items.some((item, i) => item === '' || !Number.isFinite(delays[i]) || delays[i] < 0)) {
       read.problems.push(`WEBHOOK_RETRY_DELAYS must be a comma-separated list of seconds (got "${raw}")`);
       return new WebhookSettings();
     }

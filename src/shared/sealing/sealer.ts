@@ -30,9 +30,12 @@ export const SUBJECT_KEY = /^d[sr]_[A-Za-z0-9_-]+$/;
 /** Retained values are sealed under one key per organisation, kind and ten minutes (docs/privacy.md). */
 export const RETENTION_BUCKET_MS = 10 * 60_000;
 
+/** What the key ids of an organisation's retained values of a kind begin with; the bucket's start follows, as YYYYMMDDhhmm. */
+const retentionKeyPrefix = (organisationId: number, kind: string) => `dr_${organisationId}_${kind}_`;
+
 /** The key id of an organisation's retained values of a kind written in the bucket starting at `bucketStart` (ms). */
 export const retentionKeyIdAt = (organisationId: number, kind: string, bucketStart: number) =>
-  `dr_${organisationId}_${kind}_${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
+  `${retentionKeyPrefix(organisationId, kind)}${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
 
 /** AES-256-GCM of `plain` under `key`, the key's id bound in as associated data: iv | ciphertext | tag, base64url. */
 /** Random bytes drawn from a pool filled 4 KB at a time: one value sealed per field costs no call for its IV. */
@@ -200,10 +203,11 @@ export class Sealer {
       this.subjectKeys.set((event.data as { subject_key: string }).subject_key, ERASED_MARK);
     } else if (event.type === 'RetainedValuesErased') {
       const { user_id, kind, from, until } = event.data as { user_id: number; kind: string; from: string; until: string };
-      // Span keys are named by their start, in a fixed width: within the span is between the two names.
+      // Span keys are named by their start in a fixed width after a common prefix: within the span is between the two names.
+      const prefix = retentionKeyPrefix(user_id, kind);
       const [first, end] = [retentionKeyIdAt(user_id, kind, Date.parse(from)), retentionKeyIdAt(user_id, kind, Date.parse(until))];
       for (const keyId of [...this.subjectKeys.keys()]) {
-        if (keyId.length === first.length && keyId >= first && keyId < end && keyId.startsWith(first.slice(0, -12))) this.subjectKeys.set(keyId, ERASED_MARK);
+        if (keyId.startsWith(prefix) && keyId.length === first.length && keyId >= first && keyId < end) this.subjectKeys.set(keyId, ERASED_MARK);
       }
     }
   }
