@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,27 @@ describe('Sealer', () => {
     // Another instance holding the key: opens no more once it has lapsed (SUBJECT_KEY_TTL_MS).
     const c = await started(k1);
     expect(await c.openForSubject(sealed)).toBeUndefined();
+  });
+
+  it('opens what it sealed or opened lately without AES while the key is held, and not once the key is erased here or elsewhere', async () => {
+    const k1 = master('k1');
+    const sealer = await started(k1);
+    const [here, elsewhere, kept] = ['+14155550100', '+14155550101', '+14155550102'].map((n) => sealer.subjectKeyId(1, n));
+    const values = await Promise.all([here, elsewhere, kept].map((id) => sealer.sealForSubject(id, '"Ada"', 'gone')));
+    const reader = await started(k1);
+    const aes = jest.spyOn(crypto, 'createDecipheriv');
+    for (const value of values) expect(await sealer.openForSubject(value)).toBe('"Ada"');
+    expect(aes).not.toHaveBeenCalled();
+    for (const value of values) expect(await reader.openForSubject(value)).toBe('"Ada"');
+    const opened = aes.mock.calls.length;
+    expect(opened).toBeGreaterThan(0);
+    for (const value of values) expect(await reader.openForSubject(value)).toBe('"Ada"');
+    expect(aes).toHaveBeenCalledTimes(opened);
+
+    await sealer.eraseSubject(here);
+    sealer.forgetErasedIn({ type: 'SubjectErased', data: { subject_key: elsewhere } });
+    expect(await Promise.all(values.map((value) => sealer.openForSubject(value)))).toEqual([undefined, undefined, '"Ada"']);
+    aes.mockRestore();
   });
 
   it('unwraps at start only the keys it always needs, not one per subject', async () => {

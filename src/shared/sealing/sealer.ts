@@ -78,6 +78,12 @@ export class Sealer {
   /** Subjects' keys, one per number called: only the recently used are kept unwrapped, and not for long (null: erased). */
   private readonly subjectKeys = new LRUCache<string, Buffer>({ max: 50_000, ttl: SUBJECT_KEY_TTL_MS });
   private readonly masters: Map<string, MasterKey>;
+  /**
+   * Values sealed or opened lately, by their sealed text: what is written is read back by every
+   * projection and reactor, and a stream again at each command on it (a dial attempt opened about
+   * 21 values, each an AES operation).
+   */
+  private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({ max: 20_000, ttl: SUBJECT_KEY_TTL_MS });
 
   constructor(
     private readonly store: KeyStore,
@@ -170,17 +176,31 @@ export class Sealer {
   /** `plain` sealed under a subject's key, made at its first value; an erased subject's value is not kept (`erased`). */
   async sealForSubject(keyId: string, plain: string, erased: string): Promise<string> {
     const key = await this.subjectKey(keyId, true);
-    return key ? `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}` : erased;
+    if (!key) return erased;
+    const sealed = `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
+    // What is written is read back at once by the projections and the reactors.
+    this.opened.set(sealed, { keyId, plain });
+    return sealed;
   }
 
   /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
+    const known = this.opened.get(value);
+    // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
+    if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
     if (!match) return value;
     const [, keyId, sealed] = match;
     const key = await this.subjectKey(keyId, false);
     if (!key) return undefined;
-    return decrypt(key, keyId, sealed).toString('utf8');
+    const plain = decrypt(key, keyId, sealed).toString('utf8');
+    this.opened.set(value, { keyId, plain });
+    return plain;
+  }
+
+  private holds(keyId: string): boolean {
+    const key = this.subjectKeys.get(keyId);
+    return key !== undefined && key !== ERASED_MARK;
   }
 
   /**
