@@ -136,6 +136,18 @@ describe('CommandRunner', () => {
     reads.mockRestore();
   });
 
+  it('runs commands given at once on one stream one after the other: none meets a conflict, each decides from the one before', async () => {
+    await runner.run('counter-1', counter, { by: 1 });
+    const appends = jest.spyOn(store, 'append');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => runner.run('counter-1', counter, { by: 1, max: 8 }, { retries: 0 }).catch((e: Error) => e)),
+    );
+    expect(results.filter((r) => r instanceof DomainError)).toHaveLength(3);
+    expect(results.filter((r) => !(r instanceof Error)).map((r) => (r as { revision: number }).revision)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(appends).toHaveBeenCalledTimes(7);
+    appends.mockRestore();
+  });
+
   it('refuses on the first conflict when the command allows no retry, and re-checks the rule on retry', async () => {
     await expect(new CommandRunner(racing(1), clock, upcasters).run('counter-1', counter, { by: 1 }, { retries: 0 })).rejects.toBeInstanceOf(ConcurrencyError);
     // The winner took the room; deciding again on the fresh state refuses the command.

@@ -9,6 +9,7 @@ import { SYSTEM_ACTOR, currentContext, organisationOf } from '../../shared/event
 import { correlationIdOf } from '../../shared/event-sourcing/correlation';
 import { Decider, DomainEvent, fold } from '../../shared/event-sourcing/decider';
 import { RecentStates } from './recent-states';
+import { StreamTurns } from './stream-turns';
 import { Upcasters } from './upcasters';
 import { Sealer } from '../../shared/sealing/sealer';
 import { withSecretsSealed } from '../../shared/sealing/sealed-fields';
@@ -41,7 +42,8 @@ export interface RunResult<State, Event> {
  * The one command-handling path: read the stream, fold it, decide, append with the
  * expected revision. A conflict means someone wrote in between: read again and decide
  * again, as often as the command allows. A stream this process wrote recently is not read
- * again: its state is remembered (see RecentStates).
+ * again: its state is remembered (see RecentStates). Commands on one stream in this process
+ * run one after the other (see StreamTurns).
  */
 @Injectable()
 export class CommandRunner {
@@ -55,6 +57,7 @@ export class CommandRunner {
   ) {}
 
   private readonly recent = new RecentStates();
+  private readonly turns = new StreamTurns();
 
   async load<State, Event extends DomainEvent>(
     stream: string,
@@ -124,11 +127,20 @@ export class CommandRunner {
     return { written, subject };
   }
 
-  async run<Command, State, Event extends DomainEvent>(
+  run<Command, State, Event extends DomainEvent>(
     stream: string,
     decider: Decider<Command, State, Event>,
     command: Command,
     options: RunOptions = {},
+  ): Promise<RunResult<State, Event>> {
+    return this.turns.take(stream, () => this.runNow(stream, decider, command, options));
+  }
+
+  private async runNow<Command, State, Event extends DomainEvent>(
+    stream: string,
+    decider: Decider<Command, State, Event>,
+    command: Command,
+    options: RunOptions,
   ): Promise<RunResult<State, Event>> {
     const retries = options.retries ?? 3;
     // A command allowed no retry claims something: a conflict must mean someone else wrote
