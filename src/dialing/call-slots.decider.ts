@@ -5,7 +5,8 @@ import { declareFields } from '../shared/event-sourcing/event-fields';
  * A campaign's calls in flight as its own stream holds them (docs/dialing.md): each claim batch
  * takes places here, by an append with the expected revision, before its leads are claimed,
  * so two schedulers at once (a lease holder paused past its lease and its successor) never
- * take more than `max_concurrent_calls` between them. A place is freed when its call ends.
+ * take more than `max_concurrent_calls` between them. A place is freed by the next take after its
+ * call ended (CallSlots judges the holders).
  */
 export const callSlotsStream = (campaignId: number) => `call_slots-${campaignId}`;
 

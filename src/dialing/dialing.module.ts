@@ -8,7 +8,6 @@ import { DoNotCallModule } from '../do-not-call/do-not-call.module';
 import { DialScheduler } from './dial-scheduler';
 import { DialingPolicies } from './dialing-policies';
 import { LeadCallResultsReactor } from './lead-call-results.reactor';
-import { CallPlacesFreed } from './call-end/call-places';
 import { FailureBreaker } from './call-end/failure-breaker';
 import { LeadRoundResult } from './call-end/lead-round-result';
 import { PlaceCallsReactor } from './place-calls.reactor';
@@ -27,7 +26,6 @@ import { DialingMetrics } from './dialing.metrics';
     DialScheduler,
     PlaceCallsReactor,
     LeadCallResultsReactor,
-    CallPlacesFreed,
     LeadRoundResult,
     FailureBreaker,
     OptOutReactor,

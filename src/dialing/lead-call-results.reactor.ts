@@ -5,15 +5,14 @@ import { CallOutcomeRecorded } from '../calls/call.events';
 import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReactsToEvents, Reactor } from '../infrastructure/reactors/reactor';
 import { showOnCampaign } from './campaign-failures';
-import { CallPlacesFreed } from './call-end/call-places';
 import { FailureBreaker } from './call-end/failure-breaker';
 import { LeadRoundResult } from './call-end/lead-round-result';
 import { DialScheduler } from './dial-scheduler';
 
 /**
- * When a lead's call ends, in this order: its places are given back (before its lead may be
- * claimed again), its lead decides what follows, its campaign's failure breaker judges, and the
- * scheduler looks again at once. One checkpoint for the whole, so the order holds after a crash.
+ * When a lead's call ends, in this order: its lead decides what follows, its campaign's failure
+ * breaker judges, and the scheduler looks again at once (its places are given back at the next
+ * take, see CallSlots). One checkpoint for the whole, so the order holds after a crash.
  */
 @ReactsToEvents()
 @Injectable()
@@ -23,7 +22,6 @@ export class LeadCallResultsReactor implements Reactor {
 
   constructor(
     private readonly commands: CommandBus,
-    private readonly places: CallPlacesFreed,
     private readonly rounds: LeadRoundResult,
     private readonly breaker: FailureBreaker,
     private readonly scheduler: DialScheduler,
@@ -35,7 +33,6 @@ export class LeadCallResultsReactor implements Reactor {
 
   async react(event: RecordedEvent): Promise<void> {
     const { data } = event as unknown as CallOutcomeRecorded;
-    await this.places.onCallEnded(data);
     const campaignId = await this.rounds.onCallEnded(data);
     if (campaignId === null) return;
     await this.breaker.judge(campaignId);
