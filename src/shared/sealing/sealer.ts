@@ -83,7 +83,7 @@ export class Sealer {
    * projection and reactor, and a stream again at each command on it (a dial attempt opened about
    * 21 values, each an AES operation).
    */
-  private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({ max: 20_000, ttl: SUBJECT_KEY_TTL_MS });
+  private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({ max: 10_000, ttl: SUBJECT_KEY_TTL_MS });
 
   constructor(
     private readonly store: KeyStore,
