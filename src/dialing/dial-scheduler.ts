@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CampaignDocument } from '../campaigns/campaigns.projection';
+import { servingOrder } from './serving-order';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
 import { RecordDialingFailure, RecordDialingRecovery } from '../campaigns/commands/record-dialing-health';
@@ -49,6 +50,8 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly claimsByCampaign = new Map<number, Array<{ callId: number; at: number }>>();
   private stopped = false;
   private passes = 0;
+  /** The pass in which each running campaign last had a lead claimed (0: none yet). */
+  private readonly lastClaimed = new Map<number, number>();
   private mayDial = () => true;
 
   constructor(
@@ -99,17 +102,21 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.projections.projected(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
-    // docs/dialing.md: every campaign has its turn; each pass begins one further along, so no
-    // campaign is always served first (its calls would end, and it would claim, before the others').
+    // Every campaign has its turn, those that waited longest for a claim first (servingOrder).
     const running = await this.campaigns.inProgress();
     const inFlight = await this.leads.inFlightByCampaign();
-    const first = running.length ? this.passes++ % running.length : 0;
-    const turns = [...running.slice(first), ...running.slice(0, first)];
+    const pass = ++this.passes;
+    const turns = servingOrder(running, this.lastClaimed);
+    // Only running campaigns are remembered.
+    const ids = new Set(running.map((campaign) => campaign.id));
+    for (const id of this.lastClaimed.keys()) if (!ids.has(id)) this.lastClaimed.delete(id);
     // A few campaigns at a time: their reads and claims share the stores' commits.
     for (let i = 0; i < turns.length && !this.stopped; i += CAMPAIGNS_AT_ONCE) {
-      const claimed = await Promise.all(
-        turns.slice(i, i + CAMPAIGNS_AT_ONCE).map((campaign) => this.dialIsolated(campaign, now, inFlight.get(campaign.id) ?? 0)),
-      );
+      const chunk = turns.slice(i, i + CAMPAIGNS_AT_ONCE);
+      const claimed = await Promise.all(chunk.map((campaign) => this.dialIsolated(campaign, now, inFlight.get(campaign.id) ?? 0)));
+      chunk.forEach((campaign, j) => {
+        if (claimed[j] > 0) this.lastClaimed.set(campaign.id, pass);
+      });
       started += claimed.reduce((sum, n) => sum + n, 0);
     }
     this.metrics.schedulerPassed((performance.now() - startedAt) / 1000);
