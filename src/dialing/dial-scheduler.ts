@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { CommandBus } from '@nestjs/cqrs';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CampaignDocument } from '../campaigns/campaigns.projection';
-import { servingOrder } from './serving-order';
+import { CampaignTurns } from './campaign-turns';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { CompleteCampaign } from '../campaigns/commands/complete-campaign';
 import { RecordDialingFailure, RecordDialingRecovery } from '../campaigns/commands/record-dialing-health';
@@ -49,9 +49,7 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   /** Calls this scheduler placed in the last minute, per campaign: pacing counts them before the read model does. */
   private readonly claimsByCampaign = new Map<number, Array<{ callId: number; at: number }>>();
   private stopped = false;
-  private passes = 0;
-  /** The pass in which each running campaign last had a lead claimed (0: none yet). */
-  private readonly lastClaimed = new Map<number, number>();
+  private readonly turns = new CampaignTurns();
   private mayDial = () => true;
 
   constructor(
@@ -102,20 +100,15 @@ export class DialScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     await this.projections.projected(await this.events.headPosition());
     const now = this.clock.now();
     let started = 0;
-    // Every campaign has its turn, those that waited longest for a claim first (servingOrder).
-    const running = await this.campaigns.inProgress();
+    // Every campaign has its turn, those that waited longest for a claim first (CampaignTurns).
+    const order = this.turns.next(await this.campaigns.inProgress());
     const inFlight = await this.leads.inFlightByCampaign();
-    const pass = ++this.passes;
-    const turns = servingOrder(running, this.lastClaimed);
-    // Only running campaigns are remembered.
-    const ids = new Set(running.map((campaign) => campaign.id));
-    for (const id of this.lastClaimed.keys()) if (!ids.has(id)) this.lastClaimed.delete(id);
     // A few campaigns at a time: their reads and claims share the stores' commits.
-    for (let i = 0; i < turns.length && !this.stopped; i += CAMPAIGNS_AT_ONCE) {
-      const chunk = turns.slice(i, i + CAMPAIGNS_AT_ONCE);
+    for (let i = 0; i < order.length && !this.stopped; i += CAMPAIGNS_AT_ONCE) {
+      const chunk = order.slice(i, i + CAMPAIGNS_AT_ONCE);
       const claimed = await Promise.all(chunk.map((campaign) => this.dialIsolated(campaign, now, inFlight.get(campaign.id) ?? 0)));
       chunk.forEach((campaign, j) => {
-        if (claimed[j] > 0) this.lastClaimed.set(campaign.id, pass);
+        if (claimed[j] > 0) this.turns.claimed(campaign.id);
       });
       started += claimed.reduce((sum, n) => sum + n, 0);
     }
