@@ -1,3 +1,4 @@
+import { CampaignTurns } from '../../src/dialing/campaign-turns';
 import { DialScheduler } from '../../src/dialing/dial-scheduler';
 import { StuckCallSweeper } from '../../src/dialing/stuck-call-sweeper';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../src/shared/ports/event-store.port';
@@ -218,6 +219,30 @@ describe('the calling window, with a controlled clock', () => {
   it("dials in Kolkata's half-hour offset and up to a window ending at 24:00", async () => {
     // 19:59 IST, then 23:59:59 IST.
     await expectOpening({ calling_hours: { start: '20:00', end: '24:00' } }, 'Asia/Kolkata', '+12015550301', '2025-04-01T14:29:00Z', '2025-04-01T18:29:59Z');
+  });
+
+  it("asks the turns for each pass's serving order (docs/dialing.md), and tells them which campaigns claimed", async () => {
+    const next = jest.spyOn(CampaignTurns.prototype, 'next');
+    const claimed = jest.spyOn(CampaignTurns.prototype, 'claimed');
+    try {
+      w.clock.set('2025-04-02T12:00:00Z');
+      const open = await campaign(w, { calling_days: EVERY_DAY, calling_hours: { start: '00:00', end: '24:00' } }, { timezone: 'UTC' });
+      const closed = await campaign(w, { calling_days: EVERY_DAY, calling_hours: { start: '20:00', end: '21:00' } }, { timezone: 'UTC' });
+      const { id: leadId } = await lead(w, open, '+12015550401');
+      await lead(w, closed, '+12015550402');
+      for (const id of [open, closed]) await setStatus(w, id, 'start');
+      next.mockClear();
+      claimed.mockClear();
+      await claimedNow(leadId, 1);
+      const served = next.mock.calls.map(([running]) => running.map((c) => c.id));
+      expect(served.some((ids) => ids.includes(open) && ids.includes(closed))).toBe(true);
+      expect(claimed).toHaveBeenCalledWith(open);
+      expect(claimed).not.toHaveBeenCalledWith(closed);
+      for (const id of [open, closed]) await setStatus(w, id, 'stop');
+    } finally {
+      next.mockRestore();
+      claimed.mockRestore();
+    }
   });
 });
 
