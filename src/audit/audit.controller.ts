@@ -1,4 +1,4 @@
-import { Get, Query, Req } from '@nestjs/common';
+import { Get, Inject, Query, Req } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
 import { AuthenticatedUser } from '../access/access-token-verifier';
@@ -11,8 +11,8 @@ import { Between, Int, Iso8601, MaxLen, OneOf, Optional, Rules, Str } from '../s
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
 import { AuditEntry, AuditProjection } from './audit.projection';
 import { withSecretsHidden } from '../shared/secrets';
-import { Sealer } from '../shared/sealing/sealer';
-import { withPersonalOpened } from '../shared/sealing/personal-fields';
+import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
+import { Upcasters } from '../infrastructure/event-sourcing/upcasters';
 
 export class AuditQuery extends PageQuery(50) {
   @Optional() @Rules(OneOf(['user', 'api_key', 'system'])) actor_type?: 'user' | 'api_key' | 'system';
@@ -26,22 +26,14 @@ export class AuditQuery extends PageQuery(50) {
 const instant = (value: string | undefined, end: boolean) =>
   value === undefined ? undefined : value.length === 10 ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : new Date(value).toISOString();
 
-const view = ({ position, type, stream, actor, occurred_at, data }: AuditEntry) => ({
-  position,
-  type,
-  stream,
-  actor,
-  occurred_at,
-  data: withSecretsHidden(data),
-});
-
 /** docs/teams.md: who did what in the caller's organisation, newest first; admins and owners only. */
 @UserApi()
 export class AuditController {
   constructor(
     private readonly audit: AuditProjection,
     private readonly config: AppConfig,
-    private readonly sealer: Sealer,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly upcasters: Upcasters,
   ) {}
 
   @Get('audit')
@@ -56,10 +48,16 @@ export class AuditController {
       'actor.id': query.actor_id,
       occurred_at: from || to ? { gte: from, lte: to } : undefined,
     };
-    const page = await pagedList(this.audit.entries, filter, [['position', 'desc']], query, req, this.config.publicUrl, view);
-    return {
-      ...page,
-      data: await Promise.all(page.data.map(async (entry) => ({ ...entry, data: await withPersonalOpened(entry.type, entry.data, this.sealer) }))),
-    };
+    const page = await pagedList(this.audit.entries, filter, [['position', 'desc']], query, req, this.config.publicUrl, (entry) => entry);
+    return { ...page, data: await Promise.all(page.data.map((entry) => this.shown(entry))) };
+  }
+
+  /**
+   * An entry with its event's values as the log holds them now: personal values opened (`[erased]`
+   * once their person is erased, docs/privacy.md), secrets masked.
+   */
+  private async shown({ position, type, stream, actor, occurred_at }: AuditEntry) {
+    const event = await this.events.readAt(position);
+    return { position, type, stream, actor, occurred_at, data: event ? withSecretsHidden(this.upcasters.upcast(event).data) : null };
   }
 }

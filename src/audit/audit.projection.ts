@@ -14,8 +14,8 @@ import { TOOL_EVENT_TYPES } from '../tools/tool.events';
 import { ORGANISATION_EVENT_TYPES } from '../users/organisation.events';
 import { USER_EVENT_TYPES } from '../users/user.events';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook.events';
-import { withSecretsHidden } from '../shared/secrets';
 
+/** An event of the organisation, named by its position: its values are read from the log when shown (no copy kept). */
 export interface AuditEntry {
   position: number;
   organisation_id: number;
@@ -23,7 +23,6 @@ export interface AuditEntry {
   stream: string;
   actor: Actor;
   occurred_at: string;
-  data: unknown;
 }
 
 interface StreamOwner {
@@ -53,8 +52,8 @@ function organisationNamed(event: RecordedEvent): number | undefined {
 export class AuditProjection implements ReadModelProjection {
   readonly name = 'audit';
   readonly collections = ['audit_entries', 'audit_streams'];
-  /** 2: personal values kept sealed. */
-  readonly version = 2;
+  /** 3: entries name their event, whose values stay in the log alone. */
+  readonly version = 3;
   readonly eventTypes = [
     ...USER_EVENT_TYPES,
     ...ORGANISATION_EVENT_TYPES,
@@ -95,9 +94,6 @@ export class AuditProjection implements ReadModelProjection {
 
   private async write(event: RecordedEvent, organisation_id: number): Promise<void> {
     const { position, type, stream, occurredAt: occurred_at } = event;
-    // Secrets are not copied into the trail; entries written before are masked when shown. Personal
-    // values stay sealed as in the log, opened when shown (docs/privacy.md: an erasure holds here too).
-    const data = withSecretsHidden(event.sealedData ?? event.data);
-    await this.entries.upsert(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at, data }, position);
+    await this.entries.upsert(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at }, position);
   }
 }
