@@ -201,21 +201,21 @@ describe('ProjectionRunner', () => {
     try {
       const add = (n: number, expected: number | 'no_stream') => events.append('sum-l', [{ type: 'Added', data: { n } }], expected);
       await runner.settle((await add(1, 'no_stream')).position, { background: true });
-      // The batch that projected it found one event: the next waits 30 ms, no answer waiting.
+      // The batch that projected it found one event: the next waits 20 ms, no answer waiting.
       let projected = false;
       void runner.settle((await add(2, 0)).position, { background: true }).then(() => (projected = true));
-      await jest.advanceTimersByTimeAsync(28);
+      await jest.advanceTimersByTimeAsync(18);
       expect(projected).toBe(false);
       await jest.advanceTimersByTimeAsync(3);
       expect(projected).toBe(true);
-      // A request comes to wait during the next 30 ms: the batch runs 2 ms after the last.
+      // A request comes to wait during the next 20 ms: the batch runs 2 ms after the last.
       let answered = false;
       void runner.waitFor((await add(3, 1)).position).then(() => (answered = true));
       await jest.advanceTimersByTimeAsync(3);
       expect(answered).toBe(true);
       expect(await totals.get('sum-l')).toEqual({ stream: 'sum-l', sum: 6 });
       // The last wait between batches ends under the fake clock, before the real one is back.
-      await jest.advanceTimersByTimeAsync(40);
+      await jest.advanceTimersByTimeAsync(30);
     } finally {
       jest.useRealTimers();
     }

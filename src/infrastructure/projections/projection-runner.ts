@@ -25,11 +25,12 @@ const LINGER_MS = 2;
  * The same wait while only background work (reactors, the scheduler) waits on the projections:
  * dialing's chain of small writes then shares a commit among many times as many events (each
  * commit rewrites the index pages its documents touched). A request that comes to wait brings it
- * back to the 2 ms. Alternated in the same minutes (bench/README.md): 30 ms against 10, dialing
- * one campaign 553–561 attempts/s against 473–527, 300 campaigns 404–453 against 356–391; 60 ms
- * made passes uneven (fewer than 85 % of campaigns within a tenth of their share).
+ * back to the 2 ms. Alternated in the same minutes, 300 campaigns dialing at once (bench/README.md):
+ * 20 ms made 387–422 attempts/s against 321–391 with 10, every campaign still within a tenth of
+ * its share; 30 ms made 404–453 but left up to 16 of 300 campaigns outside it (the scheduler's
+ * passes wait for the read models, so fewer passes share out the places).
  */
-const BACKGROUND_LINGER_MS = 30;
+const BACKGROUND_LINGER_MS = 20;
 
 export interface SettleOptions {
   /**
