@@ -1,4 +1,4 @@
-import { toE164 } from './phone';
+import { toE164, withNumbersMasked } from './phone';
 
 describe('toE164', () => {
   it.each([
@@ -25,5 +25,21 @@ describe('toE164 asked many times', () => {
     expect(toE164('  +1 212 555 0123 ')).toBe('+12125550123');
     expect(toE164('2125550123')).toBeNull();
     expect(toE164('2125550123')).toBeNull();
+  });
+});
+
+describe('withNumbersMasked', () => {
+  it.each([
+    ['Account not authorized to call +36305830161. Perhaps you need', 'Account not authorized to call [number]. Perhaps you need'],
+    ["The 'To' number 2015550831 is not a valid phone number.", "The 'To' number [number] is not a valid phone number."],
+    ['call +1 (201) 555-0831 or +44 20 7946 0958', 'call [number] or [number]'],
+    ['Account not allowed to call +86686237', 'Account not allowed to call [number]'],
+  ])('masks the numbers of %p', (text, masked) => {
+    expect(withNumbersMasked(text)).toBe(masked);
+  });
+
+  it('keeps shorter figures: codes, statuses, durations, links', () => {
+    const text = 'twilio answered 400 (code 21215) after 10 s: see https://www.twilio.com/docs/errors/21215';
+    expect(withNumbersMasked(text)).toBe(text);
   });
 });

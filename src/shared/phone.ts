@@ -18,3 +18,13 @@ function parse(input: string): string | null {
   const parsed = parsePhoneNumberFromString(input);
   return parsed && parsed.isValid() ? parsed.number : null;
 }
+
+/** Seven digits or more, one or two of a number's separators between them, with its `+` or opening bracket. */
+const WRITTEN_NUMBER = /\+?\(?\d(?:[\s().-]{0,2}\d){6,}/g;
+
+/**
+ * Outside text (a runtime's refusal) with every number in it masked: Twilio's own messages name
+ * the number called ("Account not authorized to call +36305830161. …"), and such a text is kept
+ * in the log unsealed, where no erasure could reach it (docs/privacy.md).
+ */
+export const withNumbersMasked = (text: string): string => text.replace(WRITTEN_NUMBER, '[number]');

@@ -1,3 +1,4 @@
+import { withNumbersMasked } from '../shared/phone';
 import { DIAL_TIMEOUT_MS, DialRefused, DialUnanswered } from './dialer.port';
 
 /** docs/real-calls.md: a runtime's 429 waits `Retry-After` seconds, or 60. */
@@ -36,12 +37,18 @@ export class RuntimeApi {
     const text = await response.text();
     const json = parse(text);
     if (response.ok) return json as T;
-    const message = messageOf(json) ?? text.slice(0, 200);
-    const reason = `${this.runtime} answered ${response.status}${message ? `: ${message}` : ''}`;
+    const reason = refusalReason(this.runtime, response.status, messageOf(json) ?? text.slice(0, 200));
     if (response.status === 429) throw new DialRefused(reason, retryAfterMs(response.headers.get('retry-after')));
     throw new DialRefused(reason);
   }
 }
+
+/**
+ * A runtime's refusal as recorded (docs/real-calls.md): its status and message, any number the
+ * message names masked: Twilio's name the number called (docs/privacy.md).
+ */
+export const refusalReason = (runtime: string, status: number, message: string) =>
+  `${runtime} answered ${status}${message ? `: ${withNumbersMasked(message)}` : ''}`;
 
 function parse(text: string): unknown {
   try {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { ManualClock } from '../../src/shared/clock';
 import { APOLOGY } from '../../src/voice-runtimes/twilio/relay/relay-session';
@@ -215,6 +217,24 @@ describe('DIALER=twilio', () => {
       status: 'failed',
       failure_reason: 'dial refused: twilio answered 500: An internal server error has occurred',
     });
+  });
+
+  it("masks the number Twilio's refusal names: the call's reason and the event log hold none of its spellings", async () => {
+    const refused = '+12015550832';
+    scripts[refused] = { geoPermissions: true };
+    const campaign = await campaignWith([refused]);
+    const calls = await settled(campaign, 1);
+    expect(callTo(calls, refused)).toMatchObject({
+      status: 'failed',
+      failure_reason:
+        'dial refused: twilio answered 400: Account not authorized to call [number]. Perhaps you need to enable some international permissions: https://www.twilio.com/console/voice/calls/geo-permissions/low-risk',
+    });
+    // The log keeps personal values sealed (docs/privacy.md): a refusal's text must not bring the number back in plain.
+    const log = readdirSync(t.dataDir).filter((name) => name.startsWith('events.db'));
+    expect(log.length).toBeGreaterThan(0);
+    const spellings = [refused, refused.slice(1), refused.slice(2)];
+    const found = log.flatMap((name) => spellings.filter((spelling) => readFileSync(join(t.dataDir, name)).includes(spelling)).map((s) => `${name}: ${s}`));
+    expect(found).toEqual([]);
   });
 
   it('apologises and ends the call failed when the model breaks off mid-answer, never leaving the socket hanging', async () => {

@@ -6,6 +6,8 @@ import { LoopbackServer } from './loopback-server';
 /** How the fake Twilio plays a call to a number. */
 export type TwilioScript =
   | { refuse: number; message?: string }
+  /** Refused by the account's Geo Permissions (error 21215), Twilio's message naming the number called. */
+  | { geoPermissions: true }
   /** The call is made (and listed), and nothing more is heard of it. */
   | { silent: true }
   | { busy: true }
@@ -147,6 +149,15 @@ export class FakeTwilio extends LoopbackServer {
       const script = this.scriptOf(to, this.calls.filter((c) => c.params.get('To') === to).length + 1);
       if ('refuse' in script)
         return json(script.refuse, { code: 20500, message: script.message ?? 'An internal server error has occurred', status: script.refuse });
+      // Twilio's answer as its users quote it (github.com/arachnys/cabot/issues/395, sloan58/twilio-autodialer#27):
+      // "Account not authorized to call +36305830161. Perhaps you need to enable some international permissions: …".
+      if ('geoPermissions' in script)
+        return json(400, {
+          code: 21215,
+          message: `Account not authorized to call ${to}. Perhaps you need to enable some international permissions: https://www.twilio.com/console/voice/calls/geo-permissions/low-risk`,
+          more_info: 'https://www.twilio.com/docs/errors/21215',
+          status: 400,
+        });
       // Twilio's own limits on a create (its error codes are not asserted here).
       const twiml = form.get('Twiml');
       if (twiml !== null && twiml.length > TWIML_MAX) return json(400, { code: 21000, message: `Twiml exceeds ${TWIML_MAX} characters`, status: 400 });
@@ -197,7 +208,7 @@ export class FakeTwilio extends LoopbackServer {
     call.callbacks.push({ path: new URL(url).pathname, params: all, status });
   }
 
-  private async play(call: TwilioCallMade, script: Exclude<TwilioScript, { refuse: number } | { silent: true }>): Promise<void> {
+  private async play(call: TwilioCallMade, script: Exclude<TwilioScript, { refuse: number } | { geoPermissions: true } | { silent: true }>): Promise<void> {
     const status = call.params.get('StatusCallback');
     await new Promise((r) => setTimeout(r, 5));
     await this.callback(call, status, { CallStatus: 'ringing' });

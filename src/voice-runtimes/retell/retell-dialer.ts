@@ -7,7 +7,7 @@ import { AppConfig } from '../../infrastructure/config/app-config';
 import { RetellSettings } from './retell-settings';
 import { DialAccepted, DialLookup, DialRefused, DialRequest, DialUnanswered, Dialer } from '../dialer.port';
 import { DIAL_TIMEOUT_MS } from '../dialer.port';
-import { retryAfterMs } from '../runtime-http';
+import { refusalReason, retryAfterMs } from '../runtime-http';
 import { AssistantRecord } from '../assistant-record';
 import { retellAgent, retellAgentName, retellLlm } from './retell-agent';
 
@@ -136,7 +136,7 @@ export class RetellDialer extends Dialer {
       if (error.status === undefined) throw new DialRefused(`retell did not answer within ${DIAL_TIMEOUT_MS / 1000} s`);
       const body = error.error as { message?: unknown; error_message?: unknown } | undefined;
       const message = typeof body?.message === 'string' ? body.message : typeof body?.error_message === 'string' ? body.error_message : '';
-      const reason = `retell answered ${error.status}${message ? `: ${message}` : ''}`;
+      const reason = refusalReason('retell', error.status, message);
       if (error.status === 429) throw new DialRefused(reason, retryAfterMs(error.headers?.get('retry-after') ?? null));
       throw new DialRefused(reason);
     }
