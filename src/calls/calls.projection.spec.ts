@@ -123,6 +123,38 @@ describe('calls projection', () => {
       { ...initial, status: 'failed', deadline_at: null, resend_from: null, failure_reason: 'dial refused: vapi answered 500', updated_at: sqlDateTime(later) },
     ]));
 
+  it("erases a person's call: number and variables `[erased]`, the number an earlier refusal named masked, status and times kept", () => {
+    const earlier = `dial refused: twilio answered 400: Account not authorized to call ${spec.client_phone_number}. Perhaps you need to enable some international permissions`;
+    const failed = { ...outcome, data: { ...outcome.data, status: 'failed', reached: false, details: {}, reason: earlier } };
+    const erased = {
+      type: 'SubjectErased',
+      data: {
+        erasure_id: 1,
+        user_id: 1,
+        subject_key: 'ds_x',
+        leads: [],
+        contacts: [],
+        calls: [7],
+        import_rows: [],
+        requested_by: { type: 'user', id: 1 },
+        completed_at: later,
+      },
+      occurredAt: later,
+    };
+    return given(initiated, failed, erased).then([
+      {
+        ...initial,
+        client_phone_number: '[erased]',
+        variables: Object.fromEntries(Object.keys(spec.variables).map((name) => [name, '[erased]'])),
+        status: 'failed',
+        deadline_at: null,
+        resend_from: null,
+        failure_reason: earlier.replace(spec.client_phone_number, '[number]'),
+        updated_at: sqlDateTime(later),
+      },
+    ]);
+  });
+
   it("keeps the post-call webhook's last answer on the call", () =>
     given(initiated, {
       type: 'WebhookAttemptFinished',

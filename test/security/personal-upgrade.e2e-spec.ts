@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keyFileKeys } from '../../src/infrastructure/sealing/data-keys';
 import { Sealer } from '../../src/shared/sealing/sealer';
+import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite-event-store';
 import { SqliteKeyStore } from '../../src/infrastructure/sealing/sqlite-key-store';
 import { allDayCampaign } from '../support/all-day-campaign';
 import { eventually } from '../support/fake-provider';
@@ -97,6 +98,30 @@ describe('the upgrade that seals the personal values of an earlier store', () =>
       );
       const [erased] = (await t.request('GET', `/api/user/leads?campaign_id=${campaign}`, { token })).body;
       expect(erased).toMatchObject({ phone_number: '[erased]', variables: { first_name: '[erased]' } });
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it("masks at the first start the number an earlier build's record of a runtime's refusal named", async () => {
+    let t = await startTestApp({});
+    const dataDir = t.dataDir;
+    const refused = '+12015550164';
+    try {
+      await t.stop();
+      // As the build before the masking recorded Twilio's Geo Permissions refusal, its marker not set.
+      const events = new SqliteEventStore(join(dataDir, 'events.db'));
+      const reason = `dial refused: twilio answered 400: Account not authorized to call ${refused}. Perhaps you need to enable some international permissions`;
+      const data = { call_id: 1, user_id: 1, campaign_id: 1, lead_id: 1, from: 'initiated', status: 'failed', reached: false, details: {}, reason };
+      await events.append('call-1', [{ type: 'CallOutcomeRecorded', data }], 'no_stream');
+      await events.close();
+      const marked = new Database(join(dataDir, 'events.db'));
+      marked.prepare("DELETE FROM sequences WHERE name = 'upgrade:refusals-masked'").run();
+      marked.close();
+      expect(inLog(dataDir, refused.slice(1))).not.toEqual([]);
+
+      t = await startTestApp({}, { dataDir });
+      for (const spelling of [refused, refused.slice(1), refused.slice(2)]) expect([spelling, inLog(dataDir, spelling)]).toEqual([spelling, []]);
     } finally {
       await t.close();
     }

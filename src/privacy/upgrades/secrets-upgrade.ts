@@ -5,12 +5,14 @@ import { ProjectionRunner } from '../../infrastructure/projections/projection-ru
 import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
 import { sealEmbeddedEvents } from './seal-embedded-events';
 import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
+import { maskEmbeddedRefusals } from './mask-embedded-refusals';
 import { Sealer } from '../../shared/sealing/sealer';
 
 export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
 
 /**
- * docs/privacy.md: an embedded store from before secrets (then personal values) were sealed is sealed in place before
+ * docs/privacy.md: an embedded store from before secrets (then personal values) were sealed, or
+ * before a runtime's refusals had their numbers masked, is upgraded in place before
  * anything reads it (a provider, made before the projections start); the read models holding
  * secrets changed version, so they are projected again from the sealed log, after which the
  * read store's files are compacted.
@@ -22,6 +24,8 @@ export async function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer
   if (rewritten) new Logger('Keys').log(`Sealed the secrets of ${rewritten} events written by an earlier version`);
   const personal = await sealEmbeddedPersonalValues(file, sealer);
   if (personal) new Logger('Keys').log(`Sealed the personal values of ${personal} events written by an earlier version, under their people's keys`);
+  const masked = maskEmbeddedRefusals(file);
+  if (masked) new Logger('Keys').log(`Masked the numbers named in ${masked} runtime refusals written by an earlier version`);
   return rewritten;
 }
 
