@@ -3,43 +3,53 @@ import { withSecretsSealed } from '../../shared/sealing/sealed-fields';
 
 /** The event types earlier versions wrote secrets into in plain text. */
 const WITH_SECRETS = ['UserRegistered', 'ToolCreated', 'ToolUpdated'];
-const DONE = 'upgrade:secrets-sealed';
 
 /**
  * docs/privacy.md: the one-time upgrade of an embedded event store written before secrets were
  * sealed: each secret in the log sealed in place, then the file vacuumed and its write-ahead log
- * emptied, so no page keeps the plain text. Marked done in the store; answers how many events
- * were rewritten (0 once done).
+ * emptied, so no page keeps the plain text. Answers how many events were rewritten (0 once done).
  */
 export function sealEmbeddedEvents(file: string, seal: (plain: string) => string): number {
+  return rewrittenOnce(file, 'upgrade:secrets-sealed', (db) =>
+    rewriteEvents(db, `SELECT position, type, data FROM events WHERE type IN (${WITH_SECRETS.map(() => '?').join(', ')})`, WITH_SECRETS, (type, data) =>
+      withSecretsSealed(type, data, seal),
+    ),
+  );
+}
+
+/**
+ * Runs `rewrite` once in the store's life: decided in one write transaction (processes starting
+ * together on one store rewrite it once), marked done there; then, if it rewrote any event, the
+ * file vacuumed and its log emptied. Answers how many events were rewritten.
+ */
+export function rewrittenOnce(file: string, done: string, rewrite: (db: Database.Database) => number): number {
   const db = new Database(file);
   try {
     const upgrade = db.transaction((): number => {
-      // Decided in one write transaction: processes starting together on one store rewrite it once.
-      if (db.prepare('SELECT value FROM sequences WHERE name = ?').get(DONE)) return 0;
-      const rows = db
-        .prepare(`SELECT position, type, data FROM events WHERE type IN (${WITH_SECRETS.map(() => '?').join(', ')})`)
-        .all(...WITH_SECRETS) as Array<{
-        position: number;
-        type: string;
-        data: string;
-      }>;
-      const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
-      let rewritten = 0;
-      for (const row of rows) {
-        const data = JSON.parse(row.data) as unknown;
-        const sealed = withSecretsSealed(row.type, data, seal);
-        if (sealed === data) continue;
-        update.run(JSON.stringify(sealed), row.position);
-        rewritten++;
-      }
-      db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1)').run(DONE);
+      if (db.prepare('SELECT value FROM sequences WHERE name = ?').get(done)) return 0;
+      const rewritten = rewrite(db);
+      db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1)').run(done);
       return rewritten;
     });
     return compactedAfter(db, upgrade.immediate());
   } finally {
     db.close();
   }
+}
+
+/** Each event `select` finds given the data `change` answers for it (the same object: left as it is); how many were rewritten. */
+export function rewriteEvents(db: Database.Database, select: string, params: unknown[], change: (type: string, data: unknown) => unknown): number {
+  const rows = db.prepare(select).all(...params) as Array<{ position: number; type: string; data: string }>;
+  const update = db.prepare('UPDATE events SET data = ? WHERE position = ?');
+  let rewritten = 0;
+  for (const row of rows) {
+    const data = JSON.parse(row.data) as unknown;
+    const changed = change(row.type, data);
+    if (changed === data) continue;
+    update.run(JSON.stringify(changed), row.position);
+    rewritten++;
+  }
+  return rewritten;
 }
 
 /** After `rewritten` events were rewritten in place: the file vacuumed and its log emptied, so no page keeps what they held. */
