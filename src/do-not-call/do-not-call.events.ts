@@ -30,6 +30,6 @@ export type NumberRemovedFromDoNotCall = DomainEvent<'NumberRemovedFromDoNotCall
 export type DoNotCallEvent = NumbersAddedToDoNotCall | NumberRemovedFromDoNotCall;
 
 export const DO_NOT_CALL_EVENT_TYPES = declareFields<DoNotCallEvent>({
-  NumbersAddedToDoNotCall: { user_id: 'plain', phone_numbers: 'personal', reason: 'plain', source: 'plain' },
+  NumbersAddedToDoNotCall: { user_id: 'plain', phone_numbers: 'personal', reason: 'personal', source: 'plain' },
   NumberRemovedFromDoNotCall: { user_id: 'plain', phone_number: 'personal' },
 });

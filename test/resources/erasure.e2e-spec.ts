@@ -13,8 +13,8 @@ const filesUnder = (dir: string): string[] =>
 const subject = '+12015550177';
 /** The number in every spelling a byte search looks for: E.164, stream names' digits, national digits. */
 const spellings = [subject, subject.slice(1), subject.slice(2)];
-/** Values only the subject's leads and calls hold: variables, a contact's, what was said, recorded and judged. */
-const values = ['Zelda-Quokkafield', 'ward-seven-rooftop', 'Yolanda-sister-of', 'zelda-said-quokka', 'rec-zelda-7781', 'mood-zelda-bright'];
+/** Values only the subject's records hold: variables, a contact's, what was said, recorded and judged, why they were listed. */
+const values = ['Zelda-Quokkafield', 'ward-seven-rooftop', 'Yolanda-sister-of', 'zelda-said-quokka', 'rec-zelda-7781', 'mood-zelda-bright', 'zelda-asked-stop'];
 const SECRET = 'erasure-telephony-secret';
 
 /** docs/privacy.md: an erasure by crypto-shredding, verified by what it leaves. */
@@ -115,6 +115,9 @@ describe('POST /api/user/privacy/erasures', () => {
       20_000,
       'a webhook delivery about the person',
     );
+    // Listed by the user, with a reason about the person (the erasure lists the number again, as its own).
+    const listed = await t.request('POST', '/api/user/dnc', { token, body: { phone_numbers: [subject], reason: `${values[6]} on the phone` } });
+    expect(listed.status).toBe(200);
     reportBefore = await report();
   }, 60_000);
   afterAll(async () => {

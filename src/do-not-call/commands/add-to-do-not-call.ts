@@ -34,14 +34,16 @@ export class AddToDoNotCallHandler implements ICommandHandler<AddToDoNotCall, nu
       const chunk = numbers.slice(i, i + AT_ONCE);
       const before = new Set(await this.list.listed(organisationId, chunk));
       const results = await Promise.all(
-        chunk.map((phoneNumber) =>
-          this.runner.run(
-            doNotCallStream(organisationId, this.list.numberKey(organisationId, phoneNumber)),
+        chunk.map((phoneNumber) => {
+          const numberKey = this.list.numberKey(organisationId, phoneNumber);
+          // The reason is about the person listed: sealed under their key, erased with them.
+          return this.runner.run(
+            doNotCallStream(organisationId, numberKey),
             doNotCallDecider,
             { type: 'AddToDoNotCall', organisationId, phoneNumber, reason, source, listedBefore: before.has(phoneNumber) },
-            { retries: 10 },
-          ),
-        ),
+            { retries: 10, subject: numberKey },
+          );
+        }),
       );
       for (const { events, position } of results) {
         added += events.length;

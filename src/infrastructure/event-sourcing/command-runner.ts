@@ -26,6 +26,11 @@ export interface RunOptions {
    * no stream, so a stream that does exist is a conflict.
    */
   newStream?: boolean;
+  /**
+   * The subject key of the person a stream is about, when its events name none (a do-not-call
+   * listing's stream is one number's): their personal values are sealed under it (docs/privacy.md).
+   */
+  subject?: string;
 }
 
 export interface RunResult<State, Event> {
@@ -185,7 +190,7 @@ export class CommandRunner {
         const by = context.actor === SYSTEM_ACTOR ? undefined : context.actor;
         // The request's organisation; for background work, the stream's own or the one its events name.
         const organisation = context.organisationId ?? streamOrganisationId ?? organisationNamedBy(stream, revision, events);
-        const { written, subject } = await this.personalSealed(events, organisation, streamSubjectKey, now);
+        const { written, subject } = await this.personalSealed(events, organisation, streamSubjectKey ?? options.subject, now);
         const appended = await this.store.append(
           stream,
           written.map(({ event: e, subject: about }) => ({
