@@ -126,4 +126,29 @@ describe('the upgrade that seals the personal values of an earlier store', () =>
       await t.close();
     }
   }, 60_000);
+
+  it("seals at the first start a do-not-call listing's reason an earlier build wrote in plain text", async () => {
+    let t = await startTestApp({});
+    const dataDir = t.dataDir;
+    const reason = 'Upgrade-Ida-asked-to-stop';
+    try {
+      const { token } = await t.createUser();
+      expect((await t.request('POST', '/api/user/dnc', { token, body: { phone_numbers: [listed], reason } })).status).toBe(200);
+      await t.stop();
+      // As the build before recorded it: the reason in plain text, its upgrade not marked.
+      const events = new Database(join(dataDir, 'events.db'));
+      events.prepare("UPDATE events SET data = json_set(data, '$.reason', ?) WHERE type = 'NumbersAddedToDoNotCall'").run(reason);
+      events.prepare("DELETE FROM sequences WHERE name = 'upgrade:listing-reasons-sealed'").run();
+      events.pragma('wal_checkpoint(TRUNCATE)');
+      events.close();
+      expect(inLog(dataDir, reason)).not.toEqual([]);
+
+      t = await startTestApp({}, { dataDir });
+      expect(inLog(dataDir, reason)).toEqual([]);
+      const [entry] = (await t.request('GET', '/api/user/dnc', { token })).body.data;
+      expect(entry).toMatchObject({ phone_number: listed, reason });
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });

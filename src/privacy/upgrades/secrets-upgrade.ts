@@ -6,6 +6,7 @@ import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.por
 import { sealEmbeddedEvents } from './seal-embedded-events';
 import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
 import { maskEmbeddedRefusals } from './mask-embedded-refusals';
+import { sealEmbeddedListingReasons } from './seal-embedded-listing-reasons';
 import { Sealer } from '../../shared/sealing/sealer';
 
 export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
@@ -24,6 +25,8 @@ export async function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer
   if (rewritten) new Logger('Keys').log(`Sealed the secrets of ${rewritten} events written by an earlier version`);
   const personal = await sealEmbeddedPersonalValues(file, sealer);
   if (personal) new Logger('Keys').log(`Sealed the personal values of ${personal} events written by an earlier version, under their people's keys`);
+  const reasons = await sealEmbeddedListingReasons(file, sealer);
+  if (reasons) new Logger('Keys').log(`Sealed the reasons of ${reasons} do-not-call listings written by an earlier version, under their people's keys`);
   const masked = maskEmbeddedRefusals(file);
   if (masked) new Logger('Keys').log(`Masked the numbers named in ${masked} runtime refusals written by an earlier version`);
   return rewritten;

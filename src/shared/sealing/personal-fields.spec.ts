@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { declareFields } from '../event-sourcing/event-fields';
 import { DomainEvent } from '../event-sourcing/decider';
 import { ERASED, withPersonalOpened, withPersonalSealed } from './personal-fields';
 import { Sealer } from './sealer';
-import { SqliteKeyStore } from '../../infrastructure/sealing/sqlite-key-store';
+import { sealerForEachTest } from '../../testing/sealer.fixture';
 
 type Met = DomainEvent<
   'PersonMet',
@@ -39,19 +35,9 @@ const met: Met['data'] = {
 };
 
 describe('personal values in the log', () => {
-  let dir: string;
-  let keys: SqliteKeyStore;
+  const made = sealerForEachTest('personal-');
   let sealer: Sealer;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'personal-'));
-    keys = new SqliteKeyStore(join(dir, 'keys.db'));
-    sealer = new Sealer(keys, [{ id: 'k1', key: randomBytes(32) }]);
-    await sealer.start();
-  });
-  afterEach(async () => {
-    await keys.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  beforeEach(() => (sealer = made.sealer));
 
   const ada = () => sealer.subjectKeyId(9, '+14155550100');
   const bob = () => sealer.subjectKeyId(9, '+14155550111');
