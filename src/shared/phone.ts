@@ -25,6 +25,8 @@ const WRITTEN_NUMBER = /\+?\(?\d(?:[\s().-]{0,2}\d){6,}/g;
 /**
  * Outside text (a runtime's refusal) with every number in it masked: Twilio's own messages name
  * the number called ("Account not authorized to call +36305830161. …"), and such a text is kept
- * in the log unsealed, where no erasure could reach it (docs/privacy.md).
+ * in the log unsealed, where no erasure could reach it (docs/privacy.md). By digits, not
+ * libphonenumber's `findNumbers`: it finds only numbers it judges valid, and a refusal for an
+ * invalid number ("The 'To' number +11619771069 is not a valid phone number.") names one it does not.
  */
 export const withNumbersMasked = (text: string): string => text.replace(WRITTEN_NUMBER, '[number]');

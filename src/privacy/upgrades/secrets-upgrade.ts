@@ -12,8 +12,8 @@ import { Sealer } from '../../shared/sealing/sealer';
 export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
 
 /**
- * docs/privacy.md: an embedded store from before secrets (then personal values) were sealed, or
- * before a runtime's refusals had their numbers masked, is upgraded in place before
+ * docs/privacy.md: an embedded store from before secrets (then personal values, then do-not-call
+ * listings' reasons) were sealed, or before a runtime's refusals had their numbers masked, is upgraded in place before
  * anything reads it (a provider, made before the projections start); the read models holding
  * secrets changed version, so they are projected again from the sealed log, after which the
  * read store's files are compacted.
