@@ -66,6 +66,25 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
         expect(await c.get(1)).toEqual({ v: 4 });
       });
 
+      it('finds a replaced document by the indexed fields it changed, and no longer by those it left', async () => {
+        const c = store.collection<{ status: string | null; kind: string; note: string }>(coll, {
+          indexes: [{ fields: ['status'] }, { fields: ['kind', 'status'] }],
+        });
+        await c.upsert(1, { status: 'ringing', kind: 'outbound', note: 'a' }, 10);
+        await c.upsert(2, { status: 'ringing', kind: 'outbound', note: 'b' }, 11);
+        await c.upsert(1, { status: 'ringing', kind: 'outbound', note: 'a again' }, 12);
+        await c.upsert(2, { status: 'ended', kind: 'outbound', note: 'b' }, 13);
+        await c.upsert(1, { status: null, kind: 'inbound', note: 'a' }, 14);
+        expect(await c.find({ status: 'ringing' })).toEqual([]);
+        expect(await c.find({ status: 'ended' })).toEqual([{ status: 'ended', kind: 'outbound', note: 'b' }]);
+        expect(await c.find({ kind: 'outbound', status: 'ended' })).toHaveLength(1);
+        expect(await c.find({ kind: 'inbound', status: null })).toEqual([{ status: null, kind: 'inbound', note: 'a' }]);
+        expect(await c.find({ kind: 'outbound' })).toHaveLength(1);
+        expect(Object.fromEntries(await c.countBy('kind'))).toEqual({ inbound: 1, outbound: 1 });
+        expect(await c.upsert(1, { status: 'late', kind: 'late', note: 'late' }, 14)).toBe(false);
+        expect(await c.find({ kind: 'late' })).toEqual([]);
+      });
+
       it('deletes', async () => {
         const c = store.collection<{ v: number }>(coll);
         await c.upsert(1, { v: 1 }, 1);
