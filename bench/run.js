@@ -63,8 +63,11 @@ async function until(check, what, timeoutMs = 3_600_000) {
   }
 }
 
+/** The CPU share of an idle service: V8's profiler alone keeps one at about 10 % (measured here). */
+const IDLE_SHARE = process.env.BENCH_CPU_PROFILE_DIR ? 0.2 : 0.05;
+
 /**
- * Waits until the service's CPU stays under 5 % for a second: after a start on loaded data the
+ * Waits until the service's CPU stays under IDLE_SHARE for a second: after a start on loaded data the
  * reactors still pass over the imported events in the background, which would be measured too.
  */
 async function idle(pid, timeoutMs = 600_000) {
@@ -72,7 +75,7 @@ async function idle(pid, timeoutMs = 600_000) {
   for (;;) {
     const before = cpuSeconds(pid);
     await new Promise((r) => setTimeout(r, 1000));
-    if (cpuSeconds(pid) - before < 0.05) return;
+    if (cpuSeconds(pid) - before < IDLE_SHARE) return;
     if (Date.now() > deadline) throw new Error('the service did not go idle');
   }
 }
