@@ -38,8 +38,6 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   private readonly indexed: Set<string>;
   /** Stores a document unless the row holds one from the same or a later position. */
   private readonly upsertSql: string;
-  /** The update of each set of changed columns, by their numbers. */
-  private readonly updates = new Map<string, string>();
   readonly counts: RunningCounts;
   private readonly anchors: SqlitePageAnchors;
 
@@ -183,23 +181,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     }
     const view = this.view ? JSON.stringify(this.view(held.doc as T)) : null;
     const values: Bind[] = this.fields.map((field) => columnValue(held.doc!, field));
-    if (held.stored === null) return writes(this.upsertSql, [key, held.pos, JSON.stringify(held.doc), view, ...values]);
-    // A stored row is updated in the columns whose values changed: SQLite rewrites the entries of
-    // every index whose columns an UPDATE assigns, equal or not (a call's row has 14 indexes).
-    const changed = this.fields.flatMap((field, i) => (values[i] === columnValue(held.stored!, field) ? [] : [i]));
-    return writes(this.updateSql(changed), [held.pos, JSON.stringify(held.doc), view, ...changed.map((i) => values[i]), key, held.pos]);
-  }
-
-  /** Sets a row's position, document, view and the columns numbered `changed`, unless it holds a later position. */
-  private updateSql(changed: number[]): string {
-    const name = changed.join(',');
-    let sql = this.updates.get(name);
-    if (sql === undefined) {
-      const columns = ['pos', 'doc', 'view', ...changed.map((i) => fieldColumn(this.fields[i]))];
-      sql = `UPDATE ${this.table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND pos < ?`;
-      this.updates.set(name, sql);
-    }
-    return sql;
+    return writes(this.upsertSql, [key, held.pos, JSON.stringify(held.doc), view, ...values]);
   }
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
