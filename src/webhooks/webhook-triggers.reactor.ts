@@ -113,7 +113,9 @@ export class WebhookTriggersReactor implements Reactor {
       lead: lead && leadView(lead, campaign),
       campaign: campaign && { id: campaign.id, name: campaign.name },
     };
-    await this.commands.execute(new RequestWebhook(deliveryId(call.id, kind), call.id, call.user_id, call.campaign_id, kind, url, payload));
+    await this.commands.execute(
+      new RequestWebhook(deliveryId(call.id, kind), call.id, call.user_id, call.campaign_id, kind, url, payload, call.client_phone_number),
+    );
   }
 
   private async forLifecycle(event: LeadEvent | CampaignEvent, position: number): Promise<void> {
@@ -123,15 +125,17 @@ export class WebhookTriggersReactor implements Reactor {
     if (!campaign || !settings?.is_webhook_active || !settings.webhook_url) return;
     const shown = { id: campaign.id, name: campaign.name, status: campaign.status };
     let payload: Record<string, unknown>;
+    let about: string | null = null;
     if ('lead_id' in event.data) {
       const lead = await this.leads.get(event.data.lead_id);
       if (!lead) return;
       payload = { event: kind, lead: leadView(lead, campaign), campaign: shown };
+      about = lead.phone_number;
     } else {
       const stoppedReason = event.type === 'CampaignStopped' ? (event.data.reason ?? 'user') : undefined;
       payload = { event: kind, campaign: shown, ...(stoppedReason ? { stopped_reason: stoppedReason } : {}) };
     }
     const id = lifecycleDeliveryId(kind, position);
-    await this.commands.execute(new RequestWebhook(id, null, campaign.user_id, campaign.id, kind, settings.webhook_url, payload));
+    await this.commands.execute(new RequestWebhook(id, null, campaign.user_id, campaign.id, kind, settings.webhook_url, payload, about));
   }
 }

@@ -13,8 +13,17 @@ const filesUnder = (dir: string): string[] =>
 const subject = '+12015550177';
 /** The number in every spelling a byte search looks for: E.164, stream names' digits, national digits. */
 const spellings = [subject, subject.slice(1), subject.slice(2)];
-/** Values only the subject's records hold: variables, a contact's, what was said, recorded and judged, why they were listed. */
-const values = ['Zelda-Quokkafield', 'ward-seven-rooftop', 'Yolanda-sister-of', 'zelda-said-quokka', 'rec-zelda-7781', 'mood-zelda-bright', 'zelda-asked-stop'];
+/** Values only the subject's records hold: variables, a contact's, what was said, recorded and judged, why they were listed, what the user's system answered. */
+const values = [
+  'Zelda-Quokkafield',
+  'ward-seven-rooftop',
+  'Yolanda-sister-of',
+  'zelda-said-quokka',
+  'rec-zelda-7781',
+  'mood-zelda-bright',
+  'zelda-asked-stop',
+  'zelda-crm-note',
+];
 const SECRET = 'erasure-telephony-secret';
 
 /** docs/privacy.md: an erasure by crypto-shredding, verified by what it leaves. */
@@ -50,7 +59,10 @@ describe('POST /api/user/privacy/erasures', () => {
       return [...spellings, ...values].filter((value) => bytes.includes(value)).map((value) => `${file.slice(dataDir.length)}: ${value}`);
     });
 
-  const receiver = new Receiver(() => ({ status: 200, body: { ok: true } }));
+  // The user's system answers a delivery about the person (a call to them, their lead's end) with a note of its own about them.
+  const about = (body: { call?: { client_phone_number?: string }; lead?: { phone_number?: string } }) =>
+    body.call?.client_phone_number ?? body.lead?.phone_number;
+  const receiver = new Receiver((request) => ({ status: 200, body: about(request.body) === subject ? { ok: true, note: values[7] } : { ok: true } }));
 
   beforeAll(async () => {
     const hooks = (await receiver.start()).url;

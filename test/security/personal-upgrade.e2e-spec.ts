@@ -5,8 +5,14 @@ import { keyFileKeys } from '../../src/infrastructure/sealing/data-keys';
 import { Sealer } from '../../src/shared/sealing/sealer';
 import { SqliteEventStore } from '../../src/infrastructure/event-store/sqlite-event-store';
 import { SqliteKeyStore } from '../../src/infrastructure/sealing/sqlite-key-store';
+import { sign } from '../../src/shared/signature';
+import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { allDayCampaign } from '../support/all-day-campaign';
+import { openCall } from '../support/calls';
 import { eventually } from '../support/fake-provider';
+import { httpRuntimeEnv } from '../support/http-runtime';
+import { cli } from '../support/processes';
+import { Receiver } from '../support/receiver';
 import { startTestApp } from '../support/test-app';
 
 const primary = '+12015550161';
@@ -26,14 +32,20 @@ async function opened(value: unknown, sealer: Sealer): Promise<unknown> {
   return value;
 }
 
+/** The key store's sealer, for a test that plays an earlier build's writes. */
+async function storeSealer(dataDir: string): Promise<{ sealer: Sealer; close(): Promise<void> }> {
+  const keys = new SqliteKeyStore(join(dataDir, 'keys.db'));
+  const sealer = new Sealer(keys, keyFileKeys(dataDir, []).keys);
+  await sealer.start();
+  return { sealer, close: () => keys.close() };
+}
+
 /**
  * Turns an event store back into what the build before personal sealing wrote: every personal value
  * in plain text, no `subject` in the metadata, streams named by a number's digits, the upgrade not marked.
  */
 async function asTheEarlierBuildWroteIt(dataDir: string, organisationId: number, campaignId: number): Promise<void> {
-  const keys = new SqliteKeyStore(join(dataDir, 'keys.db'));
-  const sealer = new Sealer(keys, keyFileKeys(dataDir, []).keys);
-  await sealer.start();
+  const { sealer, close } = await storeSealer(dataDir);
   const events = new Database(join(dataDir, 'events.db'));
   const rows = events.prepare("SELECT position, data, metadata FROM events WHERE data LIKE '%sealed:v1:d%' OR metadata LIKE '%\"subject\"%'").all() as Array<{
     position: number;
@@ -51,7 +63,7 @@ async function asTheEarlierBuildWroteIt(dataDir: string, organisationId: number,
   events.prepare("DELETE FROM sequences WHERE name = 'upgrade:personal-sealed'").run();
   events.pragma('wal_checkpoint(TRUNCATE)');
   events.close();
-  await keys.close();
+  await close();
 }
 
 /** docs/privacy.md: a store written before personal values were sealed is sealed in place at the first start of this version. */
@@ -149,6 +161,52 @@ describe('the upgrade that seals the personal values of an earlier store', () =>
       expect(entry).toMatchObject({ phone_number: listed, reason });
     } finally {
       await t.close();
+    }
+  }, 60_000);
+
+  it("seals at the first start what a user's system answered about a person, written in plain text by an earlier build", async () => {
+    const SECRET = 'upgrade-telephony-secret';
+    const note = 'Upgrade-crm-note-on-Vera';
+    const receiver = await new Receiver(() => ({ status: 200, body: { ok: true, note } })).start();
+    const env = httpRuntimeEnv(SECRET);
+    let t = await startTestApp(env);
+    const dataDir = t.dataDir;
+    try {
+      const user = await t.createUser();
+      const settings = { ...requiredAssistantSettings, is_webhook_active: true, webhook_url: `${receiver.url}/ended` };
+      const assistant = (await t.request('POST', '/api/user/assistant', { token: user.token, body: settings })).body.data.id;
+      const id = await openCall(t.app, { user_id: user.id, assistant_id: assistant, client_phone_number: primary });
+      const ended = JSON.stringify({ status: 'completed', answered_by: 'human', duration: 5 });
+      await t.request('POST', `/api/telephony/calls/${id}/events`, { body: ended, headers: { 'x-signature': sign(ended, SECRET) } });
+      const answered = async () => (await t.request('GET', `/api/user/calls/${id}`, { token: user.token })).body.webhook_response?.body;
+      await eventually(async () => (await answered())?.note === note, 10_000, 'the answer recorded');
+      await t.stop();
+      // As the build before recorded it: the delivery's stream about no one, the answer in plain text, its upgrade not marked.
+      const { sealer, close } = await storeSealer(dataDir);
+      const events = new Database(join(dataDir, 'events.db'));
+      const rows = events.prepare("SELECT position, type, data, metadata FROM events WHERE stream GLOB 'webhook-*'").all() as Array<Record<string, string>>;
+      for (const row of rows) {
+        const { subject: _subject, ...metadata } = JSON.parse(row.metadata) as Record<string, unknown>;
+        const data = JSON.parse(row.data) as { body?: unknown };
+        if (row.type === 'WebhookAttemptFinished') data.body = await opened(data.body, sealer);
+        events.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?').run(JSON.stringify(data), JSON.stringify(metadata), row.position);
+      }
+      events.prepare("DELETE FROM sequences WHERE name = 'upgrade:webhook-answers-sealed'").run();
+      events.pragma('wal_checkpoint(TRUNCATE)');
+      events.close();
+      await close();
+      expect(inLog(dataDir, note)).not.toEqual([]);
+
+      t = await startTestApp(env, { dataDir });
+      expect(inLog(dataDir, note)).toEqual([]);
+      await t.stop();
+      // Read again from the sealed log, the answer is the same.
+      expect((await cli({ ...env, DATA_DIR: dataDir }, 'projections:rebuild', '--projection', 'calls')).code).toBe(0);
+      t = await startTestApp(env, { dataDir });
+      expect(await answered()).toEqual({ ok: true, note });
+    } finally {
+      await t.close();
+      await receiver.stop();
     }
   }, 60_000);
 });

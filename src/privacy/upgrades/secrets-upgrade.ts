@@ -7,13 +7,14 @@ import { sealEmbeddedEvents } from './seal-embedded-events';
 import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
 import { maskEmbeddedRefusals } from './mask-embedded-refusals';
 import { sealEmbeddedListingReasons } from './seal-embedded-listing-reasons';
+import { sealEmbeddedWebhookAnswers } from './seal-embedded-webhook-answers';
 import { Sealer } from '../../shared/sealing/sealer';
 
 export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
 
 /**
  * docs/privacy.md: an embedded store from before secrets (then personal values, then do-not-call
- * listings' reasons) were sealed, or before a runtime's refusals had their numbers masked, is upgraded in place before
+ * listings' reasons, then users' systems' answers about a person) were sealed, or before a runtime's refusals had their numbers masked, is upgraded in place before
  * anything reads it (a provider, made before the projections start); the read models holding
  * secrets changed version, so they are projected again from the sealed log, after which the
  * read store's files are compacted.
@@ -27,6 +28,8 @@ export async function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer
   if (personal) new Logger('Keys').log(`Sealed the personal values of ${personal} events written by an earlier version, under their people's keys`);
   const reasons = await sealEmbeddedListingReasons(file, sealer);
   if (reasons) new Logger('Keys').log(`Sealed the reasons of ${reasons} do-not-call listings written by an earlier version, under their people's keys`);
+  const answers = await sealEmbeddedWebhookAnswers(file, sealer);
+  if (answers) new Logger('Keys').log(`Sealed ${answers} webhook delivery events written by an earlier version, under their people's keys`);
   const masked = maskEmbeddedRefusals(file);
   if (masked) new Logger('Keys').log(`Masked the numbers named in ${masked} runtime refusals written by an earlier version`);
   return rewritten;

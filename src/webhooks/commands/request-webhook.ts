@@ -1,5 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
+import { ERASED } from '../../shared/sealing/personal-fields';
+import { Sealer } from '../../shared/sealing/sealer';
 import { webhookDecider } from '../webhook.decider';
 import { WebhookKind, webhookStream } from '../webhook.events';
 
@@ -12,15 +14,28 @@ export class RequestWebhook {
     readonly event: WebhookKind,
     readonly url: string,
     readonly payload: Record<string, unknown>,
+    /** The number of the person the notification is about (a call's, a lead's); null for a campaign's. */
+    readonly about: string | null,
   ) {}
 }
 
 /** Records that a notification is owed; the payload is fixed now, so later changes do not alter what is sent. */
 @CommandHandler(RequestWebhook)
 export class RequestWebhookHandler implements ICommandHandler<RequestWebhook> {
-  constructor(private readonly runner: CommandRunner) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly sealer: Sealer,
+  ) {}
 
-  async execute({ id, callId, organisationId, campaignId, event, url, payload }: RequestWebhook) {
-    await this.runner.run(webhookStream(id), webhookDecider, { type: 'RequestWebhook', id, callId, organisationId, campaignId, event, url, payload });
+  async execute({ id, callId, organisationId, campaignId, event, url, payload, about }: RequestWebhook) {
+    // docs/privacy.md: the delivery's stream is the person's, so what the user's system answers
+    // about them is sealed under their key and erased with them.
+    const subject = about && about !== ERASED ? this.sealer.subjectKeyId(organisationId, about) : undefined;
+    await this.runner.run(
+      webhookStream(id),
+      webhookDecider,
+      { type: 'RequestWebhook', id, callId, organisationId, campaignId, event, url, payload },
+      { subject },
+    );
   }
 }
