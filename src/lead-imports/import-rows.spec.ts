@@ -73,6 +73,26 @@ describe('import rows', () => {
     }
   });
 
+  it('refuses a row it cannot read with what csv-parse found and where, never the piece of the row csv-parse quotes', async () => {
+    const quoted = 'phone_number,name\n+1,Zelda\n+2,Quok"kafield\n';
+    const closing = 'phone_number,name\n+1,Zelda\n+2,"Quokka"field\n';
+    for (const [csv, problem] of [
+      [quoted, 'Invalid Opening Quote at line 3'],
+      [closing, 'Invalid Closing Quote at line 3'],
+    ]) {
+      const rows: ImportRow[] = [];
+      await expect(
+        (async () => {
+          for await (const row of importRows('csv', Readable.from([csv]))) rows.push(row);
+        })(),
+      ).rejects.toBeInstanceOf(CsvError);
+      expect(rows).toEqual([
+        { row: 1, body: { phone_number: '+1', variables: { name: 'Zelda' } } },
+        { row: 2, unreadable: `${UNREADABLE_ROW} ${problem}` },
+      ]);
+    }
+  });
+
   it('refuses a CSV record past 1 MiB as unreadable, holding no more of it, after the rows before it', async () => {
     const csv = `phone_number,note\n+1,a\n+2,"${'x'.repeat(MAX_ROW_BYTES)}"\n+3,c\n`;
     const rows: ImportRow[] = [];

@@ -11,6 +11,16 @@ const SECONDARY = /^secondary_phone_number_(\d+)$/;
 /** What a CSV record csv-parse cannot read is refused with, before its own words; the import ends there. */
 export const UNREADABLE_ROW = 'The file cannot be read from this row on:';
 
+/**
+ * What csv-parse could not read, as its message names it, and where: not the rest of its words,
+ * which quote the row (`value is "…"`, `got "…"`: a piece of a person's data, kept in the log
+ * where no erasure of a number reaches it, docs/privacy.md).
+ */
+export function csvProblem(error: CsvError): string {
+  const title = error.message.split(':')[0];
+  return typeof error.lines === 'number' ? `${title} at line ${error.lines}` : title;
+}
+
 /** A row is held to a single create's body limit: memory holds one row, however a file is made. */
 export const MAX_ROW_BYTES = BODY_LIMIT_BYTES;
 export const ROW_TOO_LARGE = 'The row must not be larger than 1 MiB.';
@@ -67,7 +77,7 @@ async function* csvRows(input: Readable): AsyncGenerator<ImportRow> {
   }
   if (unreadable === null) return;
   // The record is a data row refused with the reason, for the import's errors to show where it stopped.
-  if (header) yield { row: ++row, unreadable: `${UNREADABLE_ROW} ${unreadable.error.message}` };
+  if (header) yield { row: ++row, unreadable: `${UNREADABLE_ROW} ${csvProblem(unreadable.error)}` };
   throw unreadable.error;
 }
 

@@ -13,7 +13,7 @@ import { DomainError } from '../shared/domain-error';
 import { toE164 } from '../shared/phone';
 import { CheckedBodyPipe } from '../shared/validation/validation.pipe';
 import { dncBatch } from './dnc-import-rows';
-import { ImportRow, importRows } from './import-rows';
+import { ImportRow, csvProblem, importRows } from './import-rows';
 import { ImportSpool } from './import-spool';
 import { LeadImportCommand, LeadImportState, leadImportDecider } from './lead-import.decider';
 import { RowError, UPLOAD_CUT_SHORT, leadImportStream } from './lead-import.events';
@@ -87,7 +87,7 @@ export class LeadImportProcessor {
     }
     if (batch.length) state = await this.runBatch(importId, state, batch);
     await onBatch?.(state.rowsDone);
-    const reason = unreadable && `The file cannot be read: ${unreadable.message}`;
+    const reason = unreadable && `The file cannot be read: ${csvProblem(unreadable)}`;
     const { position } = await this.run(importId, { type: 'FinishImport', importId, status: reason ? 'failed' : 'completed', reason });
     await this.projections.projected(position);
     // A body still arriving is removed by its upload once stored (see StartLeadImport).

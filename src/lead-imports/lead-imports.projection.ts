@@ -60,8 +60,11 @@ export const dncImportView = ({ id, status, rows, accepted, invalid, errors, sta
 @Injectable()
 export class LeadImportsProjection implements ReadModelProjection {
   readonly name = 'lead_imports';
-  /** 3: an erased number's unreadable row takes the import's reason with it (docs/privacy.md). */
-  readonly version = 3;
+  /**
+   * 3: an erased number's unreadable row takes the import's reason with it; 4: projected again from
+   * a log whose CSV messages quote no piece of a row (docs/privacy.md).
+   */
+  readonly version = 4;
   readonly collections = ['lead_imports'];
   readonly eventTypes = [...LEAD_IMPORT_EVENT_TYPES.filter((type) => type !== 'LeadImportRowsReserved'), ...SUBJECT_ERASED_TYPES];
   readonly imports: Collection<LeadImportDocument>;

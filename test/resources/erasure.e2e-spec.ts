@@ -101,7 +101,7 @@ describe('POST /api/user/privacy/erasures', () => {
       token,
       body: { campaign_id: waiting, phone_number: '+12015550180', secondary_contacts: [{ phone_number: subject }] },
     });
-    // An import into it whose row is refused with a message naming the number (the CSV reader quotes the field).
+    // An import into it whose row the CSV reader cannot read: refused with what it found and where, never the piece of the row it quotes.
     const imported = await fetch(`${t.url}/api/user/campaigns/${waiting}/leads/import`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv', accept: 'application/json' },
@@ -151,7 +151,9 @@ describe('POST /api/user/privacy/erasures', () => {
 
   it('erases the number: 202 pending, then done; lists, exports, history, audit and the subject show [erased], counts stay', async () => {
     const before = (await t.request('GET', `/api/user/privacy/subjects/${encodeURIComponent(subject)}`, { token })).body;
-    expect(before.import_rows).toEqual([{ import_id: ids.import, row: 1, message: expect.stringContaining(subject) }]);
+    expect(before.import_rows).toEqual([]);
+    const refused = (await t.request('GET', `/api/user/lead-imports/${ids.import}`, { token })).body;
+    expect(refused.errors).toEqual([{ row: 1, message: 'The file cannot be read from this row on: Invalid Opening Quote at line 2' }]);
     const requested = await t.request('POST', '/api/user/privacy/erasures', { token, body: { phone_number: subject } });
     expect(requested.status).toBe(202);
     expect(requested.body).toMatchObject({ message: 'Erasure requested.', data: { status: 'pending', completed_at: null } });

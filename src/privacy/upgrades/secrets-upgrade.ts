@@ -6,6 +6,7 @@ import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.por
 import { sealEmbeddedEvents } from './seal-embedded-events';
 import { sealEmbeddedPersonalValues } from './seal-embedded-personal';
 import { maskEmbeddedRefusals } from './mask-embedded-refusals';
+import { trimEmbeddedCsvMessages } from './trim-embedded-csv-messages';
 import { sealEmbeddedListingReasons } from './seal-embedded-listing-reasons';
 import { sealEmbeddedWebhookAnswers } from './seal-embedded-webhook-answers';
 import { Sealer } from '../../shared/sealing/sealer';
@@ -14,7 +15,7 @@ export const SECRETS_SEALED = Symbol('SECRETS_SEALED');
 
 /**
  * docs/privacy.md: an embedded store from before secrets (then personal values, then do-not-call
- * listings' reasons, then users' systems' answers about a person) were sealed, or before a runtime's refusals had their numbers masked, is upgraded in place before
+ * listings' reasons, then users' systems' answers about a person) were sealed, or before a runtime's refusals had their numbers masked (or imports' CSV messages cut), is upgraded in place before
  * anything reads it (a provider, made before the projections start); the read models holding
  * secrets changed version, so they are projected again from the sealed log, after which the
  * read store's files are compacted.
@@ -32,6 +33,8 @@ export async function sealEarlierEmbeddedStore(config: AppConfig, sealer: Sealer
   if (answers) new Logger('Keys').log(`Sealed ${answers} webhook delivery events written by an earlier version, under their people's keys`);
   const masked = maskEmbeddedRefusals(file);
   if (masked) new Logger('Keys').log(`Masked the numbers named in ${masked} runtime refusals written by an earlier version`);
+  const trimmed = trimEmbeddedCsvMessages(file);
+  if (trimmed) new Logger('Keys').log(`Cut the CSV messages of ${trimmed} import events written by an earlier version to what the parser found and where`);
   return rewritten;
 }
 
