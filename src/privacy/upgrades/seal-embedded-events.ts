@@ -60,3 +60,30 @@ export function compactedAfter(db: Database.Database, rewritten: number): number
   }
   return rewritten;
 }
+
+/** An event rewritten in place: its data and metadata as JSON, and its position. */
+export type EventRewrite = [data: string, metadata: string, position: number];
+
+/**
+ * Runs `collect` once in the store's life, for rewrites that need to wait on the sealer: what it
+ * answers is written, and the upgrade marked done, in one transaction; then, if it rewrote any
+ * event, the file vacuumed and its log emptied. Collecting twice at once (processes starting
+ * together) is harmless only for rewrites that leave a sealed value as it is. Answers how many
+ * events were rewritten.
+ */
+export async function rewrittenOnceWaiting(file: string, done: string, collect: (db: Database.Database) => Promise<EventRewrite[]>): Promise<number> {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 10000');
+  try {
+    if (db.prepare('SELECT value FROM sequences WHERE name = ?').get(done)) return 0;
+    const rewrites = await collect(db);
+    const update = db.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?');
+    db.transaction(() => {
+      for (const args of rewrites) update.run(...args);
+      db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO NOTHING').run(done);
+    })();
+    return compactedAfter(db, rewrites.length);
+  } finally {
+    db.close();
+  }
+}

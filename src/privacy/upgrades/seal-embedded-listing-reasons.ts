@@ -1,10 +1,7 @@
-import Database from 'better-sqlite3';
 import { numberKeyOfStream } from '../../do-not-call/do-not-call.events';
 import { withPersonalSealed } from '../../shared/sealing/personal-fields';
 import { Sealer } from '../../shared/sealing/sealer';
-import { compactedAfter } from './seal-embedded-events';
-
-const DONE = 'upgrade:listing-reasons-sealed';
+import { EventRewrite, rewrittenOnceWaiting } from './seal-embedded-events';
 
 interface Row {
   position: number;
@@ -21,32 +18,22 @@ interface Row {
  * many events were rewritten. Sealing a value sealed already leaves it as it is, so processes
  * starting together on one store do no harm.
  */
-export async function sealEmbeddedListingReasons(file: string, sealer: Sealer): Promise<number> {
-  const db = new Database(file);
-  db.pragma('busy_timeout = 10000');
-  try {
-    if (db.prepare('SELECT value FROM sequences WHERE name = ?').get(DONE)) return 0;
+export function sealEmbeddedListingReasons(file: string, sealer: Sealer): Promise<number> {
+  return rewrittenOnceWaiting(file, 'upgrade:listing-reasons-sealed', async (db) => {
     const rows = db
       .prepare(
         `SELECT position, stream, data, metadata, occurred_at FROM events
          WHERE type = 'NumbersAddedToDoNotCall' AND json_extract(data, '$.reason') NOT GLOB 'sealed:v1:*'`,
       )
       .all() as Row[];
-    const updates: Array<[string, string, number]> = [];
+    const rewrites: EventRewrite[] = [];
     for (const row of rows) {
       const metadata = JSON.parse(row.metadata) as Record<string, unknown>;
       const data = JSON.parse(row.data) as { user_id: number };
       const sealed = await withPersonalSealed('NumbersAddedToDoNotCall', data, data.user_id, numberKeyOfStream(row.stream), sealer, new Date(row.occurred_at));
       const text = JSON.stringify(sealed.data);
-      if (text !== row.data) updates.push([text, JSON.stringify(sealed.subject ? { ...metadata, subject: sealed.subject } : metadata), row.position]);
+      if (text !== row.data) rewrites.push([text, JSON.stringify(sealed.subject ? { ...metadata, subject: sealed.subject } : metadata), row.position]);
     }
-    const update = db.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?');
-    db.transaction(() => {
-      for (const args of updates) update.run(...args);
-      db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO NOTHING').run(DONE);
-    })();
-    return compactedAfter(db, updates.length);
-  } finally {
-    db.close();
-  }
+    return rewrites;
+  });
 }

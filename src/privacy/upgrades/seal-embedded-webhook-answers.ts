@@ -1,9 +1,6 @@
-import Database from 'better-sqlite3';
 import { withPersonalSealed } from '../../shared/sealing/personal-fields';
 import { Sealer, sealedKeyId } from '../../shared/sealing/sealer';
-import { compactedAfter } from './seal-embedded-events';
-
-const DONE = 'upgrade:webhook-answers-sealed';
+import { EventRewrite, rewrittenOnceWaiting } from './seal-embedded-events';
 
 interface Row {
   position: number;
@@ -33,11 +30,8 @@ function personOf(payload: Payload | undefined): string | undefined {
  * Marked done in the store; answers how many events were rewritten. Values sealed already are
  * left as they are, so processes starting together on one store do no harm.
  */
-export async function sealEmbeddedWebhookAnswers(file: string, sealer: Sealer): Promise<number> {
-  const db = new Database(file);
-  db.pragma('busy_timeout = 10000');
-  try {
-    if (db.prepare('SELECT value FROM sequences WHERE name = ?').get(DONE)) return 0;
+export function sealEmbeddedWebhookAnswers(file: string, sealer: Sealer): Promise<number> {
+  return rewrittenOnceWaiting(file, 'upgrade:webhook-answers-sealed', async (db) => {
     const rows = db
       .prepare(
         `SELECT position, stream, type, data, metadata, occurred_at FROM events
@@ -50,21 +44,14 @@ export async function sealEmbeddedWebhookAnswers(file: string, sealer: Sealer): 
       const person = personOf((JSON.parse(row.data) as { payload?: Payload }).payload);
       if (person) subjects.set(row.stream, person);
     }
-    const updates: Array<[string, string, number]> = [];
+    const rewrites: EventRewrite[] = [];
     for (const row of rows) {
       const subject = subjects.get(row.stream);
       if (!subject) continue;
       const data = JSON.parse(row.data) as { user_id: number };
       const sealed = await withPersonalSealed(row.type, data, data.user_id, subject, sealer, new Date(row.occurred_at));
-      updates.push([JSON.stringify(sealed.data), JSON.stringify({ ...(JSON.parse(row.metadata) as object), subject }), row.position]);
+      rewrites.push([JSON.stringify(sealed.data), JSON.stringify({ ...(JSON.parse(row.metadata) as object), subject }), row.position]);
     }
-    const update = db.prepare('UPDATE events SET data = ?, metadata = ? WHERE position = ?');
-    db.transaction(() => {
-      for (const args of updates) update.run(...args);
-      db.prepare('INSERT INTO sequences (name, value) VALUES (?, 1) ON CONFLICT (name) DO NOTHING').run(DONE);
-    })();
-    return compactedAfter(db, updates.length);
-  } finally {
-    db.close();
-  }
+    return rewrites;
+  });
 }
