@@ -1,6 +1,6 @@
 import { CsvError } from 'csv-parse';
 import { Readable } from 'node:stream';
-import { ImportRow, MAX_ROW_BYTES, ROW_TOO_LARGE, UNREADABLE_ROW, importRows } from './import-rows';
+import { ImportRow, MAX_ROW_BYTES, ROW_TOO_LARGE, UNREADABLE_ROW, csvProblem, importRows } from './import-rows';
 
 const chunked = (text: string, chunk: number) =>
   Array.from({ length: Math.ceil(text.length / chunk) }, (_, i) => Buffer.from(text.slice(i * chunk, (i + 1) * chunk)));
@@ -91,6 +91,12 @@ describe('import rows', () => {
         { row: 2, unreadable: `${UNREADABLE_ROW} ${problem}` },
       ]);
     }
+  });
+
+  it('names a parser message not in its `Title: words` form by its code alone', () => {
+    expect(csvProblem(new CsvError('CSV_INVALID_CLOSING_QUOTE', 'odd words quoting "Quokkafield"', {} as ConstructorParameters<typeof CsvError>[2]))).toBe(
+      'CSV_INVALID_CLOSING_QUOTE',
+    );
   });
 
   it('refuses a CSV record past 1 MiB as unreadable, holding no more of it, after the rows before it', async () => {

@@ -17,8 +17,10 @@ export const UNREADABLE_ROW = 'The file cannot be read from this row on:';
  * where no erasure of a number reaches it, docs/privacy.md).
  */
 export function csvProblem(error: CsvError): string {
-  const title = error.message.split(':')[0];
-  return typeof error.lines === 'number' ? `${title} at line ${error.lines}` : title;
+  // A message not in csv-parse's `Title: words` form is named by its code alone.
+  const [title, ...words] = error.message.split(':');
+  const named = words.length ? title : error.code;
+  return typeof error.lines === 'number' ? `${named} at line ${error.lines}` : named;
 }
 
 /** A row is held to a single create's body limit: memory holds one row, however a file is made. */
