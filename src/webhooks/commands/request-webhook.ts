@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '../../infrastructure/event-sourcing/command-runner';
-import { ERASED } from '../../shared/sealing/personal-fields';
+import { toE164 } from '../../shared/phone';
 import { Sealer } from '../../shared/sealing/sealer';
 import { webhookDecider } from '../webhook.decider';
 import { WebhookKind, webhookStream } from '../webhook.events';
@@ -30,7 +30,9 @@ export class RequestWebhookHandler implements ICommandHandler<RequestWebhook> {
   async execute({ id, callId, organisationId, campaignId, event, url, payload, about }: RequestWebhook) {
     // docs/privacy.md: the delivery's stream is the person's, so what the user's system answers
     // about them is sealed under their key and erased with them.
-    const subject = about && about !== ERASED ? this.sealer.subjectKeyId(organisationId, about) : undefined;
+    // An erased person's number reads `[erased]`: no number, no subject.
+    const number = toE164(about);
+    const subject = number ? this.sealer.subjectKeyId(organisationId, number) : undefined;
     await this.runner.run(
       webhookStream(id),
       webhookDecider,
