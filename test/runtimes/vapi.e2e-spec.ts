@@ -139,8 +139,10 @@ describe('DIALER=vapi', () => {
         server: { url: eventsUrl(), headers: { 'X-Vapi-Secret': SECRET }, timeoutSeconds: 20 },
       }),
     });
-    const leads = await leadsOf(campaign);
-    expect(leads.find((l: { phone_number: string }) => l.phone_number === '+12015550901')).toMatchObject({ status: 'completed', attempts: 1 });
+    // The lead's round is recorded by a reactor after its call ends: read once it has caught up.
+    const lead = async () => (await leadsOf(campaign)).find((l: { phone_number: string }) => l.phone_number === '+12015550901');
+    await eventually(async () => (await lead()).status !== 'created', 15_000, 'the lead to leave created');
+    expect(await lead()).toMatchObject({ status: 'completed', attempts: 1 });
     expect(vapi.unauthorised).toEqual([]);
   });
 
