@@ -29,8 +29,25 @@ export class OtherWriterCommitted extends Error {
   }
 }
 
-/** A connection's commit counter: it moves whenever another connection commits to the file. */
-export const dataVersion = (db: Database.Database): number => prepared(db, 'PRAGMA data_version').pluck().get() as number;
+/** Commit counters read in the code running now, by connection: forgotten before anything else can run. */
+let seen = new Map<Database.Database, number>();
+
+/**
+ * A connection's commit counter: it moves whenever another connection commits to the file. Read
+ * once until the promises due now have run (a request reads several documents back to back): no
+ * other connection's news reaches this code before they have, and the next read asks again.
+ */
+export function dataVersion(db: Database.Database): number {
+  return seen.get(db) ?? freshDataVersion(db);
+}
+
+/** The counter read now, whatever was read before: a commit's check that no other connection wrote. */
+export function freshDataVersion(db: Database.Database): number {
+  const version = prepared(db, 'PRAGMA data_version').pluck().get() as number;
+  if (seen.size === 0) queueMicrotask(() => (seen = new Map()));
+  seen.set(db, version);
+  return version;
+}
 
 /**
  * The work of one `exclusive` call on the SQLite read store: the documents it touched, the
@@ -42,6 +59,9 @@ export class SqliteBatch {
   readonly checkpoints = new Map<string, number>();
   /** Checkpoints reset in this batch: written as they are, where the others only move forward. */
   readonly resets = new Set<string>();
+
+  /** The documents written, as the batch's commit leaves them. */
+  readonly written: Array<{ table: string; key: string; doc: object | null; pos: number }> = [];
 
   constructor(readonly dataVersion: number) {}
 

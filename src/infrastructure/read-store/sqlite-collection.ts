@@ -163,6 +163,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
       written?.add(key);
       this.host.cache.forget(this.table, key);
       if (this.writeRow(writes, key, held)) changes.push({ before: held.stored, after: held.doc });
+      batch.written.push({ table: this.table, key, doc: held.doc, pos: held.pos });
       held.stored = held.doc;
       held.dirty = false;
     }

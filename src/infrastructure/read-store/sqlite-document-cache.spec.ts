@@ -7,6 +7,18 @@ import { SqliteDocumentStore } from './sqlite-document-store';
 const dir = mkdtempSync(join(tmpdir(), 'rs-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Counts the statements run on the file whose text includes `text`. */
+function statementsRun(text: string): { count: () => number; restore: () => void } {
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Database.Statement;
+  let count = 0;
+  const original = statement.get;
+  statement.get = function (this: Database.Statement, ...args: unknown[]) {
+    if (this.source.includes(text)) count++;
+    return original.apply(this, args as []);
+  } as typeof original;
+  return { count: () => count, restore: () => void (statement.get = original) };
+}
+
 describe('embedded SQLite documents kept parsed', () => {
   it('answers the same frozen document to every reader until the store writes it again', async () => {
     const store = new SqliteDocumentStore(join(dir, 'frozen.db'));
@@ -40,6 +52,50 @@ describe('embedded SQLite documents kept parsed', () => {
     rebuilt.prepare(`UPDATE rm_docs SET doc = '{"id":1,"v":3}' WHERE id = '1'`).run();
     rebuilt.close();
     expect(await docs.find({})).toEqual([{ id: 1, v: 3 }]);
+    await store.close();
+  });
+
+  it('answers a document as its own commit left it, and one absent as absent, without reading the file again', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'kept.db'));
+    const docs = store.collection<{ id: number; tags: string[] }>('docs');
+    await docs.upsert(1, { id: 1, tags: ['a'] }, 1);
+    const reads = statementsRun('FROM rm_docs WHERE id = ?');
+    try {
+      const written = await docs.get(1);
+      expect(written).toEqual({ id: 1, tags: ['a'] });
+      expect(Object.isFrozen(written!.tags)).toBe(true);
+      expect(await docs.get(2)).toBeNull();
+      expect(await docs.get(2)).toBeNull();
+      expect(reads.count()).toBe(1);
+      await docs.delete(1, 2);
+      expect(await docs.get(1)).toBeNull();
+      // A write at an earlier position than the deletion's stays refused: the tombstone's position is kept too.
+      expect(await docs.upsert(1, { id: 1, tags: ['late'] }, 1)).toBe(false);
+      expect(reads.count()).toBe(1);
+    } finally {
+      reads.restore();
+    }
+    const other = new Database(join(dir, 'kept.db'));
+    other.prepare(`INSERT INTO rm_docs (id, pos, doc) VALUES ('2', 3, '{"id":2,"tags":[]}')`).run();
+    other.close();
+    expect(await docs.get(2)).toEqual({ id: 2, tags: [] });
+    await store.close();
+  });
+
+  it('reads the commit counter once while the promises due now run, and again after', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'counter.db'));
+    const docs = store.collection<{ id: number }>('docs');
+    await docs.upsert(1, { id: 1 }, 1);
+    const counter = statementsRun('PRAGMA data_version');
+    try {
+      await Promise.all([docs.get(1), docs.get(1), docs.get(2), docs.find({})]);
+      expect(counter.count()).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+      await docs.get(1);
+      expect(counter.count()).toBe(2);
+    } finally {
+      counter.restore();
+    }
     await store.close();
   });
 

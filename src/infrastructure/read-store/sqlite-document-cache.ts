@@ -14,9 +14,9 @@ function freezeDeep<T>(value: T): T {
 
 /**
  * Stored documents kept parsed: every request reads a few (its token, user, campaign,
- * assistant) between the writes of many others. A document is forgotten when this store writes
- * it, and every one when another connection has committed to the file. Documents are frozen:
- * every reader shares them.
+ * assistant) between the writes of many others. A document this store writes is kept as its
+ * commit left it, and every one is forgotten when another connection has committed to the file.
+ * Documents are frozen: every reader shares them.
  */
 export class SqliteDocumentCache {
   private readonly rows = new LRUCache<string, Held>({ max: 4096 });
@@ -30,10 +30,17 @@ export class SqliteDocumentCache {
     const id = keyOf(table, key);
     let row = this.rows.get(id);
     if (!row) {
-      row = read();
-      if (row.doc !== null) this.rows.set(id, freezeDeep(row));
+      // An absent document is kept too: a number not on the do-not-call list is asked for at each step of its dial.
+      row = freezeDeep(read());
+      this.rows.set(id, row);
     }
     return row;
+  }
+
+  /** A document as this store's own commit left it: what is written is read back by the next step. */
+  remember(table: string, key: string, doc: object | null, pos: number, version: number): void {
+    this.checkVersion(version);
+    this.rows.set(keyOf(table, key), freezeDeep({ doc, stored: doc, pos, dirty: false }));
   }
 
   /**

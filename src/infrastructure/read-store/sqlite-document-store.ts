@@ -4,7 +4,7 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from '../../shared/ports/document-store.port';
 import { RunningCounts } from './running-counts';
-import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion } from './sqlite-batch';
+import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion, freshDataVersion } from './sqlite-batch';
 import { RebuildWriter } from './sqlite-rebuild-writer';
 import { SqliteCollection } from './sqlite-collection';
 import { SqliteCounters } from './sqlite-counters';
@@ -192,9 +192,10 @@ export class SqliteDocumentStore implements DocumentStore {
       return this.rebuild.writer.hand(batch, statements);
     }
     this.db.exec('BEGIN IMMEDIATE');
-    if (dataVersion(this.db) !== batch.dataVersion) throw new OtherWriterCommitted();
+    if (freshDataVersion(this.db) !== batch.dataVersion) throw new OtherWriterCommitted();
     this.write(batch, (sql, args) => prepared(this.db, sql).run(...args).changes > 0);
     this.db.exec('COMMIT');
+    for (const { table, key, doc, pos } of batch.written) this.host.cache.remember(table, key, doc, pos, batch.dataVersion);
   }
 
   private write(batch: SqliteBatch, writes: Writes): void {

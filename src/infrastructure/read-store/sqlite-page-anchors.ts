@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
-import { dataVersion } from './sqlite-batch';
+import { dataVersion, freshDataVersion } from './sqlite-batch';
 import { Bind } from './sqlite-sql';
 
 /** The lists asked for whose anchors are kept, and how many anchors each. */
@@ -58,7 +58,7 @@ export class SqlitePageAnchors {
     const count = limit + skip - start;
     let rows = anchor && this.read(db, list, start, count, anchor);
     // The check and the read are two statements: another connection's commit between them leaves the anchor stale.
-    if (rows && this.checked(db) !== version) rows = undefined;
+    if (rows && this.checked(db, freshDataVersion(db)) !== version) rows = undefined;
     rows ??= this.read(db, list, start, count)!;
     this.learn(name, rows, start, [skip - 1, skip + limit - 1]);
     return rows.slice(skip - start).map((row) => row.slice(0, -1));
@@ -96,8 +96,7 @@ export class SqlitePageAnchors {
   }
 
   /** The file's commit counter, every anchor forgotten when the table may have changed since the last check. */
-  private checked(db: Database.Database): number {
-    const version = dataVersion(db);
+  private checked(db: Database.Database, version = dataVersion(db)): number {
     if (db === this.db && version === this.version && this.writes === this.seenWrites) return version;
     this.lists.clear();
     this.db = db;
