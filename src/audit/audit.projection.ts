@@ -94,6 +94,6 @@ export class AuditProjection implements ReadModelProjection {
 
   private async write(event: RecordedEvent, organisation_id: number): Promise<void> {
     const { position, type, stream, occurredAt: occurred_at } = event;
-    await this.entries.upsert(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at }, position);
+    await this.entries.add(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at }, position);
   }
 }

@@ -122,6 +122,15 @@ export class MongoDocCollection<T extends object> implements Collection<T> {
     }
   }
 
+  async add(id: DocId, doc: T, position: number): Promise<void> {
+    try {
+      await this.native().insertOne({ ...doc, _id: String(id), _pos: position, _live: true } as never);
+    } catch (error) {
+      // The id holds a document or a tombstone already: it stays.
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    }
+  }
+
   async delete(id: DocId, position: number): Promise<boolean> {
     try {
       const before = await this.native().findOneAndReplace(

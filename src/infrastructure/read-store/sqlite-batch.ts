@@ -9,6 +9,8 @@ export interface Held {
   stored: object | null;
   pos: number;
   dirty: boolean;
+  /** Added without reading the file (`add`): its write leaves a row or tombstone already there as it is. */
+  added?: boolean;
 }
 
 /** A write as its SQL and the values bound to it. */

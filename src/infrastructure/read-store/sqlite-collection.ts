@@ -38,6 +38,8 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   private readonly indexed: Set<string>;
   /** Stores a document unless the row holds one from the same or a later position. */
   private readonly upsertSql: string;
+  /** Stores a document unless a row or a tombstone holds its id. */
+  private readonly addSql: string;
   readonly counts: RunningCounts;
   private readonly anchors: SqlitePageAnchors;
 
@@ -58,6 +60,8 @@ export class SqliteCollection<T extends object> implements Collection<T> {
          .slice(1)
          .map((c) => `${c} = excluded.${c}`)
          .join(', ')} WHERE ${table}.pos < excluded.pos`;
+    this.addSql = `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map(() => '?').join(', ')}
+       WHERE NOT EXISTS (SELECT 1 FROM tombstones WHERE tbl = ? AND id = ?) ON CONFLICT (id) DO NOTHING`;
     this.counts = new RunningCounts(host.db, name, table, slowCountMs, (field) => this.expression(field));
     this.anchors = new SqlitePageAnchors(table, host.db);
   }
@@ -69,7 +73,7 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     if (!batch) return this.read(key).doc as T | null;
     const held = batch.held(this.table);
     let doc = held.get(key);
-    if (!doc) held.set(key, (doc = this.lookUp(batch, key)));
+    if (!doc || doc.added) held.set(key, (doc = this.lookUp(batch, key, doc)));
     return doc.doc as T | null;
   }
 
@@ -128,6 +132,20 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     return true;
   }
 
+  async add(id: DocId, doc: T, position: number): Promise<void> {
+    const batch = this.host.batch();
+    if (!batch) return this.host.inBatch(() => this.add(id, doc, position));
+    const key = String(id);
+    const held = batch.held(this.table);
+    // Not read first: the write itself leaves what the file holds (a rebuild knows what it wrote).
+    if (!held.has(key) && !this.host.written(this.table)) {
+      held.set(key, { doc, stored: null, pos: position, dirty: true, added: true });
+      return;
+    }
+    const current = held.get(key) ?? this.lookUp(batch, key);
+    if (current.doc === null && current.pos === 0) held.set(key, { ...current, doc, pos: position, dirty: true });
+  }
+
   async delete(id: DocId, position: number): Promise<boolean> {
     if (!this.host.batch()) return this.host.inBatch(() => this.delete(id, position));
     const key = String(id);
@@ -139,7 +157,13 @@ export class SqliteCollection<T extends object> implements Collection<T> {
     return current.doc !== null;
   }
 
-  private lookUp(batch: SqliteBatch, key: string): Held {
+  /** What the file holds; with `added`, the document added stays unless the file holds the id. */
+  private lookUp(batch: SqliteBatch, key: string, added?: Held): Held {
+    const found = this.fileHolds(batch, key);
+    return added && found.doc === null && found.pos === 0 ? { ...added, added: false } : found;
+  }
+
+  private fileHolds(batch: SqliteBatch, key: string): Held {
     if (batch.emptied(this.table)) return absent;
     const handed = this.host.handedOn(this.table, key);
     if (handed) return { ...handed, stored: handed.doc, dirty: false };
@@ -162,8 +186,10 @@ export class SqliteCollection<T extends object> implements Collection<T> {
       this.anchors.changed();
       written?.add(key);
       this.host.cache.forget(this.table, key);
-      if (this.writeRow(writes, key, held)) changes.push({ before: held.stored, after: held.doc });
-      batch.written.push({ table: this.table, key, doc: held.doc, pos: held.pos });
+      const changed = this.writeRow(writes, key, held);
+      if (changed) changes.push({ before: held.stored, after: held.doc });
+      // An entry added over one the file held is not known: it is read again when asked for.
+      if (changed || !held.added) batch.written.push({ table: this.table, key, doc: held.doc, pos: held.pos });
       held.stored = held.doc;
       held.dirty = false;
     }
@@ -181,8 +207,8 @@ export class SqliteCollection<T extends object> implements Collection<T> {
       return held.stored !== null && writes(`DELETE FROM ${this.table} WHERE id = ?`, [key]);
     }
     const view = this.view ? JSON.stringify(this.view(held.doc as T)) : null;
-    const values: Bind[] = this.fields.map((field) => columnValue(held.doc!, field));
-    return writes(this.upsertSql, [key, held.pos, JSON.stringify(held.doc), view, ...values]);
+    const row: Bind[] = [key, held.pos, JSON.stringify(held.doc), view, ...this.fields.map((field) => columnValue(held.doc!, field))];
+    return held.added ? writes(this.addSql, [...row, this.table, key]) : writes(this.upsertSql, row);
   }
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));

@@ -82,6 +82,22 @@ describe('embedded SQLite documents kept parsed', () => {
     await store.close();
   });
 
+  it('adds entries without reading the file first, and answers them from memory once committed', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'added.db'));
+    const docs = store.collection<{ id: number }>('docs');
+    const reads = statementsRun('FROM rm_docs WHERE id = ?');
+    try {
+      await store.exclusive('', async () => {
+        for (let id = 1; id <= 100; id++) await docs.add(id, { id }, id);
+      });
+      expect(await docs.get(100)).toEqual({ id: 100 });
+      expect(reads.count()).toBe(0);
+    } finally {
+      reads.restore();
+    }
+    await store.close();
+  });
+
   it('reads the commit counter once while the promises due now run, and again after', async () => {
     const store = new SqliteDocumentStore(join(dir, 'counter.db'));
     const docs = store.collection<{ id: number }>('docs');

@@ -72,6 +72,11 @@ export interface Collection<T extends object> {
   /** Stores the document unless the stored one, or its deletion, came from the same or a later position. */
   upsert(id: DocId, doc: T, position: number): Promise<boolean>;
   /**
+   * Stores an entry written once and never changed (a trail's): unless its id holds a document
+   * already, or held one since deleted, which then stays as it is.
+   */
+  add(id: DocId, doc: T, position: number): Promise<void>;
+  /**
    * Removes the document unless it came from a later position, and remembers the deletion's
    * position: an upsert from the same or an earlier one cannot bring the document back.
    */

@@ -111,6 +111,40 @@ export function documentStoreContract(name: string, harness: DocumentStoreHarnes
       });
     });
 
+    describe('add, for entries written once', () => {
+      it('stores an entry unless its id holds one, or held one since deleted', async () => {
+        const c = store.collection<{ v: number }>(coll, { indexes: [{ fields: ['v'] }] });
+        await c.add(1, { v: 1 }, 10);
+        await c.add(1, { v: 2 }, 11);
+        await c.upsert(2, { v: 2 }, 12);
+        await c.add(2, { v: 3 }, 13);
+        await c.upsert(3, { v: 3 }, 14);
+        await c.delete(3, 15);
+        await c.add(3, { v: 4 }, 16);
+        expect(await c.get(1)).toEqual({ v: 1 });
+        expect(await c.get(2)).toEqual({ v: 2 });
+        expect(await c.get(3)).toBeNull();
+        expect(await c.count()).toBe(2);
+        expect(await c.count({ v: 1 })).toBe(1);
+        expect((await c.find({}, { sort: [['v', 'asc']] })).map((d) => d.v)).toEqual([1, 2]);
+        expect(await (await open()).collection<{ v: number }>(coll).get(1)).toEqual({ v: 1 });
+      });
+
+      it('answers within a batch what the batch added, or what the id held before it', async () => {
+        const c = store.collection<{ v: number }>(coll);
+        await c.upsert(1, { v: 1 }, 10);
+        const seen = await store.exclusive(`lock-${coll}`, async () => {
+          await c.add(1, { v: 2 }, 11);
+          await c.add(2, { v: 3 }, 12);
+          return [await c.get(1), await c.get(2)];
+        });
+        expect(seen).toEqual({ ran: true, result: [{ v: 1 }, { v: 3 }] });
+        expect(await c.get(1)).toEqual({ v: 1 });
+        expect(await c.get(2)).toEqual({ v: 3 });
+        expect(await c.count()).toBe(2);
+      });
+    });
+
     describe('find and count', () => {
       const ids = (list: Person[]) => list.map((p) => p.id);
 
