@@ -7,8 +7,8 @@ import { SqliteDocumentStore } from './sqlite-document-store';
 const dir = mkdtempSync(join(tmpdir(), 'rs-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Counts the statements run on the file whose text includes `text`. */
-function statementsRun(text: string): { count: () => number; restore: () => void } {
+/** Runs `work` while counting the statements run whose text includes `text`. */
+async function counting(text: string, work: (count: () => number) => Promise<void>): Promise<void> {
   const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Database.Statement;
   let count = 0;
   const original = statement.get;
@@ -16,7 +16,11 @@ function statementsRun(text: string): { count: () => number; restore: () => void
     if (this.source.includes(text)) count++;
     return original.apply(this, args as []);
   } as typeof original;
-  return { count: () => count, restore: () => void (statement.get = original) };
+  try {
+    await work(() => count);
+  } finally {
+    statement.get = original;
+  }
 }
 
 describe('embedded SQLite documents kept parsed', () => {
@@ -59,22 +63,19 @@ describe('embedded SQLite documents kept parsed', () => {
     const store = new SqliteDocumentStore(join(dir, 'kept.db'));
     const docs = store.collection<{ id: number; tags: string[] }>('docs');
     await docs.upsert(1, { id: 1, tags: ['a'] }, 1);
-    const reads = statementsRun('FROM rm_docs WHERE id = ?');
-    try {
+    await counting('FROM rm_docs WHERE id = ?', async (reads) => {
       const written = await docs.get(1);
       expect(written).toEqual({ id: 1, tags: ['a'] });
       expect(Object.isFrozen(written!.tags)).toBe(true);
       expect(await docs.get(2)).toBeNull();
       expect(await docs.get(2)).toBeNull();
-      expect(reads.count()).toBe(1);
+      expect(reads()).toBe(1);
       await docs.delete(1, 2);
       expect(await docs.get(1)).toBeNull();
       // A write at an earlier position than the deletion's stays refused: the tombstone's position is kept too.
       expect(await docs.upsert(1, { id: 1, tags: ['late'] }, 1)).toBe(false);
-      expect(reads.count()).toBe(1);
-    } finally {
-      reads.restore();
-    }
+      expect(reads()).toBe(1);
+    });
     const other = new Database(join(dir, 'kept.db'));
     other.prepare(`INSERT INTO rm_docs (id, pos, doc) VALUES ('2', 3, '{"id":2,"tags":[]}')`).run();
     other.close();
@@ -85,16 +86,13 @@ describe('embedded SQLite documents kept parsed', () => {
   it('adds entries without reading the file first, and answers them from memory once committed', async () => {
     const store = new SqliteDocumentStore(join(dir, 'added.db'));
     const docs = store.collection<{ id: number }>('docs');
-    const reads = statementsRun('FROM rm_docs WHERE id = ?');
-    try {
+    await counting('FROM rm_docs WHERE id = ?', async (reads) => {
       await store.exclusive('', async () => {
         for (let id = 1; id <= 100; id++) await docs.add(id, { id }, id);
       });
       expect(await docs.get(100)).toEqual({ id: 100 });
-      expect(reads.count()).toBe(0);
-    } finally {
-      reads.restore();
-    }
+      expect(reads()).toBe(0);
+    });
     await store.close();
   });
 
@@ -102,16 +100,13 @@ describe('embedded SQLite documents kept parsed', () => {
     const store = new SqliteDocumentStore(join(dir, 'counter.db'));
     const docs = store.collection<{ id: number }>('docs');
     await docs.upsert(1, { id: 1 }, 1);
-    const counter = statementsRun('PRAGMA data_version');
-    try {
+    await counting('PRAGMA data_version', async (reads) => {
       await Promise.all([docs.get(1), docs.get(1), docs.get(2), docs.find({})]);
-      expect(counter.count()).toBe(1);
+      expect(reads()).toBe(1);
       await new Promise((resolve) => setImmediate(resolve));
       await docs.get(1);
-      expect(counter.count()).toBe(2);
-    } finally {
-      counter.restore();
-    }
+      expect(reads()).toBe(2);
+    });
     await store.close();
   });
 
