@@ -26,6 +26,9 @@ declareFields<Met | Heard | Recorded | Sent>({
 
 const AT = new Date('2026-03-02T10:04:00Z');
 
+/** The value as JSON with its sealed values cut out: random ciphertext may spell a short name by chance. */
+const plainParts = (value: unknown) => JSON.stringify(value).replace(/sealed:v1:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/g, 'sealed');
+
 const met: Met['data'] = {
   meeting_id: 4,
   phone_number: '+14155550100',
@@ -46,7 +49,7 @@ describe('personal values in the log', () => {
     const { data, subject } = await withPersonalSealed('PersonMet', met, 9, undefined, sealer, AT);
     const sealed = data as Met['data'];
     expect(subject).toBe(ada());
-    expect(JSON.stringify(sealed)).not.toMatch(/Ada|Bob|4155550|:36[,}]/);
+    expect(plainParts(sealed)).not.toMatch(/Ada|Bob|4155550|:36[,}]/);
     expect(sealed).toMatchObject({ meeting_id: 4, room: 'blue', contacts: [{ id: 'c1' }] });
     expect(Object.keys(sealed.variables)).toEqual(['name', 'age', 'vip']);
     expect(sealed.phone_number.startsWith(`sealed:v1:${ada()}:`)).toBe(true);
@@ -58,7 +61,7 @@ describe('personal values in the log', () => {
   it('given a later event of the stream, when sealed: under the stream subject; with none known, left as it is', async () => {
     const heard = { meeting_id: 4, transcript: [{ role: 'user', message: 'hello' }], note: 'n' };
     const { data } = await withPersonalSealed('PersonHeard', heard, 9, ada(), sealer, AT);
-    expect(JSON.stringify(data)).not.toContain('hello');
+    expect(plainParts(data)).not.toContain('hello');
     expect(await withPersonalOpened('PersonHeard', data, sealer)).toEqual(heard);
     expect((await withPersonalSealed('PersonHeard', heard, 9, undefined, sealer, AT)).data).toEqual(heard);
   });
@@ -79,7 +82,7 @@ describe('personal values in the log', () => {
     const recorded = { meeting_id: 4, transcript: 'I am Ada', recording_url: 'https://rec.example/ada.wav' };
     const { data } = await withPersonalSealed('PersonRecorded', recorded, 9, ada(), sealer, AT);
     const later = (await withPersonalSealed('PersonRecorded', recorded, 9, ada(), sealer, new Date(AT.getTime() + 10 * 60_000))).data;
-    expect(JSON.stringify(data)).not.toMatch(/Ada|rec\.example/);
+    expect(plainParts(data)).not.toMatch(/Ada|rec\.example/);
     expect(await withPersonalOpened('PersonRecorded', data, sealer)).toEqual(recorded);
     expect(sealer.retentionKeyId(9, 'transcripts', AT)).toBe('dr_9_transcripts_202603021000');
 
@@ -98,7 +101,7 @@ describe('personal values in the log', () => {
       lead: { id: 2, phone_number: '+14155550100', name: 'Ada' },
     };
     const { data } = await withPersonalSealed('PersonSent', { meeting_id: 4, body }, 9, ada(), sealer, AT);
-    expect(JSON.stringify(data)).not.toMatch(/Bob|Ada|call\.ended|\+1415/);
+    expect(plainParts(data)).not.toMatch(/Bob|Ada|call\.ended|\+1415/);
     const sealed = data as Sent['data'];
     expect([(sealed.body.call as { id: number }).id, (sealed.body.lead as { id: number }).id]).toEqual([7, 2]);
     expect(await withPersonalOpened('PersonSent', data, sealer)).toEqual({ meeting_id: 4, body });
