@@ -9,6 +9,6 @@ export class LeadStates {
   constructor(private readonly runner: CommandRunner) {}
 
   async current(id: number): Promise<LeadState> {
-    return (await this.runner.load(leadStream(id), leadDecider)).state;
+    return (await this.runner.current(leadStream(id), leadDecider)).state;
   }
 }

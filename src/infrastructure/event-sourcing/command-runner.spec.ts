@@ -189,13 +189,33 @@ describe('CommandRunner', () => {
       expect(await runner.run('counter-1', counter, { by: 1, below: 1 })).toMatchObject({ events: [], position: null, revision: 2 });
     });
 
-    it('reads the stored stream for a command allowed no retry, whose conflict is a refusal', async () => {
+    const readFrom = (spy: jest.SpyInstance) => spy.mock.calls.map(([, from]) => from ?? 0);
+
+    it('for a command allowed no retry, whose conflict is a refusal, reads what was appended since the state it remembers', async () => {
       await runner.run('counter-1', counter, { by: 1 });
       const spy = reads();
       await runner.run('counter-1', counter, { by: 1 }, { retries: 0 });
-      expect(spy).toHaveBeenCalledTimes(1);
       await store.append('counter-1', [{ type: 'Counted', data: { by: 100 } }], 'any');
       expect((await runner.run('counter-1', counter, { by: 1 }, { retries: 0 })).state.total).toBe(103);
+      expect(readFrom(spy)).toEqual([1, 2]);
+    });
+
+    it('for a command allowed no retry, reads the whole stream before it refuses', async () => {
+      await runner.run('counter-1', counter, { by: 5 });
+      const spy = reads();
+      await expect(runner.tryRun('counter-1', counter, { by: 3, max: 4 })).rejects.toThrow(DomainError);
+      expect(readFrom(spy)).toEqual([1, 0]);
+    });
+
+    it("for a check that writes nothing, reads only what was appended since, another writer's events among them", async () => {
+      await runner.run('counter-1', counter, { by: 2 });
+      await store.append('counter-1', [{ type: 'Counted', data: { by: 100 } }], 'any');
+      const spy = reads();
+      expect(await runner.current('counter-1', counter)).toEqual({ state: { total: 102 }, revision: 1 });
+      expect(await runner.current('counter-1', counter)).toEqual({ state: { total: 102 }, revision: 1 });
+      expect(readFrom(spy)).toEqual([1, 2]);
+      expect(await new CommandRunner(store, clock, upcasters).current('counter-1', counter)).toEqual({ state: { total: 102 }, revision: 1 });
+      expect(readFrom(spy)).toEqual([1, 2, 0]);
     });
   });
 

@@ -80,6 +80,25 @@ export class CommandRunner {
     };
   }
 
+  /**
+   * The stream's state as it stands, for a check that writes nothing: the state this process
+   * remembers, caught up with whatever was appended since (read now), else the whole stream read.
+   */
+  async current<State, Event extends DomainEvent>(
+    stream: string,
+    decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>,
+  ): Promise<{ state: State; revision: number | null }> {
+    const now = (await this.caughtUp(stream, decider)) ?? (await this.load(stream, decider));
+    this.recent.remember(stream, decider, now.state, now.revision, now.organisationId, now.subject);
+    return { state: now.state, revision: now.revision };
+  }
+
+  /** The remembered state with what was appended since; undefined when none is remembered. */
+  private async caughtUp<State, Event extends DomainEvent>(stream: string, decider: Pick<Decider<unknown, State, Event>, 'evolve'>) {
+    const known = this.recent.get<State>(stream, decider);
+    return known && (await this.catchUp(stream, decider, known));
+  }
+
   /** `known` (a fold of the stream up to its revision) with the events appended after it. */
   private async catchUp<State, Event extends DomainEvent>(
     stream: string,
@@ -132,6 +151,22 @@ export class CommandRunner {
     return { written, subject };
   }
 
+  /**
+   * The state a command may decide from without reading its stream whole: for a claim, the one
+   * remembered caught up with what was appended since (none for a stream expected new); for any
+   * other command, the one remembered, or after a conflict the one it decided from, caught up.
+   */
+  private async fromMemory<State, Event extends DomainEvent>(
+    stream: string,
+    decider: Pick<Decider<unknown, State, Event>, 'evolve'>,
+    claim: boolean,
+    newStream: boolean,
+    stale: { state: State; revision: number; organisationId?: number; subject?: string } | undefined,
+  ) {
+    if (claim) return newStream ? undefined : this.caughtUp(stream, decider);
+    return this.recent.get<State>(stream, decider) ?? (stale && (await this.catchUp(stream, decider, stale)));
+  }
+
   run<Command, State, Event extends DomainEvent>(
     stream: string,
     decider: Decider<Command, State, Event>,
@@ -149,16 +184,18 @@ export class CommandRunner {
   ): Promise<RunResult<State, Event>> {
     const retries = options.retries ?? 3;
     // A command allowed no retry claims something: a conflict must mean someone else wrote
-    // after its own read, so it reads the store. A state from memory that refuses or decides
-    // nothing is read again from the store; one that meets a conflict was stale, a conflict
-    // like any other.
-    let readStore = retries === 0;
+    // after its own read, so it reads the store: what was appended since the state it
+    // remembers, else the whole stream. A state from memory that refuses or decides nothing is
+    // read again from the store whole; one that meets a conflict was stale, a conflict like any
+    // other.
+    const claim = retries === 0;
+    let readWhole = false;
     // After a conflict: the state decided from, caught up by reading only what others appended
     // since its revision (a busy stream, such as a campaign's call slots, is not read from its
     // start at every conflict). Trusted as far as a remembered state is: a refusal reads it all.
     let stale: { state: State; revision: number; organisationId?: number; subject?: string } | undefined;
     for (let conflicts = 0; ;) {
-      const remembered = readStore ? undefined : (this.recent.get<State>(stream, decider) ?? (stale && (await this.catchUp(stream, decider, stale))));
+      const remembered = readWhole ? undefined : await this.fromMemory(stream, decider, claim, options.newStream === true, stale);
       stale = undefined;
       const unwritten =
         options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null, organisationId: undefined, subject: undefined } : undefined;
@@ -168,19 +205,19 @@ export class CommandRunner {
         organisationId: streamOrganisationId,
         subject: streamSubjectKey,
       } = remembered ?? unwritten ?? (await this.load(stream, decider));
-      if (!remembered) this.recent.remember(stream, decider, state, revision, streamOrganisationId, streamSubjectKey);
+      this.recent.remember(stream, decider, state, revision, streamOrganisationId, streamSubjectKey);
       const now = this.clock.now();
       let events: Event[];
       try {
         events = this.secretsSealed(decider.decide(command, state, now));
       } catch (error) {
         if (!remembered) throw error;
-        readStore = true;
+        readWhole = true;
         continue;
       }
       if (events.length === 0) {
         if (!remembered) return { events, state, position: null, revision, occurredAt: now.toISOString() };
-        readStore = true;
+        readWhole = true;
         continue;
       }
       try {
