@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { roughSize } from '../../shared/rough-size';
 
 interface Known {
   decider: object;
@@ -20,8 +21,15 @@ interface Known {
 export class RecentStates {
   private readonly known: LRUCache<string, Known>;
 
-  constructor(capacity = 1024) {
-    this.known = new LRUCache({ max: capacity });
+  /**
+   * Streams written within the last several seconds of dialing stay: a campaign's call slots are
+   * written at each of its attempts, between which every other campaign's calls and leads come
+   * (with 300 campaigns, 1,024 dropped each slots stream before its next turn, read whole again).
+   * The states' size is bounded too: a call's state holds its lead's variables, which a user may
+   * make a megabyte each.
+   */
+  constructor(capacity = 8192, maxBytes = 64 * 1024 * 1024) {
+    this.known = new LRUCache({ max: capacity, maxSize: maxBytes, sizeCalculation: (known) => roughSize(known.state) });
   }
 
   get<State>(stream: string, decider: object): { state: State; revision: number; organisationId?: number; subject?: string } | undefined {
