@@ -1,20 +1,12 @@
-/** Sizes of objects measured already: states share most of their parts with the one before them. */
-const measured = new WeakMap<object, number>();
-
 /**
  * About how many bytes a value holds in memory (two a character, a few words for anything else),
  * for bounding a cache by what it holds rather than by how many entries: a lead's variables may
- * weigh a megabyte. An object is measured once, so values are taken to be immutable, as states
- * folded by deciders are.
+ * weigh a megabyte. Values are trees, as parsed JSON and states folded by deciders are.
  */
 export function roughSize(value: unknown): number {
   if (typeof value === 'string') return 16 + 2 * value.length;
   if (value === null || typeof value !== 'object') return 8;
-  let size = measured.get(value);
-  if (size === undefined) {
-    size = 32;
-    for (const key in value) size += 16 + 2 * key.length + roughSize((value as Record<string, unknown>)[key]);
-    measured.set(value, size);
-  }
+  let size = 32;
+  for (const key in value) size += 16 + 2 * key.length + roughSize((value as Record<string, unknown>)[key]);
   return size;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { SqliteDocumentCache } from './sqlite-document-cache';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-cache-'));
@@ -118,5 +119,22 @@ describe('embedded SQLite documents kept parsed', () => {
     await store.clearCollection('docs');
     expect(await docs.get(1)).toBeNull();
     await store.close();
+  });
+  it('keeps no more than the bytes it may hold: the least recently read documents go first, and none larger than them all stays', () => {
+    const db = new Database(':memory:');
+    const cache = new SqliteDocumentCache(() => db, 10_000);
+    const weighing = (kb: number) => () => ({ doc: { id: 1, variables: { note: 'x'.repeat(kb * 512) } }, stored: null, pos: 1, dirty: false });
+    const read = jest.fn(weighing(3));
+    for (const key of ['a', 'b', 'c', 'd']) cache.get('rm_leads', key, read, 0);
+    expect(read).toHaveBeenCalledTimes(4);
+    for (const key of ['b', 'c', 'd']) cache.get('rm_leads', key, read, 0);
+    expect(read).toHaveBeenCalledTimes(4);
+    cache.get('rm_leads', 'a', read, 0);
+    expect(read).toHaveBeenCalledTimes(5);
+    const large = jest.fn(weighing(20));
+    cache.get('rm_leads', 'e', large, 0);
+    cache.get('rm_leads', 'e', large, 0);
+    expect(large).toHaveBeenCalledTimes(2);
+    db.close();
   });
 });

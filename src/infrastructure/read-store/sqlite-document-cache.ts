@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
+import { roughSize } from '../../shared/rough-size';
 import { Held, dataVersion } from './sqlite-batch';
 
 const keyOf = (table: string, key: string) => `${table}\u0000${key}`;
@@ -19,10 +20,16 @@ function freezeDeep<T>(value: T): T {
  * Documents are frozen: every reader shares them.
  */
 export class SqliteDocumentCache {
-  private readonly rows = new LRUCache<string, Held>({ max: 4096 });
+  private readonly rows: LRUCache<string, Held>;
   private version = -1;
 
-  constructor(private readonly db: () => Database.Database) {}
+  /** `maxBytes`: what the kept documents may weigh together; a lead's variables may weigh a megabyte. */
+  constructor(
+    private readonly db: () => Database.Database,
+    maxBytes = 128 * 1024 * 1024,
+  ) {
+    this.rows = new LRUCache({ max: 4096, maxSize: maxBytes, sizeCalculation: (held) => roughSize(held.doc) });
+  }
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
   get(table: string, key: string, read: () => Held, version = dataVersion(this.db())): Held {
