@@ -1,4 +1,11 @@
+import * as libphonenumber from 'libphonenumber-js/max';
 import { toE164, withNumbersMasked } from './phone';
+
+// The library as it is, its parse counted.
+jest.mock('libphonenumber-js/max', () => {
+  const actual = jest.requireActual<typeof libphonenumber>('libphonenumber-js/max');
+  return { ...actual, parsePhoneNumberFromString: jest.fn(actual.parsePhoneNumberFromString) };
+});
 
 describe('toE164', () => {
   it.each([
@@ -25,6 +32,16 @@ describe('toE164 asked many times', () => {
     expect(toE164('  +1 212 555 0123 ')).toBe('+12125550123');
     expect(toE164('2125550123')).toBeNull();
     expect(toE164('2125550123')).toBeNull();
+  });
+
+  it('keeps no text longer than a number is written in (a body may hold a megabyte of one)', () => {
+    const parses = jest.mocked(libphonenumber.parsePhoneNumberFromString);
+    parses.mockClear();
+    const long = `+1${' '.repeat(1024 * 1024)}2125550124`;
+    expect([toE164(long), toE164(long)]).toEqual([null, null]);
+    expect(parses).toHaveBeenCalledTimes(2);
+    expect([toE164('+1 212 555 0124'), toE164('+1 212 555 0124')]).toEqual(['+12125550124', '+12125550124']);
+    expect(parses).toHaveBeenCalledTimes(3);
   });
 });
 

@@ -3,12 +3,18 @@ import { LRUCache } from 'lru-cache';
 
 /** A request's number is checked by its validation rule and read again by its handler: parse it once. */
 const recent = new LRUCache<string, { e164: string | null }>({ max: 1024 });
+/** libphonenumber's own limit (MAX_INPUT_STRING_LENGTH in its parse.js): it reads no longer text as a number. */
+const MAX_WRITTEN_LENGTH = 250;
 
 /** E.164 of a valid number written with its `+` country code; null for anything else (docs/api.md). */
 export function toE164(input: unknown): string | null {
   if (typeof input !== 'string') return null;
   let known = recent.get(input);
-  if (!known) recent.set(input, (known = { e164: parse(input.trim()) }));
+  if (!known) {
+    known = { e164: parse(input.trim()) };
+    // A text longer than any number written (a body may hold a megabyte of one) is not kept.
+    if (input.length <= MAX_WRITTEN_LENGTH) recent.set(input, known);
+  }
   return known.e164;
 }
 

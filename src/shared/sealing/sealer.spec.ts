@@ -119,6 +119,19 @@ describe('Sealer', () => {
     aes.mockRestore();
   });
 
+  it('keeps what it opened lately within its bytes: megabyte values sealed one after another do not all stay', async () => {
+    const sealer = await started(master('k1'));
+    const id = sealer.subjectKeyId(1, '+14155550100');
+    const values: string[] = [];
+    for (let i = 0; i < 20; i++) values.push(await sealer.sealForSubject(id, `${i}`.padEnd(1024 * 1024, 'x'), 'gone'));
+    const aes = jest.spyOn(crypto, 'createDecipheriv');
+    expect((await sealer.openForSubject(values[19]))?.startsWith('19')).toBe(true);
+    expect(aes).not.toHaveBeenCalled();
+    expect((await sealer.openForSubject(values[0]))?.startsWith('0')).toBe(true);
+    expect(aes).toHaveBeenCalledTimes(1);
+    aes.mockRestore();
+  });
+
   it('unwraps at start only the keys it always needs, not one per subject', async () => {
     const k1 = master('k1');
     const first = await started(k1);

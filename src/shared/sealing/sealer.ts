@@ -81,9 +81,15 @@ export class Sealer {
   /**
    * Values sealed or opened lately, by their sealed text: what is written is read back by every
    * projection and reactor, and a stream again at each command on it (a dial attempt opened about
-   * 21 values, each an AES operation).
+   * 21 values, each an AES operation). Bounded by their weight too: a value (a lead's variable)
+   * may be a megabyte.
    */
-  private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({ max: 10_000, ttl: SUBJECT_KEY_TTL_MS });
+  private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({
+    max: 10_000,
+    ttl: SUBJECT_KEY_TTL_MS,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (opened, sealed) => 2 * (sealed.length + opened.plain.length) + 64,
+  });
 
   constructor(
     private readonly store: KeyStore,
