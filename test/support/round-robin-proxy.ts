@@ -23,7 +23,10 @@ export class RoundRobinProxy {
           const backend = this.backends[this.next++ % this.backends.length];
           const out = request(`${backend}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
             this.served.set(backend, (this.served.get(backend) ?? 0) + 1);
-            res.writeHead(answer.statusCode!, answer.headers);
+            // Hop-by-hop headers stay with their hop (RFC 9110 §7.6.1): the instance's `Keep-Alive:
+            // timeout=72` passed on let clients reuse a connection this proxy closes after 5 s.
+            const { connection: _connection, 'keep-alive': _keepAlive, ...headers } = answer.headers;
+            res.writeHead(answer.statusCode!, headers);
             answer.pipe(res);
           });
           out.on('error', () => (left > 1 ? attempt(left - 1) : res.writeHead(502).end()));
