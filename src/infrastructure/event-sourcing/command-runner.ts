@@ -5,10 +5,11 @@ import { ConcurrencyError } from '../../shared/ports/event-store.errors';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../shared/ports/event-store.port';
 import { defined } from '../../shared/defined';
 import { DomainError } from '../../shared/domain-error';
-import { SYSTEM_ACTOR, currentContext, organisationOf } from '../../shared/event-sourcing/actor';
+import { SYSTEM_ACTOR, currentContext } from '../../shared/event-sourcing/actor';
 import { correlationIdOf } from '../../shared/event-sourcing/correlation';
 import { Decider, DomainEvent, fold } from '../../shared/event-sourcing/decider';
 import { RecentStates } from './recent-states';
+import { lastRevision, organisationNamedBy, streamOrganisation, streamSubject } from './stream-facts';
 import { StreamTurns } from './stream-turns';
 import { Upcasters } from './upcasters';
 import { Sealer } from '../../shared/sealing/sealer';
@@ -276,38 +277,4 @@ export class CommandRunner {
   toDomain<Event extends DomainEvent>(recorded: RecordedEvent): Event {
     return this.upcasters.upcast(recorded) as unknown as Event;
   }
-}
-
-/** The person a stream is about (docs/privacy.md): the subject its first stamped event names. */
-function streamSubject(recorded: RecordedEvent[]): string | undefined {
-  for (const event of recorded) if (typeof event.metadata.subject === 'string') return event.metadata.subject;
-  return undefined;
-}
-
-function lastRevision(events: RecordedEvent[]): number | null {
-  return events.length ? events[events.length - 1].revision : null;
-}
-
-/** The organisation a stream's events were stamped with (docs/teams.md), if any was. */
-function streamOrganisation(recorded: RecordedEvent[]): number | undefined {
-  for (const event of recorded) {
-    const organisation = organisationOf(event.metadata);
-    if (organisation !== undefined) return organisation;
-  }
-  return undefined;
-}
-
-/**
- * The organisation new events name in their data, for a stream never stamped (its first events,
- * written outside a request, by the CLI or a reaction): an organisation's own id, or the owning
- * account's `user_id`, except in a user's stream past its opening, where `user_id` is the person.
- */
-function organisationNamedBy(stream: string, revision: number | null, events: DomainEvent[]): number | undefined {
-  for (const event of events) {
-    const data = event.data as { organisation_id?: unknown; user_id?: unknown } | null;
-    if (typeof data?.organisation_id === 'number') return data.organisation_id;
-    if (stream.startsWith('user-') && revision !== null) continue;
-    if (typeof data?.user_id === 'number') return data.user_id;
-  }
-  return undefined;
 }
