@@ -15,6 +15,7 @@ import { IMPORT_ROUTES, installImportBodyParser } from './lead-imports/import-bo
 import { Metrics } from './infrastructure/metrics/metrics';
 import { observeRequests } from './infrastructure/metrics/observe-requests';
 import { installFormBodyParser } from './voice-runtimes/form-body-parser';
+import { openRequestScopes } from './infrastructure/http/request-scopes';
 
 /** How long, beyond a write's wait for its projection, answers still due may take at shutdown. */
 const SHUTDOWN_GRACE_MS = 2000;
@@ -37,6 +38,7 @@ export async function createApp(config: ServiceConfig, clock?: Clock, background
   closeConnectionsOnShutdown(adapter.getInstance(), config.readYourWritesTimeoutMs + SHUTDOWN_GRACE_MS);
   const log = createLog(config);
   logRequests(adapter.getInstance(), log);
+  openRequestScopes(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot({ config, clock, background }), adapter, {
     logger: new AppLogger(log),
     bodyParser: false,

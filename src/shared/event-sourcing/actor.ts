@@ -20,6 +20,12 @@ export interface RequestContext {
 const contexts = new AsyncLocalStorage<RequestContext>();
 const NO_CONTEXT: RequestContext = { organisationId: null, actor: SYSTEM_ACTOR };
 
+/** A request's context: `system` until its caller is authenticated and named by `actFor`. */
+class RequestScope implements RequestContext {
+  organisationId: number | null = null;
+  actor: Actor = SYSTEM_ACTOR;
+}
+
 /** The context of the work being done: no organisation and `system` outside any. */
 export const currentContext = (): RequestContext => contexts.getStore() ?? NO_CONTEXT;
 
@@ -28,6 +34,21 @@ export const currentActor = (): Actor => currentContext().actor;
 
 /** Runs `work` (and everything it starts) for `organisationId`, on behalf of `actor`. */
 export const inContext = <T>(context: RequestContext, work: () => T): T => contexts.run(context, work);
+
+/** Runs `work` (the handling of one request, and everything it starts) in a scope of its own. */
+export const inRequestScope = <T>(work: () => T): T => contexts.run(new RequestScope(), work);
+
+/**
+ * Names the caller of the request being handled: every event written for it from here on is
+ * stamped with them. Outside a request's scope there is no one to name, and acting as the
+ * system instead would record a caller's actions as nobody's: that is an error.
+ */
+export function actFor(context: RequestContext): void {
+  const scope = contexts.getStore();
+  if (!(scope instanceof RequestScope)) throw new Error('No request is being handled here: its caller cannot be named');
+  scope.organisationId = context.organisationId;
+  scope.actor = context.actor;
+}
 
 /** Runs `work` as the system, for `organisationId` when the work is one organisation's. */
 export const asSystem = <T>(work: () => T, organisationId: number | null = null): T => inContext({ organisationId, actor: SYSTEM_ACTOR }, work);
