@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyStoreContract } from '../../testing/contracts/key-store.contract';
 import { SqliteKeyStore } from './sqlite-key-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 keyStoreContract(
   'SQLite',
