@@ -1,7 +1,7 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { actFor, asSystem, currentContext } from '../../shared/event-sourcing/actor';
+import { RequestContext, actFor, asSystem, currentContext } from '../../shared/event-sourcing/actor';
 import { openRequestScopes } from './request-scopes';
 
 const caller = (id: number) => ({ organisationId: 100 + id, actor: { type: 'user' as const, id } });
@@ -33,7 +33,9 @@ describe('request scopes (the caller each event is stamped with, docs/teams.md)'
   // Over a socket, as clients send: a body arrives in the socket's own events.
   const url = (path: string) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${path}`;
   const named = async (id: number, before: number, after: number) =>
-    (await fetch(url('/named'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, before, after }) })).json();
+    (await (
+      await fetch(url('/named'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id, before, after }) })
+    ).json()) as { seen: RequestContext; bySystem: RequestContext };
 
   it('keeps each request its own caller across awaits, requests overlapping in any order', async () => {
     const answers = await Promise.all([named(1, 1, 30), named(2, 15, 1), named(3, 5, 10), named(4, 0, 20)]);
