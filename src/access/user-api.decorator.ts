@@ -9,7 +9,7 @@ import { TokenRateLimitGuard } from './token-rate-limit.guard';
  * Names the caller in the request's scope (opened for every request, see request-scopes.ts):
  * every event the handler writes is stamped with the caller's organisation and the caller as
  * its actor (docs/teams.md). A guard, not an interceptor: Nest's interceptor chain cost about
- * a tenth of a lead creation's CPU (bench/README.md).
+ * a fifth of a lead creation's main thread (bench/README.md).
  */
 @Injectable()
 export class CallerContextGuard implements CanActivate {
