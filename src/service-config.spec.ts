@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceConfig, loadServiceConfig } from './service-config';
@@ -95,5 +95,6 @@ describe('loadServiceConfig', () => {
     );
     const twice = [voices[0], { ...voices[0], runtime_voices: { vapi: { provider: 'openai' } } }];
     expect(() => loadServiceConfig({ VOICES_FILE: file('twice.json', JSON.stringify(twice)) })).toThrow(/runtime_voices.vapi must be[\s\S]*ids must be unique/);
+    rmSync(dir, { recursive: true });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
@@ -12,11 +12,19 @@ const NUMBERS = ['+12015557001', '+12015557002'];
 
 /** docs/api.md: one JSON line a request, with its id, route, status, duration and user; nothing secret. */
 describe('logs', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logs-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
   it('writes a JSON line per request with the echoed request id, and never a token, secret or full phone number', async () => {
     const provider = new FakeProvider(SECRET, () => 'human');
     const dialUrl = await provider.start();
     const env = {
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'logs-')),
+      DATA_DIR: dataDir(),
       LOG_LEVEL: 'log',
       DIALER: 'http',
       DIALER_URL: dialUrl,
@@ -92,7 +100,7 @@ describe('logs', () => {
   });
 
   it('writes readable lines instead when asked (LOG_PRETTY=true)', async () => {
-    const service = await startService({ DATA_DIR: mkdtempSync(join(tmpdir(), 'logs-')), LOG_LEVEL: 'log', LOG_PRETTY: 'true' });
+    const service = await startService({ DATA_DIR: dataDir(), LOG_LEVEL: 'log', LOG_PRETTY: 'true' });
     try {
       await fetch(`${service.url}/health`, { headers: { 'x-request-id': 'pretty-1' } });
       await eventually(() => service.stdout().includes('pretty-1'), 5_000, 'the request line');

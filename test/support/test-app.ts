@@ -32,12 +32,24 @@ export interface TestResponse {
 
 let userCounter = 0;
 
+/** Data directories made here: a test that restarts an app on its directory keeps it past `close`, so each is removed after the file's tests. */
+const madeHere: string[] = [];
+afterAll(() => {
+  for (const dir of madeHere.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function newDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'voice-e2e-'));
+  madeHere.push(dir);
+  return dir;
+}
+
 /** Starts the real service on a loopback port with its own data directory. */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: { dataDir?: string; clock?: Clock; background?: boolean; port?: number } = {},
 ): Promise<TestApp> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'voice-e2e-'));
+  const dataDir = options.dataDir ?? newDataDir();
   // The port is chosen first so that the URLs the service hands out (callbacks, page links) reach it.
   const port = options.port ?? (await freePort());
   const config = loadServiceConfig({
