@@ -54,6 +54,14 @@ function portsWith(answer: Answer) {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Waits for what the session sends as the model streams: a fixed wait fails when timers run late under load. */
+async function until(check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 5_000; !check();) {
+    if (Date.now() > deadline) throw new Error('the session did not get there within 5 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+const turnClosed = (socket: FakeSocket) => () => socket.sent.some((f) => f.last === true);
 const setup = { type: 'setup', callSid: 'CA1', customParameters: { call_id: '7' } };
 
 async function* words(signal: AbortSignal, ...parts: string[]): AsyncGenerator<ModelPart> {
@@ -71,7 +79,7 @@ describe('RelaySession (docs/real-calls.md)', () => {
     new RelaySession(socket, ports);
     socket.say(setup);
     socket.say({ type: 'prompt', voicePrompt: 'Who is this?', last: true });
-    await new Promise((r) => setTimeout(r, 80));
+    await until(turnClosed(socket));
     expect(socket.sent).toEqual([
       { type: 'text', token: 'Hi', last: false },
       { type: 'text', token: ' Ann.', last: false },
@@ -89,14 +97,24 @@ describe('RelaySession (docs/real-calls.md)', () => {
 
   it('cuts the answer in hand to what the caller heard on interrupt, and asks again with it', async () => {
     const socket = new FakeSocket();
-    const { ports, seen } = portsWith((_r, signal) => words(signal, 'Our plans', ' start at', ' ten dollars.'));
+    // Which answers the model has streamed to their end (the first is cut short).
+    const streamed: boolean[] = [];
+    const { ports, seen } = portsWith((_r, signal) => {
+      const answer = streamed.push(false) - 1;
+      return (async function* () {
+        yield* words(signal, 'Our plans', ' start at', ' ten dollars.');
+        streamed[answer] = true;
+      })();
+    });
     new RelaySession(socket, ports);
     socket.say(setup);
     socket.say({ type: 'prompt', voicePrompt: 'Prices?', last: true });
-    await new Promise((r) => setTimeout(r, 25));
+    await until(() => socket.sent.length > 0);
     socket.say({ type: 'interrupt', utteranceUntilInterrupt: 'Our plans', durationUntilInterruptMs: 900 });
     socket.say({ type: 'prompt', voicePrompt: 'Monthly?', last: true });
-    await new Promise((r) => setTimeout(r, 100));
+    // Once the second answer is streamed, the first would have closed its turn too, had it not been cut.
+    await until(() => streamed[1] === true);
+    await settle();
     expect(seen.requests[1].messages.slice(2)).toEqual([
       { role: 'user', content: 'Prices?' },
       { role: 'assistant', content: 'Our plans' },
