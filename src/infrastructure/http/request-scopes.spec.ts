@@ -30,7 +30,7 @@ describe('request scopes (the caller each event is stamped with, docs/teams.md)'
   beforeAll(async () => (app = await givenServer()));
   afterAll(() => app.close());
 
-  // Over a socket, as clients send: a body arrives in the socket's own events.
+  // Over a socket, as clients send, not injected.
   const url = (path: string) => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${path}`;
   const named = async (id: number, before: number, after: number) =>
     (await (
