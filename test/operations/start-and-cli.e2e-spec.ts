@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -121,4 +121,18 @@ describe('the build', () => {
     expect(Number(builtAt())).toBeGreaterThan(Number(first));
     expect(existsSync(join(copy, '.build.lock'))).toBe(false);
   }, 120_000);
+
+  it('keeps the build it links and the two before it, and leaves a folder under .builds/ that is not a build', async () => {
+    await build('--if-stale');
+    mkdirSync(join(copy, '.builds/kept-by-hand'));
+    for (let i = 0; i < 2; i++) {
+      const later = new Date(Date.now() + 5000 * (i + 2));
+      utimesSync(join(copy, 'src/main.ts'), later, later);
+      await build('--if-stale');
+    }
+    expect(existsSync(join(copy, 'dist/main.js'))).toBe(true);
+    const folders = readdirSync(join(copy, '.builds'));
+    expect(folders).toContain('kept-by-hand');
+    expect(folders.filter((name) => name !== 'kept-by-hand')).toHaveLength(3);
+  }, 180_000);
 });
