@@ -217,7 +217,8 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   /**
    * A row the batch read, written again with only the indexed columns whose values moved: SQLite
    * rewrites the entry of every index whose column an UPDATE sets, changed or not, and a call's
-   * row has fourteen. The batch's commit checked that the file holds what it read.
+   * row has fourteen. What the batch read is what the file holds: its commit fails when another
+   * connection wrote since it began, and a rebuild's file has no writer but the rebuild.
    */
   private update(writes: Writes, key: string, held: Held, view: string | null): boolean {
     const moved: string[] = [];
