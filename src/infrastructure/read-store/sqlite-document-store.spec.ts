@@ -259,6 +259,30 @@ describe('embedded SQLite across processes', () => {
     await store.close();
   });
 
+  it('keeps indexed columns right when another connection changed a row the batch read and means to update', async () => {
+    const file = join(dir, 'raced-update.db');
+    const indexes = { indexes: [{ fields: ['v'] }, { fields: ['w'] }] };
+    const [a, b] = [new SqliteDocumentStore(file), new SqliteDocumentStore(file)];
+    const docs = (store: SqliteDocumentStore) => store.collection<{ v: number; w: number }>('raced', indexes);
+    await docs(a).upsert(1, { v: 1, w: 1 }, 1);
+    let runs = 0;
+    await a.exclusive('projections', async () => {
+      const read = (await docs(a).get(1))!;
+      // The other connection moves `v` after this batch read it: set back to what was read, `v`
+      // has not moved for this batch, but it has in the file.
+      if (++runs === 1) await docs(b).upsert(1, { v: 2, w: 1 }, 2);
+      await docs(a).upsert(1, { v: 1, w: read.w + 2 }, 3);
+    });
+    expect(runs).toBe(2);
+    for (const store of [a, b]) {
+      expect(await docs(store).find({ v: 1 })).toEqual([{ v: 1, w: 3 }]);
+      expect(await docs(store).find({ v: 2 })).toEqual([]);
+      expect(await docs(store).find({ w: 3 })).toEqual([{ v: 1, w: 3 }]);
+    }
+    await a.close();
+    await b.close();
+  });
+
   it('makes a batch again when another process committed after it read', async () => {
     const file = join(dir, 'shared.db');
     const store = new SqliteDocumentStore(file);
