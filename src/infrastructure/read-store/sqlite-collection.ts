@@ -40,8 +40,6 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   private readonly upsertSql: string;
   /** Stores a document unless a row or a tombstone holds its id. */
   private readonly addSql: string;
-  /** Updates of a row the batch read, by the indexed fields they set. */
-  private readonly updateSql = new Map<string, string>();
   readonly counts: RunningCounts;
   private readonly anchors: SqlitePageAnchors;
 
@@ -221,23 +219,15 @@ export class SqliteCollection<T extends object> implements Collection<T> {
    * connection wrote since it began, and a rebuild's file has no writer but the rebuild.
    */
   private update(writes: Writes, key: string, held: Held, view: string | null): boolean {
-    const moved: string[] = [];
-    const values: Bind[] = [];
+    const sets = ['pos = ?', 'doc = ?', 'view = ?'];
+    const values: Bind[] = [held.pos, JSON.stringify(held.doc), view];
     for (const field of this.fields) {
       const value = columnValue(held.doc!, field);
       if (value === columnValue(held.stored!, field)) continue;
-      moved.push(field);
+      sets.push(`${fieldColumn(field)} = ?`);
       values.push(value);
     }
-    const sql = this.updateSql.get(moved.join()) ?? this.updateSqlFor(moved);
-    return writes(sql, [held.pos, JSON.stringify(held.doc), view, ...values, key, held.pos]);
-  }
-
-  private updateSqlFor(moved: string[]): string {
-    const sets = ['pos = ?', 'doc = ?', 'view = ?', ...moved.map((field) => `${fieldColumn(field)} = ?`)];
-    const sql = `UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ? AND pos < ?`;
-    this.updateSql.set(moved.join(), sql);
-    return sql;
+    return writes(`UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ? AND pos < ?`, [...values, key, held.pos]);
   }
 
   private expression = (field: string): string => (this.indexed.has(field) ? fieldColumn(field) : path(field));
