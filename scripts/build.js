@@ -111,14 +111,13 @@ function build() {
   fs.rmSync(link, { force: true });
   fs.symlinkSync(path.join('.builds', id), link);
   fs.renameSync(link, dist); // replaces the old link in one step
-  const made = fs.readdirSync(builds).filter((name) => BUILD_NAME.test(name) && name !== id);
-  for (const old of made.sort(byAge).slice(0, Math.max(0, made.length - (KEEP_BUILDS - 1))))
-    fs.rmSync(path.join(builds, old), { recursive: true, force: true });
+  const older = fs.readdirSync(builds).filter((name) => BUILD_NAME.test(name) && name !== id);
+  for (const old of older.sort(newestFirst).slice(KEEP_BUILDS - 1)) fs.rmSync(path.join(builds, old), { recursive: true, force: true });
 }
 
 /** `<started at>-<pid>`: a folder named otherwise under .builds/ is not one of ours, and is left. */
 const BUILD_NAME = /^\d+-\d+$/;
-const byAge = (a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]);
+const newestFirst = (a, b) => Number(b.split('-')[0]) - Number(a.split('-')[0]);
 
 function main() {
   const ifStale = process.argv.includes('--if-stale');

@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -133,6 +133,8 @@ describe('the build', () => {
     expect(existsSync(join(copy, 'dist/main.js'))).toBe(true);
     const folders = readdirSync(join(copy, '.builds'));
     expect(folders).toContain('kept-by-hand');
-    expect(folders.filter((name) => name !== 'kept-by-hand')).toHaveLength(3);
+    const kept = folders.filter((name) => name !== 'kept-by-hand').sort((a, b) => Number(a.split('-')[0]) - Number(b.split('-')[0]));
+    expect(kept).toHaveLength(3);
+    expect(readlinkSync(join(copy, 'dist'))).toBe(join('.builds', kept[2]));
   }, 180_000);
 });
