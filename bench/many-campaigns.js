@@ -4,7 +4,7 @@
 'use strict';
 require('reflect-metadata');
 const Database = require('better-sqlite3');
-const { mkdtempSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { NestFactory } = require('@nestjs/core');
@@ -147,8 +147,17 @@ function dialsPerCampaign(dataDir, from, to) {
 
 const sample = (text, name) => Number((text.split('\n').find((l) => l.startsWith(`${name} `)) ?? ' NaN').split(' ')[1]);
 
-async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign = 1000, seconds = 60, log = console.log } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-campaigns-'));
+async function manyCampaigns({ users = 100, campaignsPerUser = 10, perCampaign = 1000, seconds = 60, log = console.log, under = tmpdir() } = {}) {
+  const dataDir = mkdtempSync(join(under, 'bench-campaigns-'));
+  try {
+    return await dialMany(dataDir, { users, campaignsPerUser, perCampaign, seconds, log });
+  } finally {
+    // A full-size store is a few gigabytes: a run leaves none behind.
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function dialMany(dataDir, { users, campaignsPerUser, perCampaign, seconds, log }) {
   log(`making ${users} users and ${users * campaignsPerUser} campaigns`);
   const campaigns = await makeCampaigns(dataDir, users, campaignsPerUser);
   log(`loading ${campaigns.length * perCampaign} leads in ${ZONES.length} zones`);
