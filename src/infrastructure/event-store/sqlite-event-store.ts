@@ -41,10 +41,10 @@ export interface SqliteEventStoreOptions {
 }
 
 /**
- * The embedded event store: one SQLite file in WAL mode. An append is one IMMEDIATE
- * transaction, so writers in several processes sharing the file are serialised by
- * SQLite's write lock and the (stream, revision) key; writes arriving in the same turn of the
- * event loop commit together (`SqliteGroupCommit`).
+ * The embedded event store: one SQLite file in WAL mode. Appends are made in IMMEDIATE
+ * transactions, so writers in several processes sharing the file are serialised by SQLite's
+ * write lock and the (stream, revision) key; the writes of a turn of the event loop commit
+ * together (`SqliteGroupCommit`).
  */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
@@ -54,7 +54,6 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly statements;
   private readonly appendWrite;
-  private readonly appendTx;
   private readonly group: SqliteGroupCommit;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
@@ -110,7 +109,6 @@ export class SqliteEventStore implements EventStore {
       }
       return { revision, position };
     };
-    this.appendTx = this.db.transaction(this.appendWrite);
     this.group = new SqliteGroupCommit(this.db, (types) => this.signals.emit('appended', types));
   }
 
@@ -118,10 +116,7 @@ export class SqliteEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     const types = events.map((e) => e.type);
     // One event is one INSERT, after a check that throws before it: a statement alone.
-    if (this.group.notFirstOfTurn()) return this.group.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
-    const result = this.appendTx.immediate(stream, events, expected);
-    this.signals.emit('appended', types);
-    return result;
+    return this.group.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -170,9 +165,8 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  async nextId(sequence: string): Promise<number> {
-    const next = () => this.statements.nextId.get(sequence)!.value;
-    return this.group.notFirstOfTurn() ? this.group.share(next, [], true) : next();
+  nextId(sequence: string): Promise<number> {
+    return this.group.share(() => this.statements.nextId.get(sequence)!.value, [], true);
   }
 
   async ping(): Promise<void> {
