@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,43 @@ describe('embedded SQLite rebuilds', () => {
     expect(await docs.count()).toBe(21);
     expect(await store.getCheckpoint('docs')).toBe(20);
     await store.close();
+  });
+
+  it("runs a refill's batches in no async context (Node's promise hooks stay off in a rebuild); a write from elsewhere meanwhile lands in the new file", async () => {
+    const store = new SqliteDocumentStore(join(dir, 'contextless.db'));
+    const docs = store.collection<{ id: number }>('docs');
+    await docs.upsert(1, { id: 1 }, 1);
+    const contexts = jest.spyOn(AsyncLocalStorage.prototype, 'run');
+    // Its own switched off: with no other in use, Node turns its promise hooks off.
+    const switchedOff = jest.spyOn(AsyncLocalStorage.prototype, 'disable');
+    try {
+      let elsewhere: Promise<boolean> | undefined;
+      let issued!: () => void;
+      const written = new Promise<void>((resolve) => (issued = resolve));
+      // Another writer, outside the refill's work: its write comes while a batch of the refill awaits.
+      setTimeout(() => {
+        elsewhere = docs.upsert(3, { id: 3 }, 3);
+        issued();
+      }, 0);
+      await store.refill(['docs'], async () => {
+        await store.exclusive('projections', async () => {
+          await docs.upsert(2, { id: 2 }, 2);
+          await written;
+          await docs.upsert(4, { id: 4 }, 4);
+        });
+      });
+      expect(await elsewhere).toBe(true);
+      expect(contexts).not.toHaveBeenCalled();
+      expect(switchedOff).toHaveBeenCalled();
+      expect((await docs.find({}, { sort: [['id', 'asc']] })).map((d) => d.id)).toEqual([2, 3, 4]);
+      // Batches after the refill are made in their context again.
+      await store.exclusive('projections', () => docs.upsert(5, { id: 5 }, 5));
+      expect(contexts).toHaveBeenCalled();
+    } finally {
+      contexts.mockRestore();
+      switchedOff.mockRestore();
+      await store.close();
+    }
   });
 
   it('fails a rebuild whose writer fails (a unique index refusing a document), and leaves the store as it was', async () => {
