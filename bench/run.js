@@ -102,6 +102,21 @@ async function baseline(service, connections) {
 }
 
 /**
+ * The baseline route on a service of its own with an empty store, for a part whose own service is
+ * busy from its start (many campaigns dial as soon as the service is up).
+ */
+async function idleBaseline() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
+  const service = await startService({ DATA_DIR: dataDir });
+  try {
+    return await baseline(service, 50);
+  } finally {
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The HTTP adapter is chosen by this: the same NestJS app (a constant, and a lead-shaped JSON body
  * parsed and sent back) on Fastify and on Express, each load beside the constant on Fastify.
  */
@@ -365,9 +380,14 @@ async function main() {
     results.figures.push(figure);
   }
   if (!only || only === 'campaigns') {
+    // Beside the baseline measured just before and just after it: the machine's speed moves threefold.
+    const baselines = [await idleBaseline()];
     const figure = await manyCampaigns({ users: n(100), perCampaign: Math.max(10, n(1000)), seconds: 6 * SECONDS, log });
+    baselines.push(await idleBaseline());
+    figure.baseline_requests_per_second = median(baselines.map((b) => b.requests_per_second));
+    figure.ratio_to_baseline = +(figure.attempts_per_second / figure.baseline_requests_per_second).toFixed(4);
     log('many campaigns', JSON.stringify(figure));
-    results.figures.push(figure);
+    results.figures.push(...baselines, figure);
   }
   if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
   if (!only || only === 'relay') {
