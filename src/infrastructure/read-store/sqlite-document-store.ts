@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from '../../shared/ports/document-store.port';
 import { RunningCounts } from './running-counts';
 import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion, freshDataVersion } from './sqlite-batch';
 import { RebuildWriter } from './sqlite-rebuild-writer';
+import { SqliteBatchScope } from './sqlite-batch-scope';
 import { SqliteCollection } from './sqlite-collection';
 import { SqliteCounters } from './sqlite-counters';
 import { SqliteDocumentCache } from './sqlite-document-cache';
@@ -24,25 +24,12 @@ export class SqliteDocumentStore implements DocumentStore {
   private db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<any>>();
   private readonly declared = new Map<string, { indexes: IndexSpec[]; fields: string[] }>();
-  /**
-   * The batch of the `exclusive` call whose work is running, seen only from within that work:
-   * a write made outside it (a reactor's checkpoint, an instance's heartbeat) while it runs is a
-   * batch of its own, queued after it, never a part of one that may fail or be made again.
-   */
-  private readonly running = new AsyncLocalStorage<SqliteBatch>();
+  private readonly scope = new SqliteBatchScope();
   /**
    * During a rebuild: its writer, the keys written to each refilled table (any other has no
    * row), and the checkpoints set (the writer may not have committed them yet).
    */
   private rebuild: { writer: RebuildWriter; written: Map<string, Set<string>>; checkpoints: Map<string, number> } | null = null;
-  /**
-   * The batch of a refill's `exclusive` call that is running, kept without `running`: a refill's
-   * batches are never made again (their commits go to its writer), so a write from elsewhere that
-   * joins one lands in the same new file it would have reached alone. Node's promise hooks,
-   * which `running` switches on for the whole process, then stay off in a rebuild: about an
-   * eighth of its time (bench/README.md).
-   */
-  private refilling: SqliteBatch | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly optimizer: NodeJS.Timeout;
   private readonly counters: SqliteCounters;
@@ -57,7 +44,7 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /** The batch the caller's own work runs in, if any. */
   private get batch(): SqliteBatch | null {
-    return this.running.getStore() ?? this.refilling;
+    return this.scope.current();
   }
 
   /** `slowCountMs`: a count slower than this keeps running totals of its fields from then on (see RunningCounts). */
@@ -177,7 +164,7 @@ export class SqliteDocumentStore implements DocumentStore {
       for (;;) {
         const batch = new SqliteBatch(dataVersion(this.db));
         try {
-          const result = this.rebuild ? await this.refillBatch(batch, work) : await this.running.run(batch, work);
+          const result = await this.scope.run(batch, work, this.rebuild !== null);
           if (!batch.unchanged) await this.commit(batch);
           return { ran: true as const, result };
         } catch (error) {
@@ -186,15 +173,6 @@ export class SqliteDocumentStore implements DocumentStore {
         }
       }
     });
-  }
-
-  private async refillBatch<R>(batch: SqliteBatch, work: () => Promise<R>): Promise<R> {
-    this.refilling = batch;
-    try {
-      return await work();
-    } finally {
-      this.refilling = null;
-    }
   }
 
   /**
@@ -251,8 +229,7 @@ export class SqliteDocumentStore implements DocumentStore {
       this.host.cache.clear();
       const written = new Map(refilled.map(({ table }) => [table, new Set<string>()]));
       this.rebuild = { writer: new RebuildWriter(freshFile), written, checkpoints: new Map() };
-      // Off until the next batch outside a refill: with no other store in use, Node's hooks go off with it.
-      this.running.disable();
+      this.scope.refillBegins();
       return fresh;
     });
     const writer = this.rebuild!.writer;
