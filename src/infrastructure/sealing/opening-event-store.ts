@@ -8,7 +8,7 @@ import {
   SubscribeOptions,
   Subscription,
 } from '../../shared/ports/event-store.port';
-import { SubjectOpening, subjectKeysIn, withPersonalOpened } from '../../shared/sealing/personal-fields';
+import { SubjectOpening, sealedValuesIn, subjectKeysOf, withPersonalOpened } from '../../shared/sealing/personal-fields';
 
 /**
  * docs/privacy.md: the event store as every reader sees it (commands, projections, reactors,
@@ -21,17 +21,18 @@ export class OpeningEventStore implements EventStore {
     private readonly opening: SubjectOpening,
   ) {}
 
-  private async open(event: RecordedEvent): Promise<RecordedEvent> {
+  private async open(event: RecordedEvent, found?: ReadonlySet<string>): Promise<RecordedEvent> {
     // A reader in the log's order drops an erased key where the erasure stands, before what follows.
     this.opening.forgetErasedIn(event);
-    const data = await withPersonalOpened(event.type, event.data, this.opening);
+    const data = await withPersonalOpened(event.type, event.data, this.opening, found);
     return data === event.data ? event : { ...event, data, sealedData: event.data };
   }
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    if (events.length > 1) await this.opening.prefetch(events.flatMap((event) => subjectKeysIn(event.type, event.data)));
+    const found = events.map((event) => sealedValuesIn(event.type, event.data));
+    if (events.length > 1) await this.opening.prefetch(found.flatMap(subjectKeysOf));
     const out: RecordedEvent[] = new Array(events.length);
-    for (let i = 0; i < events.length; i++) out[i] = await this.open(events[i]);
+    for (let i = 0; i < events.length; i++) out[i] = await this.open(events[i], found[i]);
     return out;
   }
 

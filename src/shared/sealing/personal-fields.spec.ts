@@ -1,6 +1,6 @@
 import { declareFields } from '../event-sourcing/event-fields';
 import { DomainEvent } from '../event-sourcing/decider';
-import { ERASED, withPersonalOpened, withPersonalSealed } from './personal-fields';
+import { ERASED, sealedValuesIn, subjectKeysOf, withPersonalOpened, withPersonalSealed } from './personal-fields';
 import { Sealer } from './sealer';
 import { sealerForEachTest } from '../../testing/sealer.fixture';
 
@@ -114,5 +114,48 @@ describe('personal values in the log', () => {
     const opened = (await withPersonalOpened('PersonSent', data, sealer)) as Sent['data'];
     expect(opened.body.call).toEqual({ id: 7, client_phone_number: ERASED, transcript: ERASED, note: ERASED });
     expect(opened.body.lead).toEqual(body.lead);
+  });
+  it('given a reader that holds no key yet, when read: opened once its keys are read; a batch whose keys were fetched opens without waiting on the key store', async () => {
+    const recorded = { meeting_id: 4, transcript: 'I am Ada', recording_url: 'https://rec.example/ada.wav' };
+    const first = (await withPersonalSealed('PersonMet', met, 9, undefined, sealer, AT)).data;
+    const second = (await withPersonalSealed('PersonRecorded', recorded, 9, ada(), sealer, AT)).data;
+    const reader = await made.another();
+    const waited = jest.spyOn(reader, 'openForSubject');
+    expect(await withPersonalOpened('PersonMet', first, reader)).toEqual(met);
+    expect(waited).toHaveBeenCalled();
+
+    const batch = await made.another();
+    await batch.prefetch(subjectKeysOf(sealedValuesIn('PersonMet', first)));
+    const asked = jest.spyOn(batch, 'openForSubject');
+    const read = jest.spyOn(made.keys, 'get');
+    expect(await withPersonalOpened('PersonMet', first, batch)).toEqual(met);
+    expect([asked.mock.calls.length, read.mock.calls.length]).toEqual([0, 0]);
+    // A retained value is sealed twice: its kind's key, not fetched with the batch, is read then.
+    expect(await withPersonalOpened('PersonRecorded', second, batch)).toEqual(recorded);
+    expect(read).toHaveBeenCalledWith(sealer.retentionKeyId(9, 'transcripts', AT));
+
+    await sealer.eraseSubject(ada());
+    batch.forgetErasedIn({ type: 'SubjectErased', data: { subject_key: ada() } });
+    expect(await withPersonalOpened('PersonMet', first, batch)).toMatchObject({ phone_number: ERASED, contacts: met.contacts });
+  });
+
+  it('given data opened, the data read is left as it was and what held no sealed value is the same object', async () => {
+    const heard = {
+      meeting_id: 4,
+      transcript: [
+        { role: 'user', message: 'hello' },
+        { id: 7, status: 'said' },
+      ],
+      note: 'n',
+    };
+    const { data } = await withPersonalSealed('PersonHeard', heard, 9, ada(), sealer, AT);
+    const before = JSON.stringify(data);
+    const opened = (await withPersonalOpened('PersonHeard', data, await made.another())) as typeof heard;
+    expect(opened).toEqual(heard);
+    expect(JSON.stringify(data)).toBe(before);
+    const sealedTranscript = (data as typeof heard).transcript;
+    expect(opened.transcript).not.toBe(sealedTranscript);
+    expect(opened.transcript[1]).toBe(sealedTranscript[1]);
+    expect(await withPersonalOpened('PersonHeard', heard, sealer)).toBe(heard);
   });
 });

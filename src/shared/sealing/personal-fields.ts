@@ -1,5 +1,5 @@
 import { FieldDeclaration, FieldKind, RetainedKind, fieldsOf } from '../event-sourcing/event-fields';
-import { isSealed, sealedKeyId } from './sealer';
+import { KEY_NOT_HELD, isSealed, sealedKeyId } from './sealer';
 
 /** What a personal value reads as once its subject is erased (docs/privacy.md). */
 export const ERASED = '[erased]';
@@ -22,6 +22,8 @@ export interface SubjectSealing {
 /** What opening them needs: undefined for a value whose subject is erased. */
 export interface SubjectOpening {
   openForSubject(value: string): Promise<string | undefined>;
+  /** The same at once when its key is held (or known erased); KEY_NOT_HELD when it must be read first. */
+  openHeld(value: string): string | undefined | typeof KEY_NOT_HELD;
   /** Makes ready at once the keys of many values about to be opened (a batch of events). */
   prefetch(keyIds: Iterable<string>): Promise<void>;
   /** An erasure read from the log: the keys it destroyed are no longer held (docs/privacy.md). */
@@ -155,14 +157,28 @@ function sealedIn(value: unknown, found: Set<string>): void {
   if (typeof value === 'string') {
     if (SUBJECT_SEALED.test(value)) found.add(value);
   } else if (Array.isArray(value)) for (const item of value) sealedIn(item, found);
-  else if (value !== null && typeof value === 'object') for (const inner of Object.values(value)) sealedIn(inner, found);
+  else if (value !== null && typeof value === 'object') for (const field of Object.keys(value)) sealedIn((value as Record<string, unknown>)[field], found);
 }
 
+/** `value` with the strings `plain` names replaced; what holds none of them is the same object, not a copy. */
 function replaced(value: unknown, plain: Map<string, unknown>): unknown {
   if (typeof value === 'string') return plain.has(value) ? plain.get(value) : value;
-  if (Array.isArray(value)) return value.map((item) => replaced(item, plain));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([field, inner]) => [field, replaced(inner, plain)]));
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const inner = replaced(item, plain);
+      if (inner !== item) (copy ??= [...value])[i] = inner;
+    });
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const field of Object.keys(record)) {
+    const inner = replaced(record[field], plain);
+    if (inner !== record[field]) (copy ??= { ...record })[field] = inner;
+  }
+  return copy ?? record;
 }
 
 /** A sealed value opened, and opened again while it was sealed twice (a retained value): `[erased]` when a key is gone. */
@@ -173,21 +189,39 @@ async function openedValue(sealed: string, opening: SubjectOpening): Promise<unk
   return typeof value === 'string' && SUBJECT_SEALED.test(value) ? openedValue(value, opening) : value;
 }
 
-/** The ids of the subjects' keys an event's values are sealed under (not those sealed inside them). */
-export function subjectKeysIn(type: string, data: unknown): string[] {
-  if (!hasPersonalFields(type)) return [];
-  const found = new Set<string>();
-  sealedIn(data, found);
-  return [...found].flatMap((sealed) => sealedKeyId(sealed) ?? []);
+/** The same without waiting, when every key it needs is held: KEY_NOT_HELD when one must be read. */
+function openedAtOnce(sealed: string, opening: SubjectOpening): unknown {
+  const opened = opening.openHeld(sealed);
+  if (opened === KEY_NOT_HELD) return KEY_NOT_HELD;
+  if (opened === undefined) return ERASED;
+  const value = JSON.parse(opened) as unknown;
+  return typeof value === 'string' && SUBJECT_SEALED.test(value) ? openedAtOnce(value, opening) : value;
 }
 
-/** An event's data as it is read: its personal values opened, those of an erased subject `[erased]`. */
-export async function withPersonalOpened<Data>(type: string, data: Data, opening: SubjectOpening): Promise<Data> {
-  if (!hasPersonalFields(type)) return data;
+const NONE: ReadonlySet<string> = new Set();
+
+/** The sealed values an event's data holds (not those sealed inside them). */
+export function sealedValuesIn(type: string, data: unknown): ReadonlySet<string> {
+  if (!hasPersonalFields(type)) return NONE;
   const found = new Set<string>();
   sealedIn(data, found);
+  return found;
+}
+
+/** The ids of the subjects' keys values are sealed under. */
+export const subjectKeysOf = (values: Iterable<string>): string[] => [...values].flatMap((sealed) => sealedKeyId(sealed) ?? []);
+
+/**
+ * An event's data as it is read: its personal values opened, those of an erased subject `[erased]`.
+ * `found`: its sealed values, when the caller has looked for them already.
+ */
+export async function withPersonalOpened<Data>(type: string, data: Data, opening: SubjectOpening, found = sealedValuesIn(type, data)): Promise<Data> {
   if (found.size === 0) return data;
   const plain = new Map<string, unknown>();
-  for (const sealed of found) plain.set(sealed, await openedValue(sealed, opening));
+  for (const sealed of found) {
+    // A batch read has its keys fetched beforehand: most values open without waiting.
+    const value = openedAtOnce(sealed, opening);
+    plain.set(sealed, value === KEY_NOT_HELD ? await openedValue(sealed, opening) : value);
+  }
   return replaced(data, plain) as Data;
 }

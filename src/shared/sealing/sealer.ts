@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../config-error';
 import { KeyStore, StoredDataKey } from '../ports/key-store.port';
+import { decrypt, encrypt, random } from './aes-gcm';
 
 const PREFIX = 'sealed:v1:';
 const SEALED = /^sealed:v1:([A-Za-z0-9_-]+):([A-Za-z0-9_-]+)$/;
@@ -37,31 +38,8 @@ const retentionKeyPrefix = (organisationId: number, kind: string) => `dr_${organ
 export const retentionKeyIdAt = (organisationId: number, kind: string, bucketStart: number) =>
   `${retentionKeyPrefix(organisationId, kind)}${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
 
-/** AES-256-GCM of `plain` under `key`, the key's id bound in as associated data: iv | ciphertext | tag, base64url. */
-/** Random bytes drawn from a pool filled 4 KB at a time: one value sealed per field costs no call for its IV. */
-let pool = Buffer.alloc(0);
-let drawn = 0;
-function random(size: number): Buffer {
-  if (drawn + size > pool.length) {
-    pool = randomBytes(4096);
-    drawn = 0;
-  }
-  drawn += size;
-  return pool.subarray(drawn - size, drawn);
-}
-
-function encrypt(key: Buffer, keyId: string, plain: Buffer): string {
-  const iv = random(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(keyId));
-  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString('base64url');
-}
-
-function decrypt(key: Buffer, keyId: string, sealed: string): Buffer {
-  const bytes = Buffer.from(sealed, 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(Buffer.from(keyId));
-  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
-}
+/** What `openHeld` answers for a value whose key is not held here yet: `openForSubject` reads it. */
+export const KEY_NOT_HELD = Symbol('key not held');
 
 export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(PREFIX);
 
@@ -191,14 +169,30 @@ export class Sealer {
 
   /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
+    const held = this.openHeld(value);
+    if (held !== KEY_NOT_HELD) return held;
+    const [, keyId, sealed] = SEALED.exec(value)!;
+    const key = await this.subjectKey(keyId, false);
+    return key ? this.opening(value, key, keyId, sealed) : undefined;
+  }
+
+  /**
+   * `openForSubject` without waiting, when the value's key is held here or known erased (after a
+   * `prefetch`, every value of a batch read): KEY_NOT_HELD when its key must be read first.
+   */
+  openHeld(value: string): string | undefined | typeof KEY_NOT_HELD {
     const known = this.opened.get(value);
     // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
     if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
     if (!match) return value;
     const [, keyId, sealed] = match;
-    const key = await this.subjectKey(keyId, false);
-    if (!key) return undefined;
+    const key = this.subjectKeys.get(keyId);
+    if (key === undefined) return KEY_NOT_HELD;
+    return key === ERASED_MARK ? undefined : this.opening(value, key, keyId, sealed);
+  }
+
+  private opening(value: string, key: Buffer, keyId: string, sealed: string): string {
     const plain = decrypt(key, keyId, sealed).toString('utf8');
     this.opened.set(value, { keyId, plain });
     return plain;
