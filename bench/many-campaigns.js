@@ -16,7 +16,7 @@ const { CreateAssistant } = require('../dist/assistants/commands/create-assistan
 const { CreateCampaign } = require('../dist/campaigns/commands/create-campaign');
 const { ChangeCampaignStatus } = require('../dist/campaigns/commands/change-campaign-status');
 const { BulkWriter, phone, assistantBody } = require('./load');
-const { startService, rssMb, cpuSeconds } = require('./service');
+const { startService, rssMb, cpuSeconds, mainThreadCpuSeconds } = require('./service');
 
 const ZONES = [
   'Pacific/Honolulu',
@@ -179,6 +179,7 @@ async function dialMany(dataDir, { users, campaignsPerUser, perCampaign, seconds
     // Only the calls placed within the window count.
     const from = headPosition(dataDir);
     const cpuBefore = cpuSeconds(service.pid);
+    const mainBefore = mainThreadCpuSeconds(service.pid);
     const started = Date.now();
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const after = await metrics();
@@ -187,6 +188,7 @@ async function dialMany(dataDir, { users, campaignsPerUser, perCampaign, seconds
     const passes = sample(after, 'scheduler_pass_duration_seconds_count') - sample(before, 'scheduler_pass_duration_seconds_count');
     const passSeconds = sample(after, 'scheduler_pass_duration_seconds_sum') - sample(before, 'scheduler_pass_duration_seconds_sum');
     const cpu = cpuSeconds(service.pid) - cpuBefore;
+    const main = mainThreadCpuSeconds(service.pid) - mainBefore;
     const rss = Math.round(rssMb(service.pid));
     await service.stop();
     const dials = dialsPerCampaign(dataDir, from, to);
@@ -199,6 +201,8 @@ async function dialMany(dataDir, { users, campaignsPerUser, perCampaign, seconds
       attempts: total,
       attempts_per_second: Math.round(total / elapsed),
       cpu_ms_per_attempt: +((cpu * 1000) / Math.max(1, total)).toFixed(3),
+      // How busy the service's main thread was: below 1, the attempts wait on something else than its CPU.
+      main_thread_busy: +(main / elapsed).toFixed(2),
       scheduler_pass_ms: +((passSeconds * 1000) / Math.max(1, passes)).toFixed(1),
       passes,
       // A campaign's count is whole calls, and where its calls fall against the window's edges moves
