@@ -115,28 +115,22 @@ describe('personal values in the log', () => {
     expect(opened.body.call).toEqual({ id: 7, client_phone_number: ERASED, transcript: ERASED, note: ERASED });
     expect(opened.body.lead).toEqual(body.lead);
   });
-  it('given a reader that holds no key yet, when read: opened once its keys are read; a batch whose keys were fetched opens without waiting on the key store', async () => {
+  it("given another instance's reader, when a batch is read: its people's keys are fetched once, a retained value's kind key when reached, and an erasure followed", async () => {
     const recorded = { meeting_id: 4, transcript: 'I am Ada', recording_url: 'https://rec.example/ada.wav' };
     const first = (await withPersonalSealed('PersonMet', met, 9, undefined, sealer, AT)).data;
     const second = (await withPersonalSealed('PersonRecorded', recorded, 9, ada(), sealer, AT)).data;
     const reader = await made.another();
-    const waited = jest.spyOn(reader, 'openForSubject');
-    expect(await withPersonalOpened('PersonMet', first, reader)).toEqual(met);
-    expect(waited).toHaveBeenCalled();
-
-    const batch = await made.another();
-    await batch.prefetch(subjectKeysOf(sealedValuesIn('PersonMet', first)));
-    const asked = jest.spyOn(batch, 'openForSubject');
+    await reader.prefetch(subjectKeysOf(sealedValuesIn('PersonMet', first)));
     const read = jest.spyOn(made.keys, 'get');
-    expect(await withPersonalOpened('PersonMet', first, batch)).toEqual(met);
-    expect([asked.mock.calls.length, read.mock.calls.length]).toEqual([0, 0]);
-    // A retained value is sealed twice: its kind's key, not fetched with the batch, is read then.
-    expect(await withPersonalOpened('PersonRecorded', second, batch)).toEqual(recorded);
-    expect(read).toHaveBeenCalledWith(sealer.retentionKeyId(9, 'transcripts', AT));
+    expect(await withPersonalOpened('PersonMet', first, reader)).toEqual(met);
+    expect(read).not.toHaveBeenCalled();
+    // A retained value is sealed twice: its kind's key, not among the batch's, is read then.
+    expect(await withPersonalOpened('PersonRecorded', second, reader)).toEqual(recorded);
+    expect(read.mock.calls).toEqual([[sealer.retentionKeyId(9, 'transcripts', AT)], [sealer.retentionKeyId(9, 'recordings', AT)]]);
 
     await sealer.eraseSubject(ada());
-    batch.forgetErasedIn({ type: 'SubjectErased', data: { subject_key: ada() } });
-    expect(await withPersonalOpened('PersonMet', first, batch)).toMatchObject({ phone_number: ERASED, contacts: met.contacts });
+    reader.forgetErasedIn({ type: 'SubjectErased', data: { subject_key: ada() } });
+    expect(await withPersonalOpened('PersonMet', first, reader)).toMatchObject({ phone_number: ERASED, contacts: met.contacts });
   });
 
   it('given data opened, the data read is left as it was and what held no sealed value is the same object', async () => {

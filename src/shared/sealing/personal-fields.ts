@@ -1,5 +1,5 @@
 import { FieldDeclaration, FieldKind, RetainedKind, fieldsOf } from '../event-sourcing/event-fields';
-import { KEY_NOT_HELD, isSealed, sealedKeyId } from './sealer';
+import { isSealed, sealedKeyId } from './sealer';
 
 /** What a personal value reads as once its subject is erased (docs/privacy.md). */
 export const ERASED = '[erased]';
@@ -22,8 +22,6 @@ export interface SubjectSealing {
 /** What opening them needs: undefined for a value whose subject is erased. */
 export interface SubjectOpening {
   openForSubject(value: string): Promise<string | undefined>;
-  /** The same at once when its key is held (or known erased); KEY_NOT_HELD when it must be read first. */
-  openHeld(value: string): string | undefined | typeof KEY_NOT_HELD;
   /** Makes ready at once the keys of many values about to be opened (a batch of events). */
   prefetch(keyIds: Iterable<string>): Promise<void>;
   /** An erasure read from the log: the keys it destroyed are no longer held (docs/privacy.md). */
@@ -189,15 +187,6 @@ async function openedValue(sealed: string, opening: SubjectOpening): Promise<unk
   return typeof value === 'string' && SUBJECT_SEALED.test(value) ? openedValue(value, opening) : value;
 }
 
-/** The same without waiting, when every key it needs is held: KEY_NOT_HELD when one must be read. */
-function openedAtOnce(sealed: string, opening: SubjectOpening): unknown {
-  const opened = opening.openHeld(sealed);
-  if (opened === KEY_NOT_HELD) return KEY_NOT_HELD;
-  if (opened === undefined) return ERASED;
-  const value = JSON.parse(opened) as unknown;
-  return typeof value === 'string' && SUBJECT_SEALED.test(value) ? openedAtOnce(value, opening) : value;
-}
-
 const NONE: ReadonlySet<string> = new Set();
 
 /** The sealed values an event's data holds (not those sealed inside them). */
@@ -218,10 +207,6 @@ export const subjectKeysOf = (values: Iterable<string>): string[] => [...values]
 export async function withPersonalOpened<Data>(type: string, data: Data, opening: SubjectOpening, found = sealedValuesIn(type, data)): Promise<Data> {
   if (found.size === 0) return data;
   const plain = new Map<string, unknown>();
-  for (const sealed of found) {
-    // A batch read has its keys fetched beforehand: most values open without waiting.
-    const value = openedAtOnce(sealed, opening);
-    plain.set(sealed, value === KEY_NOT_HELD ? await openedValue(sealed, opening) : value);
-  }
+  for (const sealed of found) plain.set(sealed, await openedValue(sealed, opening));
   return replaced(data, plain) as Data;
 }

@@ -38,9 +38,6 @@ const retentionKeyPrefix = (organisationId: number, kind: string) => `dr_${organ
 export const retentionKeyIdAt = (organisationId: number, kind: string, bucketStart: number) =>
   `${retentionKeyPrefix(organisationId, kind)}${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
 
-/** What `openHeld` answers for a value whose key is not held here yet: `openForSubject` reads it. */
-export const KEY_NOT_HELD = Symbol('key not held');
-
 export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(PREFIX);
 
 /** The id of the key a sealed value is sealed under. */
@@ -169,30 +166,14 @@ export class Sealer {
 
   /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
-    const held = this.openHeld(value);
-    if (held !== KEY_NOT_HELD) return held;
-    const [, keyId, sealed] = SEALED.exec(value)!;
-    const key = await this.subjectKey(keyId, false);
-    return key ? this.opening(value, key, keyId, sealed) : undefined;
-  }
-
-  /**
-   * `openForSubject` without waiting, when the value's key is held here or known erased (after a
-   * `prefetch`, every value of a batch read): KEY_NOT_HELD when its key must be read first.
-   */
-  openHeld(value: string): string | undefined | typeof KEY_NOT_HELD {
     const known = this.opened.get(value);
     // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
     if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
     if (!match) return value;
     const [, keyId, sealed] = match;
-    const key = this.subjectKeys.get(keyId);
-    if (key === undefined) return KEY_NOT_HELD;
-    return key === ERASED_MARK ? undefined : this.opening(value, key, keyId, sealed);
-  }
-
-  private opening(value: string, key: Buffer, keyId: string, sealed: string): string {
+    const key = await this.subjectKey(keyId, false);
+    if (!key) return undefined;
     const plain = decrypt(key, keyId, sealed).toString('utf8');
     this.opened.set(value, { keyId, plain });
     return plain;
