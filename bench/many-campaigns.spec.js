@@ -11,6 +11,9 @@ describe('bench many campaigns', () => {
     const { manyCampaigns } = require('./many-campaigns');
     const result = await manyCampaigns({ users: 1, campaignsPerUser: 2, perCampaign: 10, seconds: 1, log: () => {}, under: scratch });
     expect(result).toMatchObject({ name: expect.stringMatching(/^2 campaigns of 1 users, 20 leads/), attempts: expect.any(Number) });
+    // The service's main thread did the dialing: some of the window's time, and at most all of it (one core).
+    expect(result.main_thread_busy).toBeGreaterThan(0);
+    expect(result.main_thread_busy).toBeLessThanOrEqual(1.05);
     expect(readdirSync(scratch).filter((name) => name.startsWith('bench-campaigns-'))).toEqual([]);
   }, 120_000);
 });
