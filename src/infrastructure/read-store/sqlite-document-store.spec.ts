@@ -209,6 +209,16 @@ describe('embedded SQLite running totals', () => {
     await store.close();
   });
 
+  it('moves the totals it learned itself from its next batch on', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'learned-here.db'), { slowCountMs: 0 });
+    const docs = store.collection<{ id: number; v: number }>('docs');
+    await docs.upsert(1, { id: 1, v: 1 }, 1);
+    expect(await docs.count({ v: 1 })).toBe(1);
+    await docs.upsert(2, { id: 2, v: 1 }, 2);
+    expect(await docs.count({ v: 1 })).toBe(2);
+    await store.close();
+  });
+
   it('moves the totals another connection learned, from its next batch on', async () => {
     const file = join(dir, 'learned-elsewhere.db');
     const [a, b] = [new SqliteDocumentStore(file), new SqliteDocumentStore(file, { slowCountMs: 0 })];
@@ -241,6 +251,25 @@ describe('embedded SQLite running totals', () => {
 });
 
 describe('embedded SQLite across processes', () => {
+  it("answers checkpoints as committed: its own at once, another connection's once that one committed", async () => {
+    const file = join(dir, 'checkpoints.db');
+    const [a, b] = [new SqliteDocumentStore(file), new SqliteDocumentStore(file)];
+    expect(await a.getCheckpoint('p')).toBe(0);
+    await b.setCheckpoint('p', 5);
+    expect(await a.getCheckpoint('p')).toBe(5);
+    await a.setCheckpoint('p', 7);
+    expect([await a.getCheckpoint('p'), await b.getCheckpoint('p')]).toEqual([7, 7]);
+    await a.resetCheckpoint('p', 2);
+    expect([await a.getCheckpoint('p'), await b.getCheckpoint('p')]).toEqual([2, 2]);
+    // A write no batch made, by another connection, is seen too.
+    const other = new Database(file);
+    other.prepare(`UPDATE checkpoints SET position = 9 WHERE name = 'p'`).run();
+    other.close();
+    expect(await a.getCheckpoint('p')).toBe(9);
+    await a.close();
+    await b.close();
+  });
+
   it('keeps a write made outside a batch while the batch is made again after another connection committed', async () => {
     const store = new SqliteDocumentStore(join(dir, 'again.db'));
     const c = store.collection<{ v: number }>('again');

@@ -100,6 +100,37 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         await expect(store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream')).rejects.toBeInstanceOf(ConcurrencyError);
       });
 
+      it('refuses no_stream for a batch too, naming the revision the stream is at, and writes none of it', async () => {
+        await store.append(
+          `${prefix}-a`,
+          [
+            { type: 'A', data: {} },
+            { type: 'B', data: {} },
+          ],
+          'no_stream',
+        );
+        const refused = store.append(
+          `${prefix}-a`,
+          [
+            { type: 'C', data: {} },
+            { type: 'D', data: {} },
+          ],
+          'no_stream',
+        );
+        await expect(refused).rejects.toMatchObject({ name: 'ConcurrencyError', stream: `${prefix}-a`, expected: 'no_stream', actual: 1 });
+        expect((await store.readStream(`${prefix}-a`)).map((e) => e.type)).toEqual(['A', 'B']);
+      });
+
+      it('takes one of two appends racing to open a stream, and refuses the other', async () => {
+        const outcomes = await Promise.allSettled([
+          store.append(`${prefix}-a`, [{ type: 'First', data: {} }], 'no_stream'),
+          store.append(`${prefix}-a`, [{ type: 'Second', data: {} }], 'no_stream'),
+        ]);
+        expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+        expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+        expect(await store.readStream(`${prefix}-a`)).toHaveLength(1);
+      });
+
       it('refuses a revision when the stream does not exist', async () => {
         await expect(store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 0)).rejects.toBeInstanceOf(ConcurrencyError);
       });
