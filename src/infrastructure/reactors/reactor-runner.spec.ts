@@ -117,6 +117,9 @@ describe('ReactorRunner', () => {
       poisoned = false;
       await until(() => seen.length === 5);
       expect(seen).toEqual(['2.1', '2.2', '1.1', '1.2', '1.3']);
+      // A recovery is written once its reaction has returned: the last may follow `seen` by a moment.
+      const recovered = async () => (await readStream('reactor_parked-picky')).filter((e) => e.type === 'ReactorEventRecovered').length;
+      for (const deadline = Date.now() + 5000; (await recovered()) < 3 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
       const trail = (await events.readStream('reactor_parked-picky')).map((e) => e.type);
       expect(trail.filter((t) => t === 'ReactorEventParked')).toHaveLength(3);
       expect(trail.filter((t) => t === 'ReactorEventRecovered')).toHaveLength(3);
