@@ -96,8 +96,8 @@ describe('ReactorRunner', () => {
     };
     const projections = { caughtUpAtStart: Promise.resolve(), projected } as unknown as ProjectionRunner;
     const { runner, leases } = runnerOf(discovery, projections);
-    const until = async (check: () => boolean) => {
-      for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+    const until = async (check: () => boolean | Promise<boolean>) => {
+      for (const deadline = Date.now() + 5000; !(await check()) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
     };
     // Every look at the parked events after the first reads only what was appended since.
     const readsFromStart: number[] = [];
@@ -118,8 +118,7 @@ describe('ReactorRunner', () => {
       await until(() => seen.length === 5);
       expect(seen).toEqual(['2.1', '2.2', '1.1', '1.2', '1.3']);
       // A recovery is written once its reaction has returned: the last may follow `seen` by a moment.
-      const recovered = async () => (await readStream('reactor_parked-picky')).filter((e) => e.type === 'ReactorEventRecovered').length;
-      for (const deadline = Date.now() + 5000; (await recovered()) < 3 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 10));
+      await until(async () => (await readStream('reactor_parked-picky')).filter((e) => e.type === 'ReactorEventRecovered').length === 3);
       const trail = (await events.readStream('reactor_parked-picky')).map((e) => e.type);
       expect(trail.filter((t) => t === 'ReactorEventParked')).toHaveLength(3);
       expect(trail.filter((t) => t === 'ReactorEventRecovered')).toHaveLength(3);

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from '../../shared/ports/event-store.errors';
-import { EventStore } from '../../shared/ports/event-store.port';
+import { EventStore, ExpectedRevision } from '../../shared/ports/event-store.port';
 import { readCases } from './event-store-reads.contract';
 import { subscriptionCases } from './event-store-subscriptions.contract';
+
+/** Two events of no data, of these types. */
+const two = (first: string, second: string) => [
+  { type: first, data: {} },
+  { type: second, data: {} },
+];
 
 export interface EventStoreHarness {
   /** Opens the store; calling it again opens the same underlying storage anew (a restart). */
@@ -100,76 +106,35 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
         await expect(store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream')).rejects.toBeInstanceOf(ConcurrencyError);
       });
 
-      it('refuses no_stream for a batch too, naming the revision the stream is at, and writes none of it', async () => {
-        await store.append(
-          `${prefix}-a`,
-          [
-            { type: 'A', data: {} },
-            { type: 'B', data: {} },
-          ],
-          'no_stream',
-        );
-        const refused = store.append(
-          `${prefix}-a`,
-          [
-            { type: 'C', data: {} },
-            { type: 'D', data: {} },
-          ],
-          'no_stream',
-        );
-        await expect(refused).rejects.toMatchObject({ name: 'ConcurrencyError', stream: `${prefix}-a`, expected: 'no_stream', actual: 1 });
-        expect((await store.readStream(`${prefix}-a`)).map((e) => e.type)).toEqual(['A', 'B']);
-      });
-
-      it('takes one of two appends racing to open a stream, and refuses the other', async () => {
-        const outcomes = await Promise.allSettled([
-          store.append(`${prefix}-a`, [{ type: 'First', data: {} }], 'no_stream'),
-          store.append(`${prefix}-a`, [{ type: 'Second', data: {} }], 'no_stream'),
-        ]);
-        expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-        expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
-        expect(await store.readStream(`${prefix}-a`)).toHaveLength(1);
-      });
-
       it('refuses a revision when the stream does not exist', async () => {
         await expect(store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 0)).rejects.toBeInstanceOf(ConcurrencyError);
       });
 
-      it('refuses a stale revision and writes nothing of the refused batch', async () => {
-        await store.append(
-          `${prefix}-a`,
-          [
-            { type: 'A', data: {} },
-            { type: 'B', data: {} },
-          ],
-          'no_stream',
-        );
-        const error = await store
-          .append(
-            `${prefix}-a`,
-            [
-              { type: 'C', data: {} },
-              { type: 'D', data: {} },
-            ],
-            0,
-          )
-          .catch((e: unknown) => e);
+      it.each<[string, ExpectedRevision]>([
+        ['a stale revision', 0],
+        ['no_stream', 'no_stream'],
+      ])('refuses %s, naming the revision the stream is at, and writes nothing of the refused batch', async (_, expected) => {
+        await store.append(`${prefix}-a`, two('A', 'B'), 'no_stream');
+        const error = await store.append(`${prefix}-a`, two('C', 'D'), expected).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(ConcurrencyError);
-        expect((error as ConcurrencyError).actual).toBe(1);
+        expect(error).toMatchObject({ stream: `${prefix}-a`, expected, actual: 1 });
         expect((await store.readStream(`${prefix}-a`)).map((e) => e.type)).toEqual(['A', 'B']);
       });
 
-      it('lets exactly one of many concurrent writers at the same revision win', async () => {
-        await store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream');
+      it.each<[string, ExpectedRevision]>([
+        ['at the same revision', 0],
+        ['opening the same stream', 'no_stream'],
+      ])('lets exactly one of many concurrent writers %s win', async (_, expected) => {
+        if (expected !== 'no_stream') await store.append(`${prefix}-a`, [{ type: 'A', data: {} }], 'no_stream');
         const other = await open();
         const results = await Promise.allSettled(
-          Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).append(`${prefix}-a`, [{ type: 'Claim', data: { i } }], 0)),
+          Array.from({ length: 10 }, (_, i) => (i % 2 ? other : store).append(`${prefix}-a`, [{ type: 'Claim', data: { i } }], expected)),
         );
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         for (const r of results.filter((r) => r.status === 'rejected')) {
           expect((r as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
         }
-        expect(await store.readStream(`${prefix}-a`)).toHaveLength(2);
+        expect(await store.readStream(`${prefix}-a`)).toHaveLength(expected === 'no_stream' ? 1 : 2);
       });
 
       it('decides each of many appends asked at once on its own, a refused one takes none of the others with it', async () => {
@@ -180,14 +145,7 @@ export function eventStoreContract(name: string, harness: EventStoreHarness) {
           store.nextId(`${prefix}-seq`),
           store.append(`${prefix}-b`, [{ type: 'B', data: {} }], 0),
           store.append(`${prefix}-b`, [{ type: 'AlsoAtZero', data: {} }], 0),
-          store.append(
-            `${prefix}-d`,
-            [
-              { type: 'D', data: {} },
-              { type: 'E', data: {} },
-            ],
-            'no_stream',
-          ),
+          store.append(`${prefix}-d`, two('D', 'E'), 'no_stream'),
         ];
         const results = await Promise.allSettled(asked);
         expect([0, 1, 2, 5].map((i) => results[i].status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
