@@ -370,16 +370,23 @@ const { erasureCost } = require('./erasure');
 const { forecastCost } = require('./forecast');
 
 async function main() {
-  const only = process.env.BENCH_ONLY;
-  if (!only || only === 'adapters') await adapters();
-  if (!only || only === 'http') await httpAndReads();
-  if (!only || only === 'dialing') await dialingAndMemory();
-  if (!only || only === 'slow-provider') {
+  // A comma-separated list runs those parts in one run, their floors judged together.
+  const only = new Set(
+    (process.env.BENCH_ONLY ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+  const part = (name) => only.size === 0 || only.has(name);
+  if (part('adapters')) await adapters();
+  if (part('http')) await httpAndReads();
+  if (part('dialing')) await dialingAndMemory();
+  if (part('slow-provider')) {
     const figure = await slowProviderDialing({ leadsPerCampaign: Math.max(100, n(400)), seconds: SECONDS, log });
     log('slow provider', JSON.stringify(figure));
     results.figures.push(figure);
   }
-  if (!only || only === 'campaigns') {
+  if (part('campaigns')) {
     // Beside the baseline measured just before and just after it: the machine's speed moves threefold.
     const baselines = [await idleBaseline()];
     const figure = await manyCampaigns({ users: n(100), perCampaign: Math.max(10, n(1000)), seconds: 6 * SECONDS, log });
@@ -389,16 +396,16 @@ async function main() {
     log('many campaigns', JSON.stringify(figure));
     results.figures.push(...baselines, figure);
   }
-  if (!only || only === 'import') results.figures.push(await leadImport({ rows: n(1_000_000), log }));
-  if (!only || only === 'relay') {
+  if (part('import')) results.figures.push(await leadImport({ rows: n(1_000_000), log }));
+  if (part('relay')) {
     const instances = Number(process.env.BENCH_RELAY_INSTANCES ?? 1);
     results.figures.push(
       ...(await relayLatency({ sizes: [Math.max(10, n(50)), Math.max(20, n(200))], baseline: (service) => baseline(service, 50), log, instances })),
     );
   }
-  if (!only || only === 'dnc') results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
-  if (!only || only === 'erasure') results.figures.push(await erasureCost({ calls: Math.max(100, n(1000)), log }));
-  if (!only || only === 'forecast') results.figures.push(await forecastCost({ leads: Math.max(1000, n(100_000)), log }));
+  if (part('dnc')) results.figures.push(...(await dncImport({ sizes: [n(10_000), n(1_000_000), n(10_000_000)], log })));
+  if (part('erasure')) results.figures.push(await erasureCost({ calls: Math.max(100, n(1000)), log }));
+  if (part('forecast')) results.figures.push(await forecastCost({ leads: Math.max(1000, n(100_000)), log }));
   results.floors = floorsOf(results.figures);
   writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const shown = (figure) => Object.fromEntries(Object.entries(figure).map(([key, value]) => [key, Array.isArray(value) ? value.join('–') : value]));

@@ -101,6 +101,13 @@ describe('forecastDials', () => {
     expect(new Set(forecast.perLead().map((l) => l.next_dial_at)).size).toBe(120);
   });
 
+  it("gives a minute's room to the leads due at one instant by their ids, whatever order they are read in", () => {
+    const [first, second, third] = Array.from({ length: 3 }, () => lead(['Europe/Berlin']));
+    const forecast = forecastDials(settings({ maxConcurrentCalls: 1 }), always, [third, first, second], FROM);
+    const at = new Map(forecast.perLead().map((l) => [l.lead_id, l.next_dial_at]));
+    expect([first, second, third].map((l) => at.get(l.id))).toEqual(['2026-11-25T12:00:00.000Z', '2026-11-25T12:01:00.000Z', '2026-11-25T12:02:00.000Z']);
+  });
+
   it('moves dials a full window pushes out to the next day the rules allow', () => {
     // Berlin's window closes at 16:00 UTC: 240 minutes hold 240 one-minute calls; the rest wait for tomorrow's 08:00 UTC.
     const berliners = Array.from({ length: 300 }, () => lead(['Europe/Berlin']));

@@ -66,15 +66,10 @@ type Allowed = (contact: ForecastContact, at: number) => number | null;
  */
 function allowedBy(rules: DialRules): Allowed {
   const byZones = new Map<string, Map<number, number | null>>();
-  const ofContact = new WeakMap<ForecastContact, Map<number, number | null>>();
   return (contact, at) => {
-    let known = ofContact.get(contact);
-    if (!known) {
-      const key = contact.zones.join(',');
-      known = byZones.get(key) ?? new Map<number, number | null>();
-      byZones.set(key, known);
-      ofContact.set(contact, known);
-    }
+    const zones = contact.zones.length === 1 ? contact.zones[0] : contact.zones.join('\u0000');
+    let known = byZones.get(zones);
+    if (!known) byZones.set(zones, (known = new Map()));
     let answer = known.get(at);
     if (answer === undefined) {
       answer = nextDialInstant(rules, { zones: contact.zones, doNotCall: false }, new Date(at))?.getTime() ?? null;
@@ -109,8 +104,7 @@ function neverCallable(rules: DialRules, allowed: Allowed, lead: ForecastLead, f
  * every dial at the first instant the dial rules allow: the rules the dialer applies, through the
  * same function (`nextDialInstant`).
  */
-function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions, lead: ForecastLead, from: number): ExpectedDial[] {
-  const dials: ExpectedDial[] = [];
+function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions, lead: ForecastLead, from: number, dials: ExpectedDial[]): void {
   const open = lead.contacts.filter((contact) => !contact.listed);
   const missed = 1 - assumptions.answerRate;
   const callMs = assumptions.averageCallSeconds * 1000;
@@ -131,7 +125,24 @@ function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions
     reachedNobody = unanswered;
     roundStart = at + settings.retryDelaySeconds * 1000;
   }
-  return dials;
+}
+
+/**
+ * The dials by their instant, those of one instant by their leads' ids. A campaign's dials fall on
+ * few instants, each instant's made in the leads' order (by id, as they are read): few comparisons.
+ */
+function inTimeOrder(dials: readonly ExpectedDial[]): ExpectedDial[] {
+  const byInstant = new Map<number, ExpectedDial[]>();
+  for (const dial of dials) {
+    const same = byInstant.get(dial.at);
+    if (same) same.push(dial);
+    else byInstant.set(dial.at, [dial]);
+  }
+  const ordered: ExpectedDial[] = [];
+  for (const at of [...byInstant.keys()].sort((a, b) => a - b)) {
+    for (const dial of byInstant.get(at)!.sort((a, b) => a.lead - b.lead)) ordered.push(dial);
+  }
+  return ordered;
 }
 
 /**
@@ -155,7 +166,7 @@ function placed(dials: ExpectedDial[], settings: ForecastSettings, allowed: Allo
     return m;
   };
   const out: ExpectedDial[] = [];
-  for (const dial of [...dials].sort((a, b) => a.at - b.at || a.lead - b.lead)) {
+  for (const dial of inTimeOrder(dials)) {
     let at: number | null = dial.at;
     for (;;) {
       const minute = open(Math.floor(at / MINUTE));
@@ -184,17 +195,13 @@ export function forecastDials(settings: ForecastSettings, assumptions: Assumptio
   for (const lead of pending) {
     const reason = neverCallable(settings.rules, allowed, lead, Math.max(from.getTime(), lead.dueAt));
     if (reason) reasons.set(lead.id, reason);
-    else dials.push(...expectedDials(settings, allowed, assumptions, lead, from.getTime()));
+    else expectedDials(settings, allowed, assumptions, lead, from.getTime(), dials);
   }
   const scheduled = placed(dials, settings, allowed, assumptions);
-  const first = new Map<number, number>();
-  const expected = new Map<number, number>();
   const days = new Map<number, number>();
   let firstAt = Infinity;
   let lastAt = -Infinity;
   for (const dial of scheduled) {
-    if (!first.has(dial.lead) || dial.at < first.get(dial.lead)!) first.set(dial.lead, dial.at);
-    if (dial.opensRound) expected.set(dial.lead, (expected.get(dial.lead) ?? 0) + dial.weight);
     firstAt = Math.min(firstAt, dial.at);
     lastAt = Math.max(lastAt, dial.at);
     const day = Math.floor(dial.at / DAY);
@@ -208,14 +215,21 @@ export function forecastDials(settings: ForecastSettings, assumptions: Assumptio
     ends_at: scheduled.length ? iso(lastAt + assumptions.averageCallSeconds * 1000) : null,
     leads: { total: leads.length, callable: pending.length - reasons.size, never_callable: { total: reasons.size, by_reason: byReason } },
     by_day: [...days].sort(([a], [b]) => a - b).map(([day, dials]) => ({ date: new Date(day * DAY).toISOString().slice(0, 10), dials: Math.round(dials) })),
-    perLead: () =>
-      leads.map((lead) => ({
+    perLead: () => {
+      const first = new Map<number, number>();
+      const expected = new Map<number, number>();
+      for (const dial of scheduled) {
+        if (!first.has(dial.lead) || dial.at < first.get(dial.lead)!) first.set(dial.lead, dial.at);
+        if (dial.opensRound) expected.set(dial.lead, (expected.get(dial.lead) ?? 0) + dial.weight);
+      }
+      return leads.map((lead) => ({
         lead_id: lead.id,
         phone_number: lead.phone_number,
         status: lead.status,
         next_dial_at: iso(first.get(lead.id)),
         expected_attempts: Math.round((expected.get(lead.id) ?? 0) * 100) / 100,
         reason: reasons.get(lead.id) ?? null,
-      })),
+      }));
+    },
   };
 }
