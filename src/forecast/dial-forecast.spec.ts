@@ -108,6 +108,14 @@ describe('forecastDials', () => {
     expect([first, second, third].map((l) => at.get(l.id))).toEqual(['2026-11-25T12:00:00.000Z', '2026-11-25T12:01:00.000Z', '2026-11-25T12:02:00.000Z']);
   });
 
+  it('places earlier instants first, whatever order their leads come in: a lead due later waits behind those pushed into its minute', () => {
+    const later = lead(['Europe/Berlin'], { dueAt: FROM.getTime() + 60_000 });
+    const [now, alsoNow] = [lead(['Europe/Berlin']), lead(['Europe/Berlin'])];
+    const forecast = forecastDials(settings({ maxConcurrentCalls: 1 }), always, [later, now, alsoNow], FROM);
+    const at = new Map(forecast.perLead().map((l) => [l.lead_id, l.next_dial_at]));
+    expect([now, alsoNow, later].map((l) => at.get(l.id))).toEqual(['2026-11-25T12:00:00.000Z', '2026-11-25T12:01:00.000Z', '2026-11-25T12:02:00.000Z']);
+  });
+
   it('moves dials a full window pushes out to the next day the rules allow', () => {
     // Berlin's window closes at 16:00 UTC: 240 minutes hold 240 one-minute calls; the rest wait for tomorrow's 08:00 UTC.
     const berliners = Array.from({ length: 300 }, () => lead(['Europe/Berlin']));
