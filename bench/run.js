@@ -368,16 +368,11 @@ async function dialingAndMemory() {
 
 const { erasureCost } = require('./erasure');
 const { forecastCost } = require('./forecast');
+const { partsChosen } = require('./parts');
 
 async function main() {
-  // A comma-separated list runs those parts in one run, their floors judged together.
-  const only = new Set(
-    (process.env.BENCH_ONLY ?? '')
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  );
-  const part = (name) => only.size === 0 || only.has(name);
+  const chosen = partsChosen(process.env.BENCH_ONLY);
+  const part = (name) => chosen.has(name);
   if (part('adapters')) await adapters();
   if (part('http')) await httpAndReads();
   if (part('dialing')) await dialingAndMemory();
