@@ -85,7 +85,8 @@ export class CampaignForecasts {
 
   private async forecastLeads(campaign: CampaignDocument): Promise<ForecastLead[]> {
     const docs = await this.leads.ofCampaign(campaign.user_id, campaign.id);
-    const listed = await this.doNotCall.listedOf(campaign.user_id);
+    const numbers = docs.flatMap((lead) => [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)]);
+    const listed = await this.doNotCall.listedAmong(campaign.user_id, numbers);
     const contact = (number: string, zones: string[]) => ({ zones, listed: listed(number) });
     return docs.map((lead: LeadDocument) => ({
       id: lead.id,

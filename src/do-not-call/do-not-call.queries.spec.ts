@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
+import { Filter } from '../shared/ports/document-store.port';
+import { ERASED } from '../shared/sealing/personal-fields';
+import { sealerForEachTest } from '../testing/sealer.fixture';
+import { AT } from '../testing/projection-spec';
+import { DoNotCallProjection } from './do-not-call.projection';
+import { DoNotCallQueries } from './do-not-call.queries';
+
+const number = (n: number) => `+1212555${String(n).padStart(4, '0')}`;
+
+/** docs/forecast.md: which of a campaign's numbers are on the list, however long the list. */
+describe('the do-not-call numbers among a campaign’s', () => {
+  const made = sealerForEachTest('dnc-queries-');
+  let dir: string;
+  let store: SqliteDocumentStore;
+  let projection: DoNotCallProjection;
+  let queries: DoNotCallQueries;
+  let filters: Filter[];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dnc-read-'));
+    store = new SqliteDocumentStore(join(dir, 'read.db'));
+    projection = new DoNotCallProjection(store, made.sealer);
+    queries = new DoNotCallQueries(projection, made.sealer);
+    filters = [];
+    const find = projection.entries.find.bind(projection.entries);
+    projection.entries.find = (filter, options) => {
+      filters.push(filter ?? {});
+      return find(filter, options);
+    };
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Numbers 1..count listed for organisation 1, and number 9999 for organisation 2. */
+  const listed = async (count: number) => {
+    const event = (user_id: number, phone_numbers: string[], position: number) => ({
+      id: `e${position}`,
+      stream: `dnc-${user_id}`,
+      revision: position - 1,
+      position,
+      type: 'NumbersAddedToDoNotCall',
+      schemaVersion: 1,
+      data: { user_id, phone_numbers, reason: null, source: 'api' },
+      metadata: {},
+      occurredAt: AT,
+    });
+    const numbers = Array.from({ length: count }, (_, i) => number(i + 1));
+    await store.exclusive('projections', async () => {
+      await projection.apply(event(1, numbers, 1));
+      await projection.apply(event(2, [number(9999)], 2));
+    });
+  };
+
+  it('reads a list no longer than the numbers asked once, whole', async () => {
+    await listed(3);
+    const isListed = await queries.listedAmong(1, [number(2), number(5), number(9999), number(5), number(6)]);
+    expect([2, 5, 9999, 3].map((n) => isListed(number(n)))).toEqual([true, false, false, true]);
+    expect(isListed(ERASED)).toBe(true);
+    expect(filters).toEqual([{ user_id: 1 }]);
+  });
+
+  it('asks a longer list for the numbers alone, a chunk at a time, and never reads it whole', async () => {
+    await listed(1200);
+    const asked = [...Array.from({ length: 600 }, (_, i) => number(2 * i + 1)), number(9999), number(5000)];
+    const isListed = await queries.listedAmong(1, asked);
+    expect(asked.filter(isListed)).toEqual(asked.slice(0, 600));
+    expect(filters.length).toBe(2);
+    expect(filters.every((filter) => filter.user_id === 1 && typeof filter.phone_number === 'object')).toBe(true);
+  });
+});
