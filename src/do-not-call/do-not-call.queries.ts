@@ -36,11 +36,11 @@ export class DoNotCallQueries {
    * 10,000,000 numbers read whole would not fit in memory).
    */
   async listedAmong(organisationId: number, numbers: readonly string[]): Promise<(e164: string) => boolean> {
-    const asked = [...new Set(numbers)].filter((n) => n !== ERASED);
     const found = new Set<string>();
-    if ((await this.projection.entries.count({ user_id: organisationId })) <= asked.length) {
+    if ((await this.projection.entries.count({ user_id: organisationId })) <= numbers.length) {
       for (const entry of await this.projection.entries.find({ user_id: organisationId })) found.add(entry.phone_number);
     } else {
+      const asked = [...new Set(numbers)].filter((n) => n !== ERASED);
       for (let i = 0; i < asked.length; i += LOOKUP_CHUNK) {
         const chunk = asked.slice(i, i + LOOKUP_CHUNK);
         for (const entry of await this.projection.entries.find({ user_id: organisationId, phone_number: { in: chunk } })) found.add(entry.phone_number);
