@@ -33,7 +33,8 @@ export class DoNotCallQueries {
    * docs/forecast.md: which of `numbers` are on the organisation's list. A list no longer than
    * the numbers is read whole, once (asking each of a campaign's numbers would cost a read each);
    * a longer one is asked for the numbers, LOOKUP_CHUNK at a time through its index (a list of
-   * 10,000,000 numbers read whole would not fit in memory).
+   * 10,000,000 numbers read whole would not fit in memory). It answers for the numbers asked
+   * alone: another number may read as not listed.
    */
   async listedAmong(organisationId: number, numbers: readonly string[]): Promise<(e164: string) => boolean> {
     const found = new Set<string>();
