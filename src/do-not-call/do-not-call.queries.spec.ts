@@ -18,17 +18,17 @@ describe('the do-not-call numbers among a campaign’s', () => {
   let store: SqliteDocumentStore;
   let projection: DoNotCallProjection;
   let queries: DoNotCallQueries;
-  let filters: Filter[];
+  let reads: Array<{ filter: Filter; limit?: number }>;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'dnc-read-'));
     store = new SqliteDocumentStore(join(dir, 'read.db'));
     projection = new DoNotCallProjection(store, made.sealer);
     queries = new DoNotCallQueries(projection, made.sealer);
-    filters = [];
+    reads = [];
     const find = projection.entries.find.bind(projection.entries);
     projection.entries.find = (filter, options) => {
-      filters.push(filter ?? {});
+      reads.push({ filter: filter ?? {}, limit: options?.limit });
       return find(filter, options);
     };
   });
@@ -62,7 +62,10 @@ describe('the do-not-call numbers among a campaign’s', () => {
     const isListed = await queries.listedAmong(1, [number(2), number(5), number(9999), number(5), number(6)]);
     expect([2, 5, 9999, 3].map((n) => isListed(number(n)))).toEqual([true, false, false, true]);
     expect(isListed(ERASED)).toBe(true);
-    expect(filters).toEqual([{ user_id: 1 }]);
+    expect(reads).toEqual([
+      { filter: { user_id: 1 }, limit: 1 },
+      { filter: { user_id: 1 }, limit: undefined },
+    ]);
   });
 
   it('asks a longer list for the numbers alone, a chunk at a time, and never reads it whole', async () => {
@@ -70,7 +73,9 @@ describe('the do-not-call numbers among a campaign’s', () => {
     const asked = [...Array.from({ length: 600 }, (_, i) => number(2 * i + 1)), number(9999), number(5000)];
     const isListed = await queries.listedAmong(1, asked);
     expect(asked.filter(isListed)).toEqual(asked.slice(0, 600));
-    expect(filters.length).toBe(2);
-    expect(filters.every((filter) => filter.user_id === 1 && typeof filter.phone_number === 'object')).toBe(true);
+    const [probe, ...lookups] = reads;
+    expect(probe).toEqual({ filter: { user_id: 1 }, limit: 1 });
+    expect(lookups.length).toBe(2);
+    expect(lookups.every(({ filter }) => filter.user_id === 1 && typeof filter.phone_number === 'object')).toBe(true);
   });
 });
