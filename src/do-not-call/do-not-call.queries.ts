@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sealer } from '../shared/sealing/sealer';
 import { ERASED } from '../shared/sealing/personal-fields';
+import { yieldToIo } from '../shared/yield-to-io';
 import { DoNotCallEntry, DoNotCallProjection, entryId } from './do-not-call.projection';
 
 /** How many numbers one look-up of a long list asks for. */
@@ -41,12 +42,19 @@ export class DoNotCallQueries {
     // Whether the list holds more entries than the numbers: a cost bounded by the numbers, not the list.
     const longer = (await this.projection.entries.find({ user_id: organisationId }, { skip: numbers.length, limit: 1 })).length > 0;
     if (!longer) {
-      for (const entry of await this.projection.entries.find({ user_id: organisationId })) found.add(entry.phone_number);
+      const list = await this.projection.entries.snapshot({ user_id: organisationId });
+      try {
+        for await (const page of list.pages()) for (const entry of page) found.add(entry.phone_number);
+      } finally {
+        await list.close();
+      }
     } else {
       const asked = [...new Set(numbers)].filter((n) => n !== ERASED);
       for (let i = 0; i < asked.length; i += LOOKUP_CHUNK) {
         const chunk = asked.slice(i, i + LOOKUP_CHUNK);
         for (const entry of await this.projection.entries.find({ user_id: organisationId, phone_number: { in: chunk } })) found.add(entry.phone_number);
+        // Each read is synchronous on the embedded store: requests are let in between.
+        await yieldToIo();
       }
     }
     return (e164) => e164 === ERASED || found.has(e164);

@@ -10,7 +10,8 @@ import { zonesOf } from '../leads/lead-zones';
 import { LeadDocument } from '../leads/leads.projection';
 import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
-import { Assumptions, DialForecast, ForecastLead, ForecastSettings, forecastDials } from './dial-forecast';
+import { forEachInSteps, runInSteps } from '../shared/yield-to-io';
+import { Assumptions, DialForecast, ForecastLead, ForecastSettings, forecastSteps } from './dial-forecast';
 
 /** docs/forecast.md: the assumptions stated when a campaign has too few calls to learn from. */
 export const DEFAULT_ASSUMPTIONS: Assumptions = { answerRate: 0.3, averageCallSeconds: 60 };
@@ -58,7 +59,7 @@ export class CampaignForecasts {
       maxCallsPerMinute: campaign.max_calls_per_minute ?? null,
     };
     const [assumptions, leads] = await Promise.all([this.assumptions(campaign.id), this.forecastLeads(campaign)]);
-    const forecast = forecastDials(settings, assumptions.used, leads, start);
+    const forecast = await runInSteps(forecastSteps(settings, assumptions.used, leads, start));
     return {
       campaign_id: campaign.id,
       from: start.toISOString(),
@@ -85,16 +86,23 @@ export class CampaignForecasts {
 
   private async forecastLeads(campaign: CampaignDocument): Promise<ForecastLead[]> {
     const docs = await this.leads.ofCampaign(campaign.user_id, campaign.id);
-    const numbers = docs.flatMap((lead) => [lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number)]);
+    const numbers: string[] = [];
+    await runInSteps(forEachInSteps(docs, (lead) => numbers.push(lead.phone_number, ...lead.secondary_contacts.map((c) => c.phone_number))));
     const listed = await this.doNotCall.listedAmong(campaign.user_id, numbers);
     const contact = (number: string, zones: string[]) => ({ zones, listed: listed(number) });
-    return docs.map((lead: LeadDocument) => ({
-      id: lead.id,
-      phone_number: lead.phone_number,
-      status: lead.status,
-      contacts: [contact(lead.phone_number, zonesOf(lead)), ...lead.secondary_contacts.map((c) => contact(c.phone_number, zonesOf(c)))],
-      attempts: lead.attempts,
-      dueAt: lead.next_due_at,
-    }));
+    const leads: ForecastLead[] = [];
+    await runInSteps(
+      forEachInSteps(docs, (lead: LeadDocument) =>
+        leads.push({
+          id: lead.id,
+          phone_number: lead.phone_number,
+          status: lead.status,
+          contacts: [contact(lead.phone_number, zonesOf(lead)), ...lead.secondary_contacts.map((c) => contact(c.phone_number, zonesOf(c)))],
+          attempts: lead.attempts,
+          dueAt: lead.next_due_at,
+        }),
+      ),
+    );
+    return leads;
   }
 }

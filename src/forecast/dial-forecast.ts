@@ -1,4 +1,5 @@
 import { DialRules, nextDialInstant } from '../shared/compliance/dial-window';
+import { everyNth, runToEnd } from '../shared/yield-to-io';
 
 /** Why a lead will never be dialed (docs/forecast.md). */
 export type NeverCallableReason = 'do_not_call' | 'no_timezone' | 'window_never_opens';
@@ -50,12 +51,15 @@ export interface DialForecast {
   ends_at: string | null;
   leads: { total: number; callable: number; never_callable: { total: number; by_reason: Partial<Record<NeverCallableReason, number>> } };
   by_day: Array<{ date: string; dials: number }>;
-  /** Each lead's forecast, made when asked (the summary needs none). */
-  perLead: () => LeadForecast[];
+  /** Each lead's forecast, made when asked (the summary needs none), in steps as `forecastSteps`. */
+  perLead: () => Generator<void, LeadForecast[]>;
 }
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+/** How much of the forecast is done between two of its steps (`forecastSteps`): a few milliseconds' work. */
+const LEADS_A_STEP = 1000;
+const DIALS_A_STEP = 5000;
 
 /** The first instant at or after `at` (ms) the rules allow a number of these zones to be dialed, or null. */
 type Allowed = (contact: ForecastContact, at: number) => number | null;
@@ -82,6 +86,8 @@ function allowedBy(rules: DialRules): Allowed {
 /** A dial expected to happen, with the chance it does (the rounds and contacts before it reached nobody). */
 interface ExpectedDial {
   lead: number;
+  /** The lead's place among the forecast's leads. */
+  place: number;
   contact: ForecastContact;
   at: number;
   weight: number;
@@ -104,7 +110,15 @@ function neverCallable(rules: DialRules, allowed: Allowed, lead: ForecastLead, f
  * every dial at the first instant the dial rules allow: the rules the dialer applies, through the
  * same function (`nextDialInstant`).
  */
-function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions, lead: ForecastLead, from: number, dials: ExpectedDial[]): void {
+function expectedDials(
+  settings: ForecastSettings,
+  allowed: Allowed,
+  assumptions: Assumptions,
+  lead: ForecastLead,
+  place: number,
+  from: number,
+  dials: ExpectedDial[],
+): void {
   const open = lead.contacts.filter((contact) => !contact.listed);
   const missed = 1 - assumptions.answerRate;
   const callMs = assumptions.averageCallSeconds * 1000;
@@ -116,7 +130,7 @@ function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions
     for (const contact of open) {
       const next = allowed(contact, at);
       if (next === null) continue;
-      dials.push({ lead: lead.id, contact, at: next, weight: unanswered, opensRound: unanswered === reachedNobody });
+      dials.push({ lead: lead.id, place, contact, at: next, weight: unanswered, opensRound: unanswered === reachedNobody });
       at = next + callMs;
       unanswered *= missed;
     }
@@ -131,16 +145,21 @@ function expectedDials(settings: ForecastSettings, allowed: Allowed, assumptions
  * The dials by their instant, those of one instant by their leads' ids. A campaign's dials fall on
  * few instants, each instant's made in the leads' order (by id, as they are read): few comparisons.
  */
-function inTimeOrder(dials: readonly ExpectedDial[]): ExpectedDial[] {
+function* inTimeOrder(dials: readonly ExpectedDial[]): Generator<void, ExpectedDial[]> {
+  const step = everyNth(DIALS_A_STEP);
   const byInstant = new Map<number, ExpectedDial[]>();
   for (const dial of dials) {
+    if (step()) yield;
     const same = byInstant.get(dial.at);
     if (same) same.push(dial);
     else byInstant.set(dial.at, [dial]);
   }
   const ordered: ExpectedDial[] = [];
   for (const at of [...byInstant.keys()].sort((a, b) => a - b)) {
-    for (const dial of byInstant.get(at)!.sort((a, b) => a.lead - b.lead)) ordered.push(dial);
+    for (const dial of byInstant.get(at)!.sort((a, b) => a.lead - b.lead)) {
+      if (step()) yield;
+      ordered.push(dial);
+    }
   }
   return ordered;
 }
@@ -150,7 +169,7 @@ function inTimeOrder(dials: readonly ExpectedDial[]): ExpectedDial[] {
  * the call length, its pacing): a dial finding its minute full goes to the next minute that has
  * room and that the rules allow. Full minutes are skipped through links to the next open one.
  */
-function placed(dials: ExpectedDial[], settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions): ExpectedDial[] {
+function* placed(dials: ExpectedDial[], settings: ForecastSettings, allowed: Allowed, assumptions: Assumptions): Generator<void, ExpectedDial[]> {
   const byConcurrency = (settings.maxConcurrentCalls * 60) / Math.max(1, assumptions.averageCallSeconds);
   const perMinute = Math.min(byConcurrency, settings.maxCallsPerMinute ?? Infinity);
   const used = new Map<number, number>();
@@ -166,7 +185,9 @@ function placed(dials: ExpectedDial[], settings: ForecastSettings, allowed: Allo
     return m;
   };
   const out: ExpectedDial[] = [];
-  for (const dial of inTimeOrder(dials)) {
+  const step = everyNth(DIALS_A_STEP);
+  for (const dial of yield* inTimeOrder(dials)) {
+    if (step()) yield;
     let at: number | null = dial.at;
     for (;;) {
       const minute = open(Math.floor(at / MINUTE));
@@ -188,20 +209,39 @@ function placed(dials: ExpectedDial[], settings: ForecastSettings, allowed: Allo
 
 /** docs/forecast.md: when each lead will be dialed, how many dials each day brings, when the campaign ends, who never will be. */
 export function forecastDials(settings: ForecastSettings, assumptions: Assumptions, leads: readonly ForecastLead[], from: Date): DialForecast {
+  return runToEnd(forecastSteps(settings, assumptions, leads, from));
+}
+
+/**
+ * `forecastDials` in steps of a few milliseconds each: a forecast of a large campaign takes
+ * seconds, and a caller serving other work (calls in progress) runs it a step at a time.
+ */
+export function* forecastSteps(
+  settings: ForecastSettings,
+  assumptions: Assumptions,
+  leads: readonly ForecastLead[],
+  from: Date,
+): Generator<void, DialForecast> {
   const reasons = new Map<number, NeverCallableReason>();
   const dials: ExpectedDial[] = [];
   const allowed = allowedBy(settings.rules);
-  const pending = leads.filter((lead) => lead.status === 'created');
-  for (const lead of pending) {
+  let pending = 0;
+  const leadStep = everyNth(LEADS_A_STEP);
+  for (const [place, lead] of leads.entries()) {
+    if (lead.status !== 'created') continue;
+    if (leadStep()) yield;
+    pending++;
     const reason = neverCallable(settings.rules, allowed, lead, Math.max(from.getTime(), lead.dueAt));
     if (reason) reasons.set(lead.id, reason);
-    else expectedDials(settings, allowed, assumptions, lead, from.getTime(), dials);
+    else expectedDials(settings, allowed, assumptions, lead, place, from.getTime(), dials);
   }
-  const scheduled = placed(dials, settings, allowed, assumptions);
+  const scheduled = yield* placed(dials, settings, allowed, assumptions);
   const days = new Map<number, number>();
   let firstAt = Infinity;
   let lastAt = -Infinity;
+  const dialStep = everyNth(DIALS_A_STEP);
   for (const dial of scheduled) {
+    if (dialStep()) yield;
     firstAt = Math.min(firstAt, dial.at);
     lastAt = Math.max(lastAt, dial.at);
     const day = Math.floor(dial.at / DAY);
@@ -213,23 +253,31 @@ export function forecastDials(settings: ForecastSettings, assumptions: Assumptio
   return {
     first_dial_at: scheduled.length ? iso(firstAt) : null,
     ends_at: scheduled.length ? iso(lastAt + assumptions.averageCallSeconds * 1000) : null,
-    leads: { total: leads.length, callable: pending.length - reasons.size, never_callable: { total: reasons.size, by_reason: byReason } },
+    leads: { total: leads.length, callable: pending - reasons.size, never_callable: { total: reasons.size, by_reason: byReason } },
     by_day: [...days].sort(([a], [b]) => a - b).map(([day, dials]) => ({ date: new Date(day * DAY).toISOString().slice(0, 10), dials: Math.round(dials) })),
-    perLead: () => {
-      const first = new Map<number, number>();
-      const expected = new Map<number, number>();
+    *perLead() {
+      const step = everyNth(DIALS_A_STEP);
+      // By the leads' places: a million leads' answers filled without a map growing step by step.
+      const first = new Float64Array(leads.length).fill(Infinity);
+      const expected = new Float64Array(leads.length);
       for (const dial of scheduled) {
-        if (!first.has(dial.lead) || dial.at < first.get(dial.lead)!) first.set(dial.lead, dial.at);
-        if (dial.opensRound) expected.set(dial.lead, (expected.get(dial.lead) ?? 0) + dial.weight);
+        if (step()) yield;
+        first[dial.place] = Math.min(first[dial.place], dial.at);
+        if (dial.opensRound) expected[dial.place] += dial.weight;
       }
-      return leads.map((lead) => ({
-        lead_id: lead.id,
-        phone_number: lead.phone_number,
-        status: lead.status,
-        next_dial_at: iso(first.get(lead.id)),
-        expected_attempts: Math.round((expected.get(lead.id) ?? 0) * 100) / 100,
-        reason: reasons.get(lead.id) ?? null,
-      }));
+      const perLead: LeadForecast[] = [];
+      for (const [place, lead] of leads.entries()) {
+        if (step()) yield;
+        perLead.push({
+          lead_id: lead.id,
+          phone_number: lead.phone_number,
+          status: lead.status,
+          next_dial_at: first[place] === Infinity ? null : iso(first[place]),
+          expected_attempts: Math.round(expected[place] * 100) / 100,
+          reason: reasons.get(lead.id) ?? null,
+        });
+      }
+      return perLead;
     },
   };
 }

@@ -12,6 +12,7 @@ import { PageQuery, listPath } from '../shared/http/page-query';
 
 import { Iso8601, OneOf, Optional, Rules } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
+import { runInSteps } from '../shared/yield-to-io';
 import { CampaignForecasts } from './campaign-forecast';
 
 export class ForecastQuery {
@@ -56,7 +57,7 @@ export class ForecastController {
     @Req() req: FastifyRequest,
   ) {
     const forecast = await this.forecast(user.organisationId, id, query.from);
-    const all = forecast.perLead();
+    const all = await runInSteps(forecast.perLead());
     const perLead = query.never_callable === 'true' ? all.filter((lead) => lead.reason !== null) : all;
     const page = perLead.slice((query.page - 1) * query.per_page, query.page * query.per_page);
     const { page: _page, ...kept } = req.query as Record<string, string>;

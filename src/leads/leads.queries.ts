@@ -35,7 +35,7 @@ export class LeadsQueries implements CampaignLeads {
     const snapshot = await this.projection.leads.snapshot({ user_id: organisationId, deleted: false, campaign_id: campaignId });
     const leads: LeadDocument[] = [];
     try {
-      for await (const page of snapshot.pages(5000)) for (const lead of page) leads.push(lead);
+      for await (const page of snapshot.pages()) for (const lead of page) leads.push(lead);
     } finally {
       await snapshot.close();
     }

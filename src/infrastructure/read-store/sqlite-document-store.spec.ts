@@ -8,6 +8,9 @@ import { atomicBatchContract, writeBesideBatch } from '../../testing/contracts/d
 import { queryPlans, sqliteOf } from '../../testing/sqlite-query-plans';
 import { SqliteDocumentStore } from './sqlite-document-store';
 import { OtherWriterCommitted } from './sqlite-batch';
+import { SqliteSnapshot } from './sqlite-snapshot';
+
+const inUtf8Bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 const dir = mkdtempSync(join(tmpdir(), 'rs-contract-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -333,6 +336,45 @@ describe('embedded SQLite across processes', () => {
     expect(seen).toEqual([0, 7]);
     expect(outcome).toEqual({ ran: true, result: 7 });
     expect(await store.getCheckpoint('mine')).toBe(8);
+    await store.close();
+  });
+});
+
+describe('embedded SQLite snapshots', () => {
+  it('lets other work run between the pages of a large read (its reads are synchronous)', async () => {
+    const store = new SqliteDocumentStore(join(dir, 'snapshot.db'));
+    const docs = store.collection<{ id: number; n: number }>('docs');
+    for (let id = 1; id <= 25; id++) await docs.upsert(id, { id, n: id }, id);
+    const snapshot = await docs.snapshot({});
+    const order: string[] = [];
+    setImmediate(() => order.push('other work'));
+    for await (const page of snapshot.pages(10)) order.push(`page of ${page.length}`);
+    await snapshot.close();
+    expect(order).toEqual(['page of 10', 'other work', 'page of 10', 'page of 5']);
+    await store.close();
+  });
+
+  it("lists an object field's keys a slice of documents at a time, other work let in between, ids numbers or text", async () => {
+    const store = new SqliteDocumentStore(join(dir, 'snapshot-keys.db'));
+    const numbered = store.collection<{ id: number; kind: string; variables: Record<string, number> }>('numbered', { indexes: [{ fields: ['kind', 'id'] }] });
+    for (let id = 1; id <= 23; id++)
+      await numbered.upsert(id, { id, kind: id === 12 ? 'other' : 'lead', variables: { [`k${id % 7}`]: id, ...(id === 12 ? { hidden: 1 } : {}) } }, id);
+    const named = store.collection<{ id: string; variables: Record<string, number> }>('named');
+    for (const [i, id] of [...'abcdefghijkl'].entries()) await named.upsert(id, { id, variables: { [`v${i}`]: i, é: i, '😀': i, '\uffff': i } }, i + 1);
+    const order: string[] = [];
+    const snapshot = (await numbered.snapshot({ kind: 'lead' })) as SqliteSnapshot<unknown>;
+    setImmediate(() => order.push('other work'));
+    const keys = snapshot.keysOf('variables', 5).then((found) => order.push(found.join(' ')));
+    await keys;
+    await snapshot.close();
+    expect(order).toEqual(['other work', 'k0 k1 k2 k3 k4 k5 k6']);
+    const text = (await named.snapshot({})) as SqliteSnapshot<unknown>;
+    // In SQLite's order, the UTF-8 bytes': U+FFFF before the emoji, where JavaScript's sort puts it after.
+    expect(await text.keysOf('variables', 5)).toEqual(
+      [...Array.from({ length: 10 }, (_, i) => `v${i}`).sort(), 'v10', 'v11', 'é', '\uffff', '😀'].sort(inUtf8Bytes),
+    );
+    expect((await text.keysOf('variables', 5)).slice(-2)).toEqual(['\uffff', '😀']);
+    await text.close();
     await store.close();
   });
 });
