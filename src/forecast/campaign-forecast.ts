@@ -12,6 +12,7 @@ import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
 import { forEachInSteps, runInSteps } from '../shared/yield-to-io';
 import { Assumptions, DialForecast, ForecastLead, ForecastSettings, forecastSteps } from './dial-forecast';
+import { ForecastTurns } from './forecast-turns';
 
 /** docs/forecast.md: the assumptions stated when a campaign has too few calls to learn from. */
 export const DEFAULT_ASSUMPTIONS: Assumptions = { answerRate: 0.3, averageCallSeconds: 60 };
@@ -42,7 +43,14 @@ export class CampaignForecasts {
     private readonly clock: Clock,
   ) {}
 
-  async of(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
+  private readonly turns = new ForecastTurns<CampaignForecast>();
+
+  /** One forecast computed at a time in an instance; the same one asked again meanwhile is shared (ForecastTurns). */
+  of(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
+    return this.turns.take(`${campaign.id}:${from?.toISOString() ?? 'now'}`, () => this.computed(campaign, from));
+  }
+
+  private async computed(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
     const now = this.clock.now();
     const start = from ?? now;
     // Settings a store from before their checks may hold, or an assistant gone: said, not a 500.
