@@ -1,3 +1,5 @@
+import { CampaignsQueries } from '../../src/campaigns/campaigns.queries';
+import { CampaignForecasts } from '../../src/forecast/campaign-forecast';
 import { campaign, lead, setStatus, settled, world, World } from '../support/dialing-world';
 import { eventually } from '../support/fake-provider';
 
@@ -231,5 +233,38 @@ describe('the forecast of retries', () => {
     // The dialer's rounds are an hour apart from the end of the one before; the forecast counts a call's length in between.
     const span = Date.parse(forecast.ends_at) - Date.parse(forecast.from);
     expect(Math.abs(dialedAt[2] - lastRound)).toBeLessThanOrEqual(0.1 * span);
+  }, 60_000);
+});
+
+/** docs/forecast.md: a large campaign's forecast takes seconds; calls in progress and other requests are served meanwhile. */
+describe('the forecast of a large campaign', () => {
+  let w: World;
+  afterAll(async () => {
+    await w.t.close();
+    await w.provider.stop();
+  });
+
+  it('is computed in steps, other work let in between them, and asked twice at once is computed once', async () => {
+    w = await world('2026-06-01T12:00:00Z', {});
+    const id = await campaign(w, { calling_hours: { start: '09:00', end: '17:00' }, calling_days: WEEKDAYS, window_timezone: 'lead', max_retries: 1 });
+    for (let n = 0; n < 2500; n += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => lead(w, id, `+1212555${String(n + i).padStart(4, '0')}`)));
+    }
+    const forecasts = w.t.app.get(CampaignForecasts);
+    const large = (await w.t.app.get(CampaignsQueries).get(id))!;
+    // Asked in-process: the stores answer synchronously, so only the forecast's own steps let other work in.
+    let otherWork = 0;
+    let forecasting = true;
+    const more = () => {
+      if (!forecasting) return;
+      otherWork++;
+      setImmediate(more);
+    };
+    setImmediate(more);
+    const [first, again] = await Promise.all([forecasts.of(large, undefined), forecasts.of(large, undefined)]);
+    forecasting = false;
+    expect(first.leads.total).toBe(2500);
+    expect(again).toBe(first);
+    expect(otherWork).toBeGreaterThan(5);
   }, 60_000);
 });
