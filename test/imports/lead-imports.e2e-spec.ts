@@ -3,6 +3,8 @@ import { CommandRunner } from '../../src/infrastructure/event-sourcing/command-r
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { leadImportDecider } from '../../src/lead-imports/lead-import.decider';
 import { leadImportStream } from '../../src/lead-imports/lead-import.events';
+import { CreateImportedLead } from '../../src/leads/commands/create-imported-lead';
+import { CommandBus } from '@nestjs/cqrs';
 import { requiredAssistantSettings } from '../../src/testing/assistant.fixture';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -489,6 +491,31 @@ describe('lead import', () => {
     const imported = await leadsOf(raced);
     expect(imported).toHaveLength(300);
     expect(new Set(imported.map((l) => l.phone_number))).toEqual(new Set(numbers));
+  });
+
+  it('starts a batch’s rows fifty at a time, other work served between them (calls in progress hear no gap)', async () => {
+    const numbers = Array.from({ length: 120 }, (_, i) => `+1201${String(8_100_000 + i)}`);
+    const assistant = (await t.request('POST', '/api/user/assistant', { token, body: requiredAssistantSettings })).body.data.id;
+    const into = (await t.request('POST', '/api/user/campaigns', { token, body: { name: 'Paced', assistant_id: assistant } })).body.data.id;
+    // A counter other work moves: each row's start is stamped with it.
+    let turn = 0;
+    const ticking = setInterval(() => turn++, 0);
+    const startedAt: number[] = [];
+    const bus = t.app.get(CommandBus);
+    const execute = bus.execute.bind(bus);
+    const spy = jest.spyOn(bus, 'execute').mockImplementation((command) => {
+      if (command instanceof CreateImportedLead) startedAt.push(turn);
+      return execute(command);
+    });
+    try {
+      const answered = await upload(`phone_number\n${numbers.join('\n')}\n`, 'text/csv', `/api/user/campaigns/${into}/leads/import`);
+      expect((await finished(((await answered.json()) as { data: { id: number } }).data.id)).accepted).toBe(120);
+    } finally {
+      spy.mockRestore();
+      clearInterval(ticking);
+    }
+    const groups = [...new Set(startedAt)].map((at) => startedAt.filter((n) => n === at).length);
+    expect(groups).toEqual([50, 50, 20]);
   });
 });
 
