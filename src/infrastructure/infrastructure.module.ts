@@ -21,12 +21,13 @@ import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 import { WalCheckpointer } from './sqlite/wal-checkpointer';
 import { KEY_STORE, KeyStore } from '../shared/ports/key-store.port';
-import { openKeyStore, openSealer } from './sealing/open-sealer';
+import { KEYS_FILE, openKeyStore, openSealer } from './sealing/open-sealer';
 import { Sealer } from '../shared/sealing/sealer';
 import { OpeningEventStore } from './sealing/opening-event-store';
 
 const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
 const readsFile = (config: AppConfig) => join(config.dataDir, 'read.db');
+const keysFile = (config: AppConfig) => join(config.dataDir, KEYS_FILE);
 
 // The EventStoreDB and MongoDB clients are loaded only when configured: on the embedded default
 // they would cost about 40 MB of memory and 0.3 s of every start (560 modules), unused.
@@ -68,7 +69,13 @@ class StoreLifecycle implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     // Every projection has opened its collections by now: an index the store refuses stops the start here.
     await this.reads.ready();
-    const files = [this.config.eventStore === 'embedded' && eventsFile(this.config), this.config.readStore === 'embedded' && readsFile(this.config)];
+    // The key store is the read store's neighbour: a file beside it, or a collection of its database.
+    const embeddedReads = this.config.readStore === 'embedded';
+    const files = [
+      this.config.eventStore === 'embedded' && eventsFile(this.config),
+      embeddedReads && readsFile(this.config),
+      embeddedReads && keysFile(this.config),
+    ];
     const embedded = files.filter((file): file is string => file !== false);
     if (!this.background || !embedded.length) return;
     this.checkpointer = new WalCheckpointer(embedded);
