@@ -1,6 +1,6 @@
 import { CampaignsQueries } from '../../src/campaigns/campaigns.queries';
 import { CampaignForecasts } from '../../src/forecast/campaign-forecast';
-import { campaign, lead, setStatus, settled, world, World } from '../support/dialing-world';
+import { campaign, closeWorld, lead, setStatus, settled, world, World } from '../support/dialing-world';
 import { eventually } from '../support/fake-provider';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri'];
@@ -42,10 +42,7 @@ describe('GET /api/user/campaigns/{id}/forecast', () => {
     for (const [name, number] of Object.entries(numbers)) ids[name] = (await lead(w, id, number)).id;
     await w.t.request('POST', '/api/user/dnc', { token: w.token, body: { phone_numbers: [numbers.listed] } });
   }, 30_000);
-  afterAll(async () => {
-    await w.t.close();
-    await w.provider.stop();
-  });
+  afterAll(() => closeWorld(w));
 
   const forecastLeads = async () =>
     (await w.t.request('GET', `/api/user/campaigns/${id}/forecast/leads?per_page=100`, { token: w.token })).body.data as LeadForecast[];
@@ -120,10 +117,7 @@ describe('GET /api/user/campaigns/{id}/forecast', () => {
 /** docs/forecast.md: when the campaign's pacing binds, its end as the dialer makes it. */
 describe('the forecast end when a cap binds', () => {
   let w: World;
-  afterAll(async () => {
-    await w.t.close();
-    await w.provider.stop();
-  });
+  afterAll(() => closeWorld(w));
 
   it('puts the last dial within 10 % of the forecast span of the dialer’s own last dial', async () => {
     w = await world('2026-06-02T14:00:00Z', {});
@@ -167,10 +161,7 @@ describe('the forecast end when a cap binds', () => {
 /** docs/forecast.md: a public holiday of the campaign's, in the lead's own time. */
 describe('the forecast over a holiday', () => {
   let w: World;
-  afterAll(async () => {
-    await w.t.close();
-    await w.provider.stop();
-  });
+  afterAll(() => closeWorld(w));
 
   it('skips the holiday as the dialer does: not dialed on the day it would have been, dialed in the minute forecast after it', async () => {
     // Monday 1 June 2026, 18:00 UTC: 20:00 in Rome, past its window; Tuesday 2 June is Republic Day in Italy.
@@ -201,10 +192,7 @@ describe('the forecast over a holiday', () => {
 /** docs/forecast.md: retries, as the dialer makes them after a round that reached nobody. */
 describe('the forecast of retries', () => {
   let w: World;
-  afterAll(async () => {
-    await w.t.close();
-    await w.provider.stop();
-  });
+  afterAll(() => closeWorld(w));
 
   it('puts the last round where the dialer makes it when nobody answers', async () => {
     w = await world('2026-06-02T14:00:00Z', { '+12125550190': ['no-answer'] });
@@ -239,10 +227,7 @@ describe('the forecast of retries', () => {
 /** docs/forecast.md: a large campaign's forecast takes seconds; calls in progress and other requests are served meanwhile. */
 describe('the forecast of a large campaign', () => {
   let w: World;
-  afterAll(async () => {
-    await w.t.close();
-    await w.provider.stop();
-  });
+  afterAll(() => closeWorld(w));
 
   it('is computed in steps, other work let in between them, and asked twice at once is computed once', async () => {
     w = await world('2026-06-01T12:00:00Z', {});

@@ -41,6 +41,12 @@ export async function world(
   return { t, clock, provider, token };
 }
 
+/** Stops the world's service and its provider. */
+export async function closeWorld(w: World): Promise<void> {
+  await w.t.close();
+  await w.provider.stop();
+}
+
 export async function campaign(w: World, settings: object, assistant: object = {}): Promise<number> {
   const assistantId = (
     await w.t.request('POST', '/api/user/assistant', { token: w.token, body: { ...requiredAssistantSettings, max_call_duration: 20, ...assistant } })
