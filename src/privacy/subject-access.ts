@@ -4,7 +4,7 @@ import { CallsQueries } from '../calls/calls.queries';
 import { CampaignsQueries } from '../campaigns/campaigns.queries';
 import { DoNotCallQueries } from '../do-not-call/do-not-call.queries';
 import { LeadImportsQueries } from '../lead-imports/lead-imports.queries';
-import { leadView } from '../leads/leads.projection';
+import { LeadDocument, leadView } from '../leads/leads.projection';
 import { LeadsQueries } from '../leads/leads.queries';
 import { Clock } from '../shared/clock';
 import { deliveryView } from '../webhooks/webhook-deliveries.projection';
@@ -16,10 +16,17 @@ export function spellingsOf(e164: string): string[] {
   return [e164, e164.slice(1)];
 }
 
+/** Where a number is held among leads' secondary contacts. */
+export function contactsNumbered(leads: readonly LeadDocument[], phoneNumber: string): Array<{ lead_id: number; contact_id: number }> {
+  return leads.flatMap((lead) =>
+    lead.secondary_contacts.filter((contact) => contact.phone_number === phoneNumber).map((contact) => ({ lead_id: lead.id, contact_id: contact.id })),
+  );
+}
+
 /**
  * docs/privacy.md: everything an organisation holds on one number (a data subject): its leads,
  * as primary or secondary contact, with their variables; its calls with what was said and
- * recorded; whether it is on the do-not-call list; the webhook deliveries about its calls; the
+ * recorded; whether it is on the do-not-call list; the webhook deliveries whose body names it; the
  * refused import rows that name it.
  */
 @Injectable()
@@ -46,10 +53,11 @@ export class SubjectAccess {
     ]);
     const held = [...primaries.map((lead) => ({ lead, as: 'primary' as const })), ...secondaries.map((lead) => ({ lead, as: 'secondary' as const }))];
     const campaigns = new Map((await this.campaigns.byIds([...new Set(held.map(({ lead }) => lead.campaign_id))])).map((c) => [c.id, c]));
-    const deliveries = await this.deliveries.forCalls(
-      organisationId,
-      calls.map((call) => call.id),
-    );
+    const deliveries = await this.deliveries.naming(organisationId, {
+      calls: calls.map((call) => call.id),
+      leads: primaries.map((lead) => lead.id),
+      contacts: contactsNumbered(secondaries, phoneNumber),
+    });
     return {
       phone_number: phoneNumber,
       leads: held.map(({ lead, as }) => ({ ...leadView(lead, campaigns.get(lead.campaign_id) ?? null), deleted: lead.deleted, held_as: as })),

@@ -19,10 +19,13 @@ export interface GivenEvent {
   metadata?: Record<string, unknown>;
 }
 
+/** Among the given events: the events before it are committed in one batch, those after in the next. */
+export const NEXT_BATCH: GivenEvent = Object.freeze({ type: '(next batch)', data: {} });
+
 /**
  * Given-then for a projection: `given(...events).then(documents)` applies the events in order, as
- * the runner does (one batch, positions from 1), to the projection on a fresh embedded store,
- * and expects its collection to hold exactly these documents, in `key` order.
+ * the runner does (one batch unless NEXT_BATCH splits them, positions from 1), to the projection on
+ * a fresh embedded store, and expects its collection to hold exactly these documents, in `key` order.
  */
 export function projectionSpec<P extends ReadModelProjection, T extends object>(
   make: (store: DocumentStore) => P,
@@ -30,24 +33,39 @@ export function projectionSpec<P extends ReadModelProjection, T extends object>(
   /** The field the documents are listed by. */
   key = 'id',
 ) {
+  /** The documents the events leave, in `key` order. */
+  const documents = async (events: GivenEvent[]): Promise<T[]> => {
+    const dir = mkdtempSync(join(tmpdir(), 'projection-'));
+    const store = new SqliteDocumentStore(join(dir, 'read.db'));
+    try {
+      const projection = make(store);
+      let position = 0;
+      for (const batch of batchesOf(events)) {
+        await store.exclusive('projections', async () => {
+          for (const event of batch) await projection.apply(recorded(event, ++position));
+        });
+      }
+      return await collection(projection).find({}, { sort: [[key, 'asc']] });
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
   return {
     given: (...events: GivenEvent[]) => ({
-      then: async (expected: unknown[]) => {
-        const dir = mkdtempSync(join(tmpdir(), 'projection-'));
-        const store = new SqliteDocumentStore(join(dir, 'read.db'));
-        try {
-          const projection = make(store);
-          await store.exclusive('projections', async () => {
-            for (const [i, event] of events.entries()) await projection.apply(recorded(event, i + 1));
-          });
-          expect(await collection(projection).find({}, { sort: [[key, 'asc']] })).toEqual(expected);
-        } finally {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        }
-      },
+      then: async (expected: unknown[]) => expect(await documents(events)).toEqual(expected),
+      documents: () => documents(events),
     }),
   };
+}
+
+function batchesOf(events: GivenEvent[]): GivenEvent[][] {
+  const batches: GivenEvent[][] = [[]];
+  for (const event of events) {
+    if (event === NEXT_BATCH) batches.push([]);
+    else batches[batches.length - 1].push(event);
+  }
+  return batches;
 }
 
 function recorded(event: GivenEvent, position: number): RecordedEvent {

@@ -18,6 +18,8 @@ export interface WebhookAttemptRecord {
 export interface WebhookDeliveryDocument {
   id: string;
   call_id: number | null;
+  /** The lead its body shows (`payload.lead.id`), if any: an erasure finds the bodies naming a person by it. */
+  lead_id: number | null;
   user_id: number;
   event: WebhookKind;
   url: string;
@@ -33,19 +35,25 @@ export interface WebhookDeliveryDocument {
   attempt_log: WebhookAttemptRecord[];
 }
 
+/** A data subject as an erasure names it: the calls to its number, its leads, and its entries among other leads' secondary contacts. */
+export type NamedSubject = Pick<SubjectErased['data'], 'calls' | 'leads' | 'contacts'>;
+
+/** Ids bound to one query, within what SQLite and MongoDB take at once. */
+const IDS_A_QUERY = 500;
+
 @Projection()
 @Injectable()
 export class WebhookDeliveriesProjection implements ReadModelProjection {
   readonly name = 'webhook_deliveries';
   readonly collections = ['webhook_deliveries'];
   readonly eventTypes = [...WEBHOOK_EVENT_TYPES, ...SUBJECT_ERASED_TYPES, ...RETAINED_VALUES_ERASED_TYPES];
-  /** 3: bodies keep a call's values no longer than its organisation's retention (docs/privacy.md). */
-  readonly version = 3;
+  /** 4: the lead a body shows is indexed, so an erasure reads only the bodies about the person (docs/privacy.md). */
+  readonly version = 4;
   readonly deliveries: Collection<WebhookDeliveryDocument>;
 
   constructor(@Inject(READ_STORE) store: DocumentStore) {
     this.deliveries = store.collection<WebhookDeliveryDocument>('webhook_deliveries', {
-      indexes: [{ fields: ['next_attempt_at'] }, { fields: ['call_id'] }, { fields: ['user_id', 'created_at', 'id'] }],
+      indexes: [{ fields: ['next_attempt_at'] }, { fields: ['call_id'] }, { fields: ['user_id', 'created_at', 'id'] }, { fields: ['user_id', 'lead_id'] }],
     });
   }
 
@@ -58,6 +66,7 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
       const doc: WebhookDeliveryDocument = {
         id,
         call_id,
+        lead_id: (payload.lead as NamedLead | null | undefined)?.id ?? null,
         user_id,
         event: kind,
         url,
@@ -82,16 +91,39 @@ export class WebhookDeliveriesProjection implements ReadModelProjection {
   /**
    * docs/privacy.md: the bodies sent about an erased person keep their ids, statuses and times,
    * the rest `[erased]`: their calls, their leads, and their entries among another lead's secondary
-   * contacts. A body names a lead whatever call it is about: the organisation's deliveries are read.
+   * contacts.
    */
-  private async erase({ user_id, calls, leads, contacts }: SubjectErased['data'], position: number): Promise<void> {
-    const ofCalls = new Set(calls);
-    const ofLeads = new Set(leads);
-    const ofContacts = new Set(contacts.map((c) => c.contact_id));
-    for (const delivery of await this.deliveries.find({ user_id })) {
-      const payload = erasedPayload(delivery, ofCalls, ofLeads, ofContacts);
-      if (payload !== delivery.payload) await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
+  private async erase(subject: SubjectErased['data'], position: number): Promise<void> {
+    for (const { delivery, payload } of await this.naming(subject.user_id, subject)) {
+      await this.deliveries.upsert(delivery.id, { ...delivery, payload }, position);
     }
+  }
+
+  /**
+   * The organisation's deliveries whose body names the person, each with that body erased: found
+   * by the calls and leads they are about (a body shows a lead whatever call it is about), never by
+   * reading every delivery of the organisation.
+   */
+  async naming(
+    organisationId: number,
+    { calls, leads, contacts }: NamedSubject,
+  ): Promise<Array<{ delivery: WebhookDeliveryDocument; payload: Record<string, unknown> }>> {
+    const ids = new Set<string>();
+    const leadIds = [...new Set([...leads, ...contacts.map((c) => c.lead_id)])];
+    for (const [field, values] of [
+      ['call_id', calls],
+      ['lead_id', leadIds],
+    ] as const) {
+      for (let i = 0; i < values.length; i += IDS_A_QUERY) {
+        for (const d of await this.deliveries.find({ user_id: organisationId, [field]: { in: values.slice(i, i + IDS_A_QUERY) } })) ids.add(d.id);
+      }
+    }
+    const [ofCalls, ofLeads, ofContacts] = [new Set(calls), new Set(leads), new Set(contacts.map((c) => c.contact_id))];
+    // Read again by id: inside a projection batch, `find` may answer a delivery as it was before the batch.
+    return (await this.deliveries.getMany([...ids]))
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+      .map((delivery) => ({ delivery, payload: erasedPayload(delivery, ofCalls, ofLeads, ofContacts) }))
+      .filter(({ delivery, payload }) => payload !== delivery.payload);
   }
 
   /** docs/privacy.md: the bodies sent from `from` until `until` keep nothing of their call's values of the kind fallen due. */

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookDeliveriesProjection, WebhookDeliveryDocument } from './webhook-deliveries.projection';
+import { NamedSubject, WebhookDeliveriesProjection, WebhookDeliveryDocument } from './webhook-deliveries.projection';
 
 /** What other features read of webhook deliveries. */
 @Injectable()
 export class WebhookDeliveriesQueries {
   constructor(private readonly projection: WebhookDeliveriesProjection) {}
 
-  /** docs/privacy.md: the organisation's deliveries about those calls. */
-  async forCalls(organisationId: number, callIds: number[]): Promise<WebhookDeliveryDocument[]> {
-    const found = await Promise.all(callIds.map((call_id) => this.projection.deliveries.find({ call_id }, { sort: [['created_at', 'asc']] })));
-    return found.flat().filter((delivery) => delivery.user_id === organisationId);
+  /** docs/privacy.md: the organisation's deliveries whose body names the person (its calls, its leads, its entries among secondary contacts), oldest first. */
+  async naming(organisationId: number, subject: NamedSubject): Promise<WebhookDeliveryDocument[]> {
+    return (await this.projection.naming(organisationId, subject)).map(({ delivery }) => delivery);
   }
 }

@@ -3,7 +3,7 @@ import { CallsQueries } from '../../calls/calls.queries';
 import { LeadImportsQueries } from '../../lead-imports/lead-imports.queries';
 import { LeadsQueries } from '../../leads/leads.queries';
 import { SubjectErased } from '../../shared/sealing/subject-erased.event';
-import { spellingsOf } from '../subject-access';
+import { contactsNumbered, spellingsOf } from '../subject-access';
 import { SubjectLeadsProjection } from '../subject-leads.projection';
 
 export type Holdings = Pick<SubjectErased['data'], 'leads' | 'contacts' | 'calls' | 'import_rows'>;
@@ -28,9 +28,7 @@ export class SubjectHoldings {
     ]);
     return {
       leads: primaries.map((lead) => lead.id),
-      contacts: secondaries.flatMap((lead) =>
-        lead.secondary_contacts.filter((contact) => contact.phone_number === phoneNumber).map((contact) => ({ lead_id: lead.id, contact_id: contact.id })),
-      ),
+      contacts: contactsNumbered(secondaries, phoneNumber),
       calls: calls.map((call) => call.id),
       import_rows: rows.map(({ import_id, row }) => ({ import_id, row })),
     };
