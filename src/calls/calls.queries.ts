@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { Filter } from '../shared/ports/document-store.port';
 import { toE164 } from '../shared/phone';
+import { sqlDateTime } from '../shared/formats';
 import { CallReportDay } from './call-report';
 import { CallFilterQuery } from './call.dto';
 import { CallDocument, CallsProjection } from './calls.projection';
@@ -42,6 +43,13 @@ export class CallsQueries {
     if (call) return call;
     await this.runner.catchUp();
     return find(this);
+  }
+
+  /** docs/privacy.md: when the organisation's `n`-th call made at or after `from` (epoch ms) was made; null with fewer. */
+  async nthMadeSince(organisationId: number, from: number, n: number): Promise<number | null> {
+    const filter = { user_id: organisationId, created_at: { gte: sqlDateTime(new Date(from).toISOString()) } };
+    const [call] = await this.projection.calls.find(filter, { sort: [['created_at', 'asc']], skip: n - 1, limit: 1 });
+    return call ? Date.parse(`${call.created_at.replace(' ', 'T')}Z`) : null;
   }
 
   /** docs/privacy.md: the organisation's calls with `phoneNumber`, newest first. */

@@ -10,4 +10,11 @@ export class WebhookDeliveriesQueries {
   async naming(organisationId: number, subject: NamedSubject): Promise<WebhookDeliveryDocument[]> {
     return (await this.projection.naming(organisationId, subject)).map(({ delivery }) => delivery);
   }
+
+  /** docs/privacy.md: when the organisation's `n`-th delivery made at or after `from` (epoch ms) was made; null with fewer. */
+  async nthMadeSince(organisationId: number, from: number, n: number): Promise<number | null> {
+    const filter = { user_id: organisationId, created_at: { gte: new Date(from).toISOString() } };
+    const [delivery] = await this.projection.deliveries.find(filter, { sort: [['created_at', 'asc']], skip: n - 1, limit: 1 });
+    return delivery ? Date.parse(delivery.created_at) : null;
+  }
 }
