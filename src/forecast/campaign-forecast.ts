@@ -45,9 +45,10 @@ export class CampaignForecasts {
 
   private readonly turns = new ForecastTurns<CampaignForecast>();
 
-  /** One forecast computed at a time in an instance; the same one asked again meanwhile is shared (ForecastTurns). */
-  of(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
-    return this.turns.take(`${campaign.id}:${from?.toISOString() ?? 'now'}`, () => this.computed(campaign, from));
+  /** One large forecast computed at a time in an instance, small ones beside it; the same one asked again meanwhile is shared (ForecastTurns). */
+  async of(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {
+    const leads = Object.values(await this.leads.byStatus(campaign.id)).reduce((sum, n) => sum + n, 0);
+    return this.turns.take(`${campaign.id}:${from?.toISOString() ?? 'now'}`, leads, () => this.computed(campaign, from));
   }
 
   private async computed(campaign: CampaignDocument, from: Date | undefined): Promise<CampaignForecast> {

@@ -1,4 +1,6 @@
-import { ForecastTurns } from './forecast-turns';
+import { ForecastTurns, SMALL_FORECAST_LEADS } from './forecast-turns';
+
+const LARGE = SMALL_FORECAST_LEADS + 1;
 
 /** A computation that runs until the test lets it finish, recording when it starts. */
 function held(log: string[], name: string) {
@@ -20,12 +22,12 @@ function held(log: string[], name: string) {
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('forecasts computed one at a time, the same one shared', () => {
-  it('starts a second forecast only once the first has finished', async () => {
+describe('forecasts computed one large at a time, the same one shared', () => {
+  it('starts a second large forecast only once the first has finished', async () => {
     const turns = new ForecastTurns<string>();
     const log: string[] = [];
     const [first, second] = [held(log, 'A'), held(log, 'B')];
-    const answers = [turns.take('1:now', first.compute), turns.take('2:now', second.compute)];
+    const answers = [turns.take('1:now', LARGE, first.compute), turns.take('2:now', LARGE, second.compute)];
     await settled();
     expect(log).toEqual(['A started']);
     first.finish();
@@ -39,7 +41,7 @@ describe('forecasts computed one at a time, the same one shared', () => {
     const turns = new ForecastTurns<string>();
     const log: string[] = [];
     const [first, second, again] = [held(log, 'A'), held(log, 'B'), held(log, 'B again')];
-    const answers = [turns.take('1:now', first.compute), turns.take('2:now', second.compute), turns.take('2:now', again.compute)];
+    const answers = [turns.take('1:now', LARGE, first.compute), turns.take('2:now', LARGE, second.compute), turns.take('2:now', LARGE, again.compute)];
     first.finish();
     await settled();
     second.finish();
@@ -51,10 +53,10 @@ describe('forecasts computed one at a time, the same one shared', () => {
     const turns = new ForecastTurns<string>();
     const log: string[] = [];
     const [first, later] = [held(log, 'A'), held(log, 'A later')];
-    const answer = turns.take('1:now', first.compute);
+    const answer = turns.take('1:now', LARGE, first.compute);
     first.finish();
     expect(await answer).toBe('A');
-    const again = turns.take('1:now', later.compute);
+    const again = turns.take('1:now', LARGE, later.compute);
     later.finish();
     expect(await again).toBe('A later');
     expect(log).toEqual(['A started', 'A later started']);
@@ -64,12 +66,28 @@ describe('forecasts computed one at a time, the same one shared', () => {
     const turns = new ForecastTurns<string>();
     const log: string[] = [];
     const [first, next] = [held(log, 'A'), held(log, 'B')];
-    const shared = [turns.take('1:now', first.compute), turns.take('1:now', first.compute)];
-    const following = turns.take('2:now', next.compute);
+    const shared = [turns.take('1:now', LARGE, first.compute), turns.take('1:now', LARGE, first.compute)];
+    const following = turns.take('2:now', LARGE, next.compute);
     first.fail(new Error('The campaign cannot be dialed'));
     for (const answer of shared) await expect(answer).rejects.toThrow('The campaign cannot be dialed');
     next.finish();
     expect(await following).toBe('B');
     expect(log).toEqual(['A started', 'B started']);
+  });
+
+  it('computes small forecasts beside a large one, four at a time', async () => {
+    const turns = new ForecastTurns<string>();
+    const log: string[] = [];
+    const large = held(log, 'large');
+    const small = ['s1', 's2', 's3', 's4', 's5'].map((name) => held(log, name));
+    const answers = [turns.take('1:now', LARGE, large.compute), ...small.map((s, i) => turns.take(`${i + 2}:now`, SMALL_FORECAST_LEADS, s.compute))];
+    await settled();
+    expect(log).toEqual(['large started', 's1 started', 's2 started', 's3 started', 's4 started']);
+    small[0].finish();
+    await settled();
+    expect(log).toContain('s5 started');
+    for (const s of small.slice(1)) s.finish();
+    large.finish();
+    expect(await Promise.all(answers)).toEqual(['large', 's1', 's2', 's3', 's4', 's5']);
   });
 });
