@@ -21,9 +21,10 @@ import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 import { WalCheckpointer } from './sqlite/wal-checkpointer';
 import { KEY_STORE, KeyStore } from '../shared/ports/key-store.port';
-import { KEYS_FILE, openKeyStore, openSealer } from './sealing/open-sealer';
+import { KEYS_FILE, masterKeys, openKeyStore, openSealer } from './sealing/open-sealer';
 import { Sealer } from '../shared/sealing/sealer';
 import { OpeningEventStore } from './sealing/opening-event-store';
+import { OpenedReadAhead, openedReadsScript } from './sealing/opened-read-ahead';
 
 const eventsFile = (config: AppConfig) => join(config.dataDir, 'events.db');
 const readsFile = (config: AppConfig) => join(config.dataDir, 'read.db');
@@ -47,6 +48,16 @@ export async function openReadStore(config: AppConfig): Promise<DocumentStore> {
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteDocumentStore(readsFile(config));
+}
+
+/**
+ * A rebuild on the embedded stores (alone on them: refused beside a service) reads and opens the
+ * log on a thread of its own (bench/README.md); elsewhere each reader reads as it goes.
+ */
+function rebuildReadsAhead(config: AppConfig, projectAtStart: boolean): OpenedReadAhead | undefined {
+  const script = openedReadsScript();
+  if (projectAtStart || !script || config.eventStore !== 'embedded' || config.readStore !== 'embedded') return undefined;
+  return new OpenedReadAhead(script, { events: eventsFile(config), keys: keysFile(config) }, masterKeys(config));
 }
 
 @Injectable()
@@ -116,7 +127,11 @@ export class InfrastructureModule {
         { provide: KEY_STORE, useFactory: () => openKeyStore(config) },
         { provide: Sealer, inject: [KEY_STORE], useFactory: (keys: KeyStore) => openSealer(config, keys) },
         // Every reader of the log sees personal values opened (docs/privacy.md).
-        { provide: EVENT_STORE, inject: [Sealer], useFactory: async (sealer: Sealer) => new OpeningEventStore(await openEventStore(config), sealer) },
+        {
+          provide: EVENT_STORE,
+          inject: [Sealer],
+          useFactory: async (sealer: Sealer) => new OpeningEventStore(await openEventStore(config), sealer, rebuildReadsAhead(config, projectAtStart)),
+        },
         { provide: READ_STORE, useFactory: () => openReadStore(config) },
         Upcasters,
         CommandRunner,

@@ -10,22 +10,30 @@ import {
 } from '../../shared/ports/event-store.port';
 import { SubjectOpening, sealedValuesIn, subjectKeysOf, withPersonalOpened } from '../../shared/sealing/personal-fields';
 
+/** Reads the whole log in order, opened, elsewhere than on this thread (`OpenedReadAhead`). */
+export interface OpenedReads {
+  readAll(afterPosition: number, maxCount: number): Promise<RecordedEvent[]>;
+  close(): Promise<void>;
+}
+
 /**
  * docs/privacy.md: the event store as every reader sees it (commands, projections, reactors,
  * history, audit): personal values opened under their subjects' keys, an erased subject's
  * `[erased]`. What is written is sealed by the command runner; the log itself holds only sealed values.
+ * `ahead`: where a reader alone on the log (a rebuild) reads it whole, read and opened on another thread.
  */
 export class OpeningEventStore implements EventStore {
   constructor(
     private readonly inner: EventStore,
     private readonly opening: SubjectOpening,
+    private readonly ahead?: OpenedReads,
   ) {}
 
   private async open(event: RecordedEvent, found?: ReadonlySet<string>): Promise<RecordedEvent> {
     // A reader in the log's order drops an erased key where the erasure stands, before what follows.
     this.opening.forgetErasedIn(event);
     const data = await withPersonalOpened(event.type, event.data, this.opening, found);
-    return data === event.data ? event : { ...event, data, sealedData: event.data };
+    return data === event.data ? event : { ...event, data };
   }
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
@@ -45,6 +53,12 @@ export class OpeningEventStore implements EventStore {
   }
 
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
+    if (this.ahead && !types) {
+      const events = await this.ahead.readAll(afterPosition, maxCount);
+      // This thread's keys, too, are let go where an erasure stands.
+      for (const event of events) this.opening.forgetErasedIn(event);
+      return events;
+    }
     return this.openAll(await this.inner.readAll(afterPosition, maxCount, types));
   }
 
@@ -81,7 +95,8 @@ export class OpeningEventStore implements EventStore {
     return this.inner.ping();
   }
 
-  close(): Promise<void> {
-    return this.inner.close();
+  async close(): Promise<void> {
+    await this.ahead?.close();
+    await this.inner.close();
   }
 }

@@ -33,11 +33,6 @@ export interface RecordedEvent<T = any> {
   type: string;
   schemaVersion: number;
   data: T;
-  /**
-   * The data as the log holds it, where reading changed it (docs/privacy.md: personal values
-   * opened): for a copy that must stay sealed, such as the audit trail's.
-   */
-  sealedData?: unknown;
   metadata: EventMetadata;
   occurredAt: string;
 }
