@@ -7,13 +7,25 @@ import { loadConfig } from './config/app-config';
 import { EventStoreDbEventStore } from './event-store/eventstoredb-event-store';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
-import { InfrastructureModule, openEventStore, openReadStore } from './infrastructure.module';
+import { InfrastructureModule, openEventStore, openReadStore, rebuildReadsAhead } from './infrastructure.module';
+import { OpenedReadAhead } from './sealing/opened-read-ahead';
 import { DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from './read-store/sqlite-document-store';
 
 describe('opening the configured stores', () => {
   const dir = mkdtempSync(join(tmpdir(), 'open-stores-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // bench/README.md: the rebuild's reading thread, and no one else's.
+  it('reads ahead on a thread for a rebuild on the embedded stores alone', () => {
+    const script = join(dir, 'opened-reads.worker.js');
+    const embedded = loadConfig({ DATA_DIR: dir, DATA_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}` });
+    expect(rebuildReadsAhead(embedded, false, script)).toBeInstanceOf(OpenedReadAhead);
+    expect(rebuildReadsAhead(embedded, true, script)).toBeUndefined();
+    expect(rebuildReadsAhead(embedded, false, undefined)).toBeUndefined();
+    for (const other of [{ eventStore: 'eventstoredb' }, { readStore: 'mongodb' }])
+      expect(rebuildReadsAhead({ ...embedded, ...other } as typeof embedded, false, script)).toBeUndefined();
+  });
 
   it('opens both embedded stores in DATA_DIR by default', async () => {
     const config = loadConfig({ DATA_DIR: dir });

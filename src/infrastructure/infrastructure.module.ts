@@ -54,8 +54,7 @@ export async function openReadStore(config: AppConfig): Promise<DocumentStore> {
  * A rebuild on the embedded stores (alone on them: refused beside a service) reads and opens the
  * log on a thread of its own (bench/README.md); elsewhere each reader reads as it goes.
  */
-function rebuildReadsAhead(config: AppConfig, projectAtStart: boolean): OpenedReadAhead | undefined {
-  const script = openedReadsScript();
+export function rebuildReadsAhead(config: AppConfig, projectAtStart: boolean, script = openedReadsScript()): OpenedReadAhead | undefined {
   if (projectAtStart || !script || config.eventStore !== 'embedded' || config.readStore !== 'embedded') return undefined;
   return new OpenedReadAhead(script, { events: eventsFile(config), keys: keysFile(config) }, masterKeys(config));
 }

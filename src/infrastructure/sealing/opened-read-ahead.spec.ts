@@ -122,5 +122,9 @@ describe('OpenedReadAhead: a rebuild reads and opens the log on a thread of its 
     mkdirSync(join(dir, 'not-a-file'));
     ahead = new OpenedReadAhead(SCRIPT, { events: join(dir, 'events.db'), keys: join(dir, 'not-a-file') }, [master]);
     await expect(ahead.readAll(0, 10)).rejects.toThrow(/The reading thread did not start: /);
+    // Closed after the thread is gone: no wait for an exit already past.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ahead.close();
+    ahead = undefined;
   });
 });

@@ -7,7 +7,7 @@ import { MasterKey } from '../../shared/sealing/sealer';
 import type { OpenedReadsSetup } from './opened-reads.worker';
 
 /** The thread's script, as the build compiles it (under ts-jest there is none: reads stay on the main thread). */
-export const OPENED_READS_SCRIPT = join(__dirname, 'opened-reads.worker.js');
+const OPENED_READS_SCRIPT = join(__dirname, 'opened-reads.worker.js');
 export const openedReadsScript = (): string | undefined => (existsSync(OPENED_READS_SCRIPT) ? OPENED_READS_SCRIPT : undefined);
 
 interface Answer {
@@ -18,13 +18,14 @@ interface Answer {
 
 /**
  * docs/privacy.md, bench/README.md: a rebuild reads the whole embedded log in batches, and
- * opening their personal values took 40 % of its one busy core. Here a thread of its own reads and
- * opens each batch, and the next one while the main thread projects this one. Only for a reader
- * alone on the files (a rebuild refuses to run beside a service), and in the log's order: the
- * thread sees each erasure where it stands, as the main thread would.
+ * reading them and opening their personal values took a third of its one busy core. Here a
+ * thread of its own reads and opens each batch, and the next one while the main thread projects
+ * this one. Only for a reader alone on the files (a rebuild refuses to run beside a service), and
+ * in the log's order: the thread sees each erasure where it stands, as the main thread would.
  */
 export class OpenedReadAhead {
   private worker?: Worker;
+  private exited?: Promise<void>;
   private ready?: Promise<void>;
   private readonly answers = new Map<number, { resolve: (events: RecordedEvent[]) => void; reject: (error: Error) => void }>();
   private asked = 0;
@@ -69,6 +70,8 @@ export class OpenedReadAhead {
     };
     const worker = new Worker(this.script, { workerData: setup });
     this.worker = worker;
+    // Known from the start: a thread that failed may be gone before it is closed.
+    this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     return new Promise<void>((resolve, reject) => {
       worker.on('message', (message: Answer & { ready?: true; failed?: string }) => {
         if (message.ready) return resolve();
@@ -93,8 +96,7 @@ export class OpenedReadAhead {
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('close');
-    await exited;
+    await this.exited;
   }
 }

@@ -17,13 +17,13 @@ export interface OpenedReadsSetup {
 /**
  * A thread that reads the embedded log in position order and opens its personal values under
  * keys it reads itself (its own connections, its own key cache): what it answers is what
- * `OpeningEventStore.readAll` answers on the main thread, as JSON.
+ * `OpeningEventStore.readAll` answers on the main thread.
  */
 async function serve(setup: OpenedReadsSetup): Promise<void> {
   declareFields(Object.fromEntries(setup.fields) as never);
   const keys = new SqliteKeyStore(setup.keysFile);
   const masters = setup.masters.map((master) => ({ id: master.id, key: Buffer.from(master.key) }));
-  const sealer = new Sealer(keys, masters, { remembersOpened: false });
+  const sealer = new Sealer(keys, masters);
   await sealer.start();
   const events = new OpeningEventStore(new SqliteEventStore(setup.eventsFile), sealer);
   const handle = async (message: { id: number; after: number; max: number } | 'close') => {

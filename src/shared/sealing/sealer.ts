@@ -43,12 +43,6 @@ export const isSealed = (value: unknown): value is string => typeof value === 's
 /** The id of the key a sealed value is sealed under. */
 export const sealedKeyId = (value: string): string | undefined => SEALED.exec(value)?.[1];
 
-export interface SealerOptions {
-  now?: () => Date;
-  /** False for a reader of the whole log once (a rebuild's): each value is opened once, and remembering it is work for nothing. */
-  remembersOpened?: boolean;
-}
-
 /**
  * docs/privacy.md: values sealed at rest (AES-256-GCM) under data keys named by id, the data keys
  * kept in the key store wrapped by the master keys (DATA_KEYS or the key file). A sealed value
@@ -75,17 +69,13 @@ export class Sealer {
   constructor(
     private readonly store: KeyStore,
     masters: MasterKey[],
-    options: SealerOptions = {},
+    private readonly now: () => Date = () => new Date(),
   ) {
-    this.now = options.now ?? (() => new Date());
-    this.remembersOpened = options.remembersOpened ?? true;
     this.masters = new Map(masters.map((master) => [master.id, master]));
     this.current = masters[0];
   }
 
   private readonly current: MasterKey;
-  private readonly now: () => Date;
-  private readonly remembersOpened: boolean;
 
   /**
    * Unwraps every data key, and makes the secrets' own at first start. A key wrapped under a
@@ -176,7 +166,7 @@ export class Sealer {
 
   /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
-    const known = this.remembersOpened ? this.opened.get(value) : undefined;
+    const known = this.opened.get(value);
     // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
     if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
@@ -185,7 +175,7 @@ export class Sealer {
     const key = await this.subjectKey(keyId, false);
     if (!key) return undefined;
     const plain = decrypt(key, keyId, sealed).toString('utf8');
-    if (this.remembersOpened) this.opened.set(value, { keyId, plain });
+    this.opened.set(value, { keyId, plain });
     return plain;
   }
 
