@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { ProjectionRunner } from '../infrastructure/projections/projection-runner';
 import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
 import { callSpec } from '../testing/call.fixture';
-import { AT } from '../testing/projection-spec';
-import { queryPlans } from '../testing/sqlite-query-plans';
+import { AT, projectedForEachTest } from '../testing/projection-spec';
+import { expectIndexedWithoutSorting } from '../testing/sqlite-query-plans';
 import { CallsProjection } from './calls.projection';
 import { CallsQueries } from './calls.queries';
 
@@ -63,52 +63,29 @@ describe('a call a runtime reports on', () => {
 });
 
 describe("when an organisation's n-th call was made (docs/privacy.md: a retention sweep's steps)", () => {
-  let dir: string;
-  let store: SqliteDocumentStore;
-  let queries: CallsQueries;
   const minute = (m: number) => new Date(Date.parse('2026-03-01T10:00:00Z') + m * 60_000).toISOString();
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'calls-nth-'));
-    store = new SqliteDocumentStore(join(dir, 'read.db'));
-    const projection = new CallsProjection(store);
-    // Organisation 1's calls each minute from 10:00 to 10:29, organisation 2's in between.
-    await store.exclusive('projections', async () => {
-      for (let i = 0; i < 60; i++) {
-        const user_id = (i % 2) + 1;
-        const data = { call_id: i + 1, ...callSpec({ user_id, assistant_id: 2 }), provider: 'retell' };
-        const occurredAt = minute(Math.floor(i / 2));
-        await projection.apply({
-          id: `e${i}`,
-          stream: `call-${i + 1}`,
-          revision: 0,
-          position: i + 1,
-          type: 'CallInitiated',
-          schemaVersion: 1,
-          data,
-          metadata: {},
-          occurredAt,
-        });
-      }
-    });
-    queries = new CallsQueries(projection, {} as ProjectionRunner);
-  });
-
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // Organisation 1's calls each minute from 10:00 to 10:29, organisation 2's in between.
+  const made = projectedForEachTest(
+    (store) => new CallsProjection(store),
+    () =>
+      Array.from({ length: 60 }, (_, i) => ({
+        type: 'CallInitiated',
+        stream: `call-${i + 1}`,
+        revision: 0,
+        occurredAt: minute(Math.floor(i / 2)),
+        data: { call_id: i + 1, ...callSpec({ user_id: (i % 2) + 1, assistant_id: 2 }), provider: 'retell' },
+      })),
+  );
+  const queries = () => new CallsQueries(made.projection, {} as ProjectionRunner);
 
   it("answers the n-th of the organisation's own calls made at or after the instant, null past its last", async () => {
-    expect(await queries.nthMadeSince(1, Date.parse(minute(0)), 1)).toBe(Date.parse(minute(0)));
-    expect(await queries.nthMadeSince(1, Date.parse(minute(5)), 3)).toBe(Date.parse(minute(7)));
-    expect(await queries.nthMadeSince(1, Date.parse(minute(5)), 25)).toBe(Date.parse(minute(29)));
-    expect(await queries.nthMadeSince(1, Date.parse(minute(5)), 26)).toBeNull();
+    expect(await queries().nthMadeSince(1, Date.parse(minute(0)), 1)).toBe(Date.parse(minute(0)));
+    expect(await queries().nthMadeSince(1, Date.parse(minute(5)), 3)).toBe(Date.parse(minute(7)));
+    expect(await queries().nthMadeSince(1, Date.parse(minute(5)), 25)).toBe(Date.parse(minute(29)));
+    expect(await queries().nthMadeSince(1, Date.parse(minute(5)), 26)).toBeNull();
   });
 
   it("reads the organisation's calls by their time through its index, without sorting them", async () => {
-    const { plans } = await queryPlans(store, () => queries.nthMadeSince(1, Date.parse(minute(5)), 3));
-    expect(plans.join('\n')).toMatch(/USING INDEX/);
-    expect(plans.join('\n')).not.toMatch(/TEMP B-TREE|SCAN/);
+    await expectIndexedWithoutSorting(made.store, () => queries().nthMadeSince(1, Date.parse(minute(5)), 3));
   });
 });

@@ -72,3 +72,33 @@ function recorded(event: GivenEvent, position: number): RecordedEvent {
   const { type, data, occurredAt = AT, stream = 's', revision = position - 1, metadata = {} } = event;
   return { id: `e${position}`, stream, revision, position, type, schemaVersion: 1, data, metadata, occurredAt };
 }
+
+/**
+ * For specs of a feature's queries: before each test of the calling suite, a fresh embedded store
+ * with the projection given `events` (one batch, positions from 1), kept open for the test's reads;
+ * closed and removed after it.
+ */
+export function projectedForEachTest<P extends ReadModelProjection>(make: (store: DocumentStore) => P, events: () => GivenEvent[]) {
+  const made = {} as { dir: string; store: SqliteDocumentStore; projection: P };
+  beforeEach(async () => {
+    made.dir = mkdtempSync(join(tmpdir(), 'projected-'));
+    made.store = new SqliteDocumentStore(join(made.dir, 'read.db'));
+    made.projection = make(made.store);
+    let position = 0;
+    await made.store.exclusive('projections', async () => {
+      for (const event of events()) await made.projection.apply(recorded(event, ++position));
+    });
+  });
+  afterEach(async () => {
+    await made.store.close();
+    rmSync(made.dir, { recursive: true, force: true });
+  });
+  return {
+    get store() {
+      return made.store;
+    },
+    get projection() {
+      return made.projection;
+    },
+  };
+}

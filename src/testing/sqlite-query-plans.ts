@@ -30,3 +30,13 @@ export async function queryPlans<R>(store: SqliteDocumentStore, read: () => Prom
   const plans = ran.map(({ sql, args }) => (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((p) => p.detail).join(' | '));
   return { plans, result };
 }
+
+/** Expects every statement `read` runs to search through an index, with no table scan and no sort of its own. */
+export async function expectIndexedWithoutSorting(store: SqliteDocumentStore, read: () => Promise<unknown>): Promise<void> {
+  const { plans } = await queryPlans(store, read);
+  expect(plans.length).toBeGreaterThan(0);
+  for (const plan of plans) {
+    expect(plan).toMatch(/USING (COVERING )?INDEX/);
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN/);
+  }
+}
