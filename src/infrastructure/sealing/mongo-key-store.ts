@@ -43,6 +43,14 @@ export class MongoKeyStore implements KeyStore {
     return docs.map(({ _id, ...key }) => key as StoredDataKey);
   }
 
+  async idsBetween(first: string, end: string): Promise<string[]> {
+    const docs = await this.keys
+      .find({ _id: { $gte: first, $lt: end } }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .toArray();
+    return docs.map((doc) => doc._id);
+  }
+
   async add(key: StoredDataKey): Promise<StoredDataKey> {
     try {
       await this.keys.insertOne({ ...key, _id: key.id });

@@ -56,6 +56,10 @@ export class SqliteKeyStore implements KeyStore {
     return ids.length ? this.statements.getMany.all(JSON.stringify(ids)) : [];
   }
 
+  async idsBetween(first: string, end: string): Promise<string[]> {
+    return this.db.prepare('SELECT id FROM data_keys WHERE id >= ? AND id < ? ORDER BY id').pluck().all(first, end) as string[];
+  }
+
   private pending: Array<{ key: StoredDataKey; done: (stored: StoredDataKey) => void; failed: (error: unknown) => void }> = [];
 
   /** Keys added within one turn of the event loop (a burst of new leads) share one transaction. */

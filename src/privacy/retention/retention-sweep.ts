@@ -10,7 +10,7 @@ import { WorkLeases } from '../../infrastructure/leases/work-leases';
 import { ProjectionRunner } from '../../infrastructure/projections/projection-runner';
 import { BACKGROUND_WORK } from '../../infrastructure/reactors/reactor';
 import { DocumentStore, READ_STORE } from '../../shared/ports/document-store.port';
-import { RETENTION_BUCKET_MS, Sealer, retentionKeyIdAt } from '../../shared/sealing/sealer';
+import { RETENTION_BUCKET_MS, Sealer } from '../../shared/sealing/sealer';
 import { Clock } from '../../shared/clock';
 import { UsersQueries } from '../../users/users.queries';
 import { retentionDecider, retentionStream } from './retention.decider';
@@ -79,10 +79,7 @@ export class RetentionSweep extends Sweep {
 
   /** One step: its spans' keys destroyed, then recorded and projected before the next step is counted. */
   private async eraseStep(organisationId: number, kind: RetainedKind, from: number, end: number): Promise<void> {
-    const spans: string[] = [];
-    for (let span = from; span < end; span += RETENTION_BUCKET_MS) spans.push(retentionKeyIdAt(organisationId, kind, span));
-    // Destroyed together: the key store's files are cleaned once for them all.
-    for (let i = 0; i < spans.length; i += 1000) await Promise.all(spans.slice(i, i + 1000).map((key) => this.sealer.destroyRetentionKey(key)));
+    await this.sealer.destroyRetentionKeys(organisationId, kind, from, end);
     const command = { type: 'RecordErased' as const, organisationId, kind, from: new Date(from).toISOString(), until: new Date(end).toISOString() };
     const { position } = await this.runner.run(retentionStream(organisationId), retentionDecider, command);
     if (position !== null) await this.projections.projected(position);

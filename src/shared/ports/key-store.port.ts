@@ -23,6 +23,8 @@ export interface KeyStore {
   get(id: string): Promise<StoredDataKey | null>;
   /** The stored keys of these ids (those not stored left out), in one read: a batch of events names many. */
   getMany(ids: readonly string[]): Promise<StoredDataKey[]>;
+  /** The ids of the stored keys from `first` up to but not including `end`, compared as text, in order. */
+  idsBetween(first: string, end: string): Promise<string[]>;
   /** Stores `key` unless one of its id is stored already; answers the one stored (several instances starting at once agree on it). */
   add(key: StoredDataKey): Promise<StoredDataKey>;
   /** Replaces the stored key of the same id (a rewrap under another master key). */

@@ -177,6 +177,50 @@ describe('Sealer', () => {
     expect(await reader.openForSubject(sealed)).toBeUndefined();
   });
 
+  it("destroys an organisation's span keys of a kind within a range, reading only those held however long the range", async () => {
+    const k1 = master('k1');
+    const sealer = await started(k1);
+    const at = (organisationId: number, kind: string, iso: string) => sealer.retentionKeyId(organisationId, kind, new Date(iso));
+    const sealedAt = async (keyId: string) => sealer.sealForSubject(keyId, 'said', '[erased]');
+    const values = await Promise.all(
+      [
+        at(3, 'transcripts', '2024-06-01T08:00:00Z'),
+        at(3, 'transcripts', '2026-01-01T11:50:00Z'),
+        at(3, 'transcripts', '2026-01-01T12:00:00Z'),
+        at(3, 'variables', '2025-01-01T10:30:00Z'),
+        at(33, 'transcripts', '2025-01-01T10:30:00Z'),
+      ].map(sealedAt),
+    );
+    const destroy = jest.spyOn(keys, 'destroy');
+    // Ten years of ten-minute spans: half a million names, two keys held.
+    const destroyed = await sealer.destroyRetentionKeys(3, 'transcripts', Date.parse('2016-01-01T00:00:00Z'), Date.parse('2026-01-01T12:00:00Z'));
+    expect(destroyed).toBe(2);
+    expect(destroy).toHaveBeenCalledTimes(2);
+    const reader = await started(k1);
+    expect(await Promise.all(values.map((value) => reader.openForSubject(value)))).toEqual([undefined, undefined, 'said', 'said', 'said']);
+  });
+
+  it('reads a destroyed span key from the key store once: its other values are known unreadable', async () => {
+    const k1 = master('k1');
+    const writer = await started(k1);
+    const keyId = writer.retentionKeyId(3, 'transcripts', new Date('2026-01-01T10:00:00Z'));
+    const [one, two, three] = await Promise.all(['a', 'b', 'c'].map((said) => writer.sealForSubject(keyId, said, '[erased]')));
+    await writer.destroyRetentionKeys(3, 'transcripts', Date.parse('2026-01-01T10:00:00Z'), Date.parse('2026-01-01T10:10:00Z'));
+    const reader = await started(k1);
+    const get = jest.spyOn(keys, 'get');
+    const getMany = jest.spyOn(keys, 'getMany');
+    expect(await reader.openForSubject(one)).toBeUndefined();
+    expect(await reader.openForSubject(two)).toBeUndefined();
+    expect(get).toHaveBeenCalledTimes(1);
+    await reader.prefetch([keyId]);
+    expect(getMany).not.toHaveBeenCalled();
+    const another = await started(k1);
+    await another.prefetch([keyId]);
+    expect(await another.openForSubject(three)).toBeUndefined();
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(getMany).toHaveBeenCalledTimes(1);
+  });
+
   it("drops the span keys a retention sweep elsewhere destroyed, and only those, when it reads the sweep's event", async () => {
     const sealer = await started(master('k1'));
     const at = (iso: string) => sealer.retentionKeyId(3, 'transcripts', new Date(iso));

@@ -116,7 +116,7 @@ export class Sealer {
   /** A number's hash is asked for several times as its lead is made and dialed. */
   private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
 
-  /** A subject's key: made at its first value; null once the subject is erased. */
+  /** A subject's key: made at its first value; null once the subject is erased (or the span's key destroyed). */
   private async subjectKey(keyId: string, make: boolean): Promise<Buffer | null> {
     const known = this.subjectKeys.get(keyId);
     if (known !== undefined) return known === ERASED_MARK ? null : known;
@@ -132,7 +132,9 @@ export class Sealer {
       return this.known(keyId, stored);
     }
     const stored = await this.store.get(keyId);
-    return stored && this.known(keyId, stored);
+    if (stored) return this.known(keyId, stored);
+    this.subjectKeys.set(keyId, ERASED_MARK);
+    return null;
   }
 
   private known(keyId: string, stored: StoredDataKey): Buffer | null {
@@ -151,7 +153,11 @@ export class Sealer {
   async prefetch(keyIds: Iterable<string>): Promise<void> {
     const missing = [...new Set(keyIds)].filter((id) => SUBJECT_KEY.test(id) && !this.subjectKeys.has(id));
     if (missing.length === 0) return;
-    for (const stored of await this.store.getMany(missing)) this.known(stored.id, stored);
+    const found = await this.store.getMany(missing);
+    for (const stored of found) this.known(stored.id, stored);
+    // A value is sealed only under a key stored first: one named by a value and not stored was destroyed (a past span's).
+    const stored = new Set(found.map((key) => key.id));
+    for (const id of missing) if (!stored.has(id)) this.subjectKeys.set(id, ERASED_MARK);
   }
 
   /** `plain` sealed under a subject's key, made at its first value; an erased subject's value is not kept (`erased`). */
@@ -214,12 +220,25 @@ export class Sealer {
   }
 
   /**
-   * Retention: the key of a span of retained values destroyed (none is sealed under it again: the
-   * span is past). Other instances keep it for at most SUBJECT_KEY_TTL_MS.
+   * Retention: the keys of an organisation's spans of retained values of a kind within `[from,
+   * end)` (epoch ms, span starts) destroyed, none sealed under again (the spans are past); how
+   * many. Only the keys the key store holds are read, however long the range (a first sweep spans
+   * the organisation's whole history). Other instances keep them for at most SUBJECT_KEY_TTL_MS.
    */
-  async destroyRetentionKey(keyId: string): Promise<void> {
-    await this.store.destroy(keyId);
-    this.subjectKeys.set(keyId, ERASED_MARK);
+  async destroyRetentionKeys(organisationId: number, kind: string, from: number, end: number): Promise<number> {
+    const first = retentionKeyIdAt(organisationId, kind, from);
+    // Span keys are named by their start in a fixed width after a common prefix: within the range is between the two names.
+    const held = (await this.store.idsBetween(first, retentionKeyIdAt(organisationId, kind, end))).filter((id) => id.length === first.length);
+    // Destroyed together: the key store's files are cleaned once for them all.
+    for (let i = 0; i < held.length; i += 1000) {
+      await Promise.all(
+        held.slice(i, i + 1000).map(async (keyId) => {
+          await this.store.destroy(keyId);
+          this.subjectKeys.set(keyId, ERASED_MARK);
+        }),
+      );
+    }
+    return held.length;
   }
 
   /** A new data key (or the one another instance stored under that id first). */

@@ -41,6 +41,14 @@ export function keyStoreContract(name: string, open: () => Promise<KeyStore>, af
       expect(many.sort((a, b) => a.id.localeCompare(b.id))).toEqual([key('dk_m1'), key('dk_m2')]);
     });
 
+    it('lists the ids stored between two names, compared as text, the first included and the last not', async () => {
+      for (const id of ['dr_1_a_202601010000', 'dr_1_a_202601010010', 'dr_1_a_202601020000', 'dr_1_b_202601010010', 'dr_11_a_202601010010'])
+        await store.add(key(id));
+      expect(await store.idsBetween('dr_1_a_202601010000', 'dr_1_a_202601020000')).toEqual(['dr_1_a_202601010000', 'dr_1_a_202601010010']);
+      expect(await store.idsBetween('dr_1_a_202601010001', 'dr_1_a_209912312350')).toEqual(['dr_1_a_202601010010', 'dr_1_a_202601020000']);
+      expect(await store.idsBetween('dr_2_', 'dr_3_')).toEqual([]);
+    });
+
     it('replaces a key rewrapped under another master key, and lists them all', async () => {
       await store.add(key('dk_b'));
       await store.replace({ ...key('dk_b'), master_id: 'k2', wrapped: 'rewrapped' });
