@@ -65,7 +65,7 @@ function admit(key: string, counts: Counts): boolean {
   if (!key.startsWith(OUTCOME)) return true;
   const field = key.slice(0, key.indexOf('\u001f') + 1);
   let values = 0;
-  for (const other of Object.keys(counts)) if (other.startsWith(field)) values++;
+  for (const other in counts) if (other.startsWith(field)) values++;
   return values < OUTCOME_VALUES_PER_DAY;
 }
 
@@ -90,8 +90,10 @@ export class CallReportCounters {
     const id = `${after.campaign_id}:${day}`;
     const stored = (await this.days.get(id)) ?? { id, user_id: after.user_id, campaign_id: after.campaign_id, day, counts: {}, hours: {} };
     const hour = after.created_at.slice(11, 13);
-    const hours = { ...stored.hours };
-    if (change.calls || change.reached) hours[hour] = applied(hours[hour] ?? {}, { calls: change.calls ?? 0, reached: change.reached ?? 0 });
+    const hours =
+      change.calls || change.reached
+        ? { ...stored.hours, [hour]: applied(stored.hours[hour] ?? {}, { calls: change.calls ?? 0, reached: change.reached ?? 0 }) }
+        : stored.hours;
     await this.days.upsert(id, { ...stored, counts: applied(stored.counts, change, admit), hours }, position);
   }
 }

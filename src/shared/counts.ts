@@ -10,11 +10,12 @@ const DECIMALS = 1e6;
 /** `after - before`, keys with no difference left out. */
 export function difference(before: Counts, after: Counts): Counts {
   const out: Counts = {};
-  for (const [key, value] of Object.entries(after)) {
-    const change = Math.round((value - (before[key] ?? 0)) * DECIMALS) / DECIMALS;
+  // `for…in`, not `Object.entries`: counts move at every call event, and the pairs would be garbage.
+  for (const key in after) {
+    const change = Math.round((after[key] - (before[key] ?? 0)) * DECIMALS) / DECIMALS;
     if (change !== 0) out[key] = change;
   }
-  for (const [key, value] of Object.entries(before)) if (!(key in after) && value !== 0) out[key] = -value;
+  for (const key in before) if (!(key in after) && before[key] !== 0) out[key] = -before[key];
   return out;
 }
 
@@ -24,7 +25,8 @@ export function difference(before: Counts, after: Counts): Counts {
  */
 export function applied(counts: Counts, change: Counts, admit: (key: string, counts: Counts) => boolean = () => true): Counts {
   const out: Counts = { ...counts };
-  for (const [key, value] of Object.entries(change)) {
+  for (const key in change) {
+    const value = change[key];
     if (!(key in out) && (value < 0 || !admit(key, out))) continue;
     const sum = Math.round(((out[key] ?? 0) + value) * DECIMALS) / DECIMALS;
     if (sum === 0) delete out[key];
