@@ -43,14 +43,6 @@ export class MongoKeyStore implements KeyStore {
     return docs.map(({ _id, ...key }) => key as StoredDataKey);
   }
 
-  async idsBetween(first: string, end: string): Promise<string[]> {
-    const docs = await this.keys
-      .find({ _id: { $gte: first, $lt: end } }, { projection: { _id: 1 } })
-      .sort({ _id: 1 })
-      .toArray();
-    return docs.map((doc) => doc._id);
-  }
-
   async add(key: StoredDataKey): Promise<StoredDataKey> {
     try {
       await this.keys.insertOne({ ...key, _id: key.id });
@@ -65,8 +57,8 @@ export class MongoKeyStore implements KeyStore {
     await this.keys.updateOne({ _id: key.id }, { $set: { master_id: key.master_id, wrapped: key.wrapped } });
   }
 
-  async destroy(id: string): Promise<void> {
-    await this.keys.deleteMany({ _id: id });
+  async destroyBetween(first: string, end: string): Promise<number> {
+    return (await this.keys.deleteMany({ _id: { $gte: first, $lt: end } })).deletedCount;
   }
 
   async erase(id: string, at: string): Promise<void> {

@@ -56,10 +56,6 @@ export class SqliteKeyStore implements KeyStore {
     return ids.length ? this.statements.getMany.all(JSON.stringify(ids)) : [];
   }
 
-  async idsBetween(first: string, end: string): Promise<string[]> {
-    return this.db.prepare('SELECT id FROM data_keys WHERE id >= ? AND id < ? ORDER BY id').pluck().all(first, end) as string[];
-  }
-
   private pending: Array<{ key: StoredDataKey; done: (stored: StoredDataKey) => void; failed: (error: unknown) => void }> = [];
 
   /** Keys added within one turn of the event loop (a burst of new leads) share one transaction. */
@@ -85,26 +81,11 @@ export class SqliteKeyStore implements KeyStore {
     this.db.prepare('UPDATE data_keys SET master_id = @master_id, wrapped = @wrapped WHERE id = @id').run(key);
   }
 
-  async destroy(id: string): Promise<void> {
-    this.db.prepare('DELETE FROM data_keys WHERE id = ?').run(id);
-    await this.cutLog();
-  }
-
-  private cut?: Promise<void>;
-
-  /**
-   * The log still holds the pages as they were: moved into the file (overwritten there) and cut,
-   * once for the keys destroyed in one turn of the event loop.
-   */
-  private cutLog(): Promise<void> {
-    this.cut ??= new Promise((done) =>
-      setImmediate(() => {
-        this.cut = undefined;
-        if (this.db.open) this.db.pragma('wal_checkpoint(TRUNCATE)');
-        done();
-      }),
-    );
-    return this.cut;
+  async destroyBetween(first: string, end: string): Promise<number> {
+    const { changes } = this.db.prepare('DELETE FROM data_keys WHERE id >= ? AND id < ?').run(first, end);
+    // The log still holds the pages as they were: moved into the file (overwritten there) and cut.
+    if (changes) this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return changes;
   }
 
   async erase(id: string, at: string): Promise<void> {

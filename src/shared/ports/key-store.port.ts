@@ -23,14 +23,16 @@ export interface KeyStore {
   get(id: string): Promise<StoredDataKey | null>;
   /** The stored keys of these ids (those not stored left out), in one read: a batch of events names many. */
   getMany(ids: readonly string[]): Promise<StoredDataKey[]>;
-  /** The ids of the stored keys from `first` up to but not including `end`, compared as text, in order. */
-  idsBetween(first: string, end: string): Promise<string[]>;
   /** Stores `key` unless one of its id is stored already; answers the one stored (several instances starting at once agree on it). */
   add(key: StoredDataKey): Promise<StoredDataKey>;
   /** Replaces the stored key of the same id (a rewrap under another master key). */
   replace(key: StoredDataKey): Promise<void>;
-  /** Destroys the key: nothing of it is left in the store's files. */
-  destroy(id: string): Promise<void>;
+  /**
+   * Destroys the stored keys whose ids lie from `first` up to but not including `end`, compared as
+   * text (a retention sweep's span keys), in one write; nothing of them is left in the store's
+   * files. Answers how many were stored.
+   */
+  destroyBetween(first: string, end: string): Promise<number>;
   /**
    * Destroys a subject's key and leaves in its place a tombstone of the same id (`purpose`
    * `erased`, nothing wrapped), in one write: the subject's values written later are not sealed

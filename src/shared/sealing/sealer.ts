@@ -210,35 +210,30 @@ export class Sealer {
       this.subjectKeys.set((event.data as { subject_key: string }).subject_key, ERASED_MARK);
     } else if (event.type === 'RetainedValuesErased') {
       const { user_id, kind, from, until } = event.data as { user_id: number; kind: string; from: string; until: string };
-      // Span keys are named by their start in a fixed width after a common prefix: within the span is between the two names.
-      const prefix = retentionKeyPrefix(user_id, kind);
-      const [first, end] = [retentionKeyIdAt(user_id, kind, Date.parse(from)), retentionKeyIdAt(user_id, kind, Date.parse(until))];
-      for (const keyId of [...this.subjectKeys.keys()]) {
-        if (keyId.startsWith(prefix) && keyId.length === first.length && keyId >= first && keyId < end) this.subjectKeys.set(keyId, ERASED_MARK);
-      }
+      this.forgetSpans(user_id, kind, Date.parse(from), Date.parse(until));
+    }
+  }
+
+  /** The organisation's span keys of a kind starting within `[from, end)` (epoch ms), remembered as destroyed. */
+  private forgetSpans(organisationId: number, kind: string, from: number, end: number): void {
+    const prefix = retentionKeyPrefix(organisationId, kind);
+    const [first, last] = [retentionKeyIdAt(organisationId, kind, from), retentionKeyIdAt(organisationId, kind, end)];
+    for (const keyId of [...this.subjectKeys.keys()]) {
+      if (keyId.startsWith(prefix) && keyId.length === first.length && keyId >= first && keyId < last) this.subjectKeys.set(keyId, ERASED_MARK);
     }
   }
 
   /**
-   * Retention: the keys of an organisation's spans of retained values of a kind within `[from,
-   * end)` (epoch ms, span starts) destroyed, none sealed under again (the spans are past); how
-   * many. Only the keys the key store holds are read, however long the range (a first sweep spans
-   * the organisation's whole history). Other instances keep them for at most SUBJECT_KEY_TTL_MS.
+   * Retention: the keys of an organisation's spans of retained values of a kind starting within
+   * `[from, end)` (epoch ms) destroyed in one write of the key store, however long the range (a
+   * first sweep spans the organisation's whole history); none is sealed under again (the spans are
+   * past). Answers how many were held. Other instances keep them for at most SUBJECT_KEY_TTL_MS.
    */
   async destroyRetentionKeys(organisationId: number, kind: string, from: number, end: number): Promise<number> {
-    const first = retentionKeyIdAt(organisationId, kind, from);
-    // Span keys are named by their start in a fixed width after a common prefix: within the range is between the two names.
-    const held = (await this.store.idsBetween(first, retentionKeyIdAt(organisationId, kind, end))).filter((id) => id.length === first.length);
-    // Destroyed together: the key store's files are cleaned once for them all.
-    for (let i = 0; i < held.length; i += 1000) {
-      await Promise.all(
-        held.slice(i, i + 1000).map(async (keyId) => {
-          await this.store.destroy(keyId);
-          this.subjectKeys.set(keyId, ERASED_MARK);
-        }),
-      );
-    }
-    return held.length;
+    // Span keys are named by their start in a fixed width after a prefix of their organisation and kind: the range's keys, and no other, lie between its two names.
+    const destroyed = await this.store.destroyBetween(retentionKeyIdAt(organisationId, kind, from), retentionKeyIdAt(organisationId, kind, end));
+    this.forgetSpans(organisationId, kind, from, end);
+    return destroyed;
   }
 
   /** A new data key (or the one another instance stored under that id first). */
