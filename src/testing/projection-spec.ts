@@ -5,6 +5,7 @@ import { RecordedEvent } from '../shared/ports/event-store.port';
 import { ReadModelProjection } from '../infrastructure/projections/projection';
 import { Collection, DocumentStore } from '../shared/ports/document-store.port';
 import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
+import { madeInTempDirForEachTest } from './temp-dir';
 
 export const AT = '2025-03-01T10:00:00.000Z';
 
@@ -79,26 +80,25 @@ function recorded(event: GivenEvent, position: number): RecordedEvent {
  * closed and removed after it.
  */
 export function projectedForEachTest<P extends ReadModelProjection>(make: (store: DocumentStore) => P, events: () => GivenEvent[]) {
-  const made = {} as { dir: string; store: SqliteDocumentStore; projection: P };
-  beforeEach(async () => {
-    made.dir = mkdtempSync(join(tmpdir(), 'projected-'));
-    made.store = new SqliteDocumentStore(join(made.dir, 'read.db'));
-    made.projection = make(made.store);
-    let position = 0;
-    await made.store.exclusive('projections', async () => {
-      for (const event of events()) await made.projection.apply(recorded(event, ++position));
-    });
-  });
-  afterEach(async () => {
-    await made.store.close();
-    rmSync(made.dir, { recursive: true, force: true });
-  });
+  const made = madeInTempDirForEachTest(
+    'projected-',
+    async (dir) => {
+      const store = new SqliteDocumentStore(join(dir, 'read.db'));
+      const projection = make(store);
+      let position = 0;
+      await store.exclusive('projections', async () => {
+        for (const event of events()) await projection.apply(recorded(event, ++position));
+      });
+      return { store, projection };
+    },
+    ({ store }) => store.close(),
+  );
   return {
     get store() {
-      return made.store;
+      return made().store;
     },
     get projection() {
-      return made.projection;
+      return made().projection;
     },
   };
 }
