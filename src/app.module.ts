@@ -65,7 +65,7 @@ export class AppModule implements OnApplicationBootstrap {
         }),
         VoiceRuntimesModule.forRoot(options.config.runtime),
         UsersModule,
-        AuditModule,
+        AuditModule.forRoot(options.config),
         ToolsModule,
         PhoneNumbersModule,
         AssistantsModule,

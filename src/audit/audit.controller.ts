@@ -5,11 +5,12 @@ import { AuthenticatedUser } from '../access/access-token-verifier';
 import { Permit } from '../access/permissions';
 import { CurrentUser, UserApi } from '../access/user-api.decorator';
 import { AppConfig } from '../infrastructure/config/app-config';
-import { pagedList } from '../shared/http/paged-list';
+import { listPage } from '../shared/http/paged-list';
 import { PageQuery } from '../shared/http/page-query';
 import { Between, Int, Iso8601, MaxLen, OneOf, Optional, Rules, Str } from '../shared/validation/rules';
 import { AppValidationPipe } from '../shared/validation/validation.pipe';
-import { AuditEntry, AuditProjection } from './audit.projection';
+import { AUDIT_TRAIL, AuditEntry, AuditTrail } from '../shared/ports/audit-trail.port';
+import { AUDITED_EVENT_TYPES } from './audited-events';
 import { withSecretsHidden } from '../shared/secrets';
 import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { Upcasters } from '../infrastructure/event-sourcing/upcasters';
@@ -30,7 +31,7 @@ const instant = (value: string | undefined, end: boolean) =>
 @UserApi()
 export class AuditController {
   constructor(
-    private readonly audit: AuditProjection,
+    @Inject(AUDIT_TRAIL) private readonly trail: AuditTrail,
     private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly upcasters: Upcasters,
@@ -39,17 +40,17 @@ export class AuditController {
   @Get('audit')
   @Permit('read', 'admin')
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new AppValidationPipe()) query: AuditQuery, @Req() req: FastifyRequest) {
-    const from = instant(query.date_from, false);
-    const to = instant(query.date_to, true);
     const filter = {
-      organisation_id: user.organisationId,
+      organisationId: user.organisationId,
+      types: AUDITED_EVENT_TYPES,
       type: query.type,
-      'actor.type': query.actor_type,
-      'actor.id': query.actor_id,
-      occurred_at: from || to ? { gte: from, lte: to } : undefined,
+      actorType: query.actor_type,
+      actorId: query.actor_id,
+      from: instant(query.date_from, false),
+      to: instant(query.date_to, true),
     };
-    const page = await pagedList(this.audit.entries, filter, [['position', 'desc']], query, req, this.config.publicUrl, (entry) => entry);
-    return { ...page, data: await Promise.all(page.data.map((entry) => this.shown(entry))) };
+    const { entries, total } = await this.trail.page(filter, (query.page - 1) * query.per_page, query.per_page);
+    return listPage(await Promise.all(entries.map((entry) => this.shown(entry))), total, query, req, this.config.publicUrl);
   }
 
   /**

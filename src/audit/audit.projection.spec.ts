@@ -1,3 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '../infrastructure/event-store/sqlite-event-store';
+import { SqliteDocumentStore } from '../infrastructure/read-store/sqlite-document-store';
+import { auditTrailContract } from '../testing/contracts/audit-trail.contract';
 import { AT, GivenEvent, projectionSpec } from '../testing/projection-spec';
 import { AuditProjection } from './audit.projection';
 
@@ -52,4 +58,29 @@ describe('audit projection (docs/teams.md)', () => {
       .given(registered, token, legacy, assistant, published, stray)
       .then([entry(1, 1, registered), entry(2, 1, token), entry(3, 5, legacy), entry(4, 5, assistant), entry(5, 5, published)]);
   });
+});
+
+auditTrailContract('projected (for a log without an index of its own)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-projected-'));
+  const events = new SqliteEventStore(join(dir, 'events.db'));
+  const reads = new SqliteDocumentStore(join(dir, 'read.db'));
+  const projection = new AuditProjection(reads);
+  let position = 0;
+  return {
+    events,
+    trail: projection,
+    // As the projection runner hands it the log: its types, in order, in a batch.
+    settled: async () => {
+      const recorded = await events.readAll(position, 1_000, projection.eventTypes);
+      await reads.exclusive('projections', async () => {
+        for (const event of recorded) await projection.apply(event);
+      });
+      position = await events.headPosition();
+    },
+    close: async () => {
+      await reads.close();
+      await events.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 });

@@ -1,29 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ASSISTANT_EVENT_TYPES, ASSISTANT_PUBLICATION_EVENT_TYPES } from '../assistants/assistant.events';
-import { CALL_EVENT_TYPES } from '../calls/call.events';
-import { CAMPAIGN_EVENT_TYPES } from '../campaigns/campaign.events';
-import { DO_NOT_CALL_EVENT_TYPES } from '../do-not-call/do-not-call.events';
-import { Actor, actorOf, organisationOf } from '../shared/event-sourcing/actor';
+import { actorOf, organisationOf } from '../shared/event-sourcing/actor';
+import { organisationNamedByEvent, ownedByFirstEvent } from '../shared/event-sourcing/unstamped-organisation';
+import { AuditEntry, AuditFilter, AuditPage, AuditTrail } from '../shared/ports/audit-trail.port';
 import { RecordedEvent } from '../shared/ports/event-store.port';
 import { Projection, ReadModelProjection } from '../infrastructure/projections/projection';
-import { Collection, DocumentStore, READ_STORE } from '../shared/ports/document-store.port';
-import { LEAD_IMPORT_EVENT_TYPES } from '../lead-imports/lead-import.events';
-import { LEAD_EVENT_TYPES } from '../leads/lead.events';
-import { PHONE_NUMBER_EVENT_TYPES } from '../phone-numbers/phone-number.events';
-import { TOOL_EVENT_TYPES } from '../tools/tool.events';
-import { ORGANISATION_EVENT_TYPES } from '../users/organisation.events';
-import { USER_EVENT_TYPES } from '../users/user.events';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhook.events';
+import { Collection, DocumentStore, Filter, READ_STORE } from '../shared/ports/document-store.port';
+import { AUDITED_EVENT_TYPES } from './audited-events';
 
-/** An event of the organisation, named by its position: its values are read from the log when shown (no copy kept). */
-export interface AuditEntry {
-  position: number;
-  organisation_id: number;
-  type: string;
-  stream: string;
-  actor: Actor;
-  occurred_at: string;
-}
+/** The projection's collections: emptied beside a log that answers the trail itself. */
+export const AUDIT_COLLECTIONS = ['audit_entries', 'audit_streams'];
 
 interface StreamOwner {
   stream: string;
@@ -31,43 +16,17 @@ interface StreamOwner {
 }
 
 /**
- * For events stored before the command runner stamped each with its organisation: streams some
- * of whose events name no organisation (a user's tokens, an assistant's
- * publication, an import's progress): their first event's organisation is kept for the rest.
+ * docs/teams.md: every event of the service's features, by organisation, with its actor, for an
+ * event store that keeps no index of its own to answer the trail from (EventStoreDB).
  */
-const STREAMS_WITH_UNNAMED_EVENTS = ['user-', 'assistant-', 'lead_import-'];
-
-/** For events stored before the stamp: the organisation an event names, its own field, else the owning account's id (an organisation's). */
-function organisationNamed(event: RecordedEvent): number | undefined {
-  const data = event.data as { organisation_id?: unknown; user_id?: unknown } | null;
-  if (typeof data?.organisation_id === 'number') return data.organisation_id;
-  // A user stream's `user_id` is the person, not the organisation (except in its first event, from before docs/teams.md).
-  if (event.stream.startsWith('user-') && event.revision > 0) return undefined;
-  return typeof data?.user_id === 'number' ? data.user_id : undefined;
-}
-
-/** docs/teams.md: every event of the service's features, by organisation, with its actor. */
 @Projection()
 @Injectable()
-export class AuditProjection implements ReadModelProjection {
+export class AuditProjection implements ReadModelProjection, AuditTrail {
   readonly name = 'audit';
-  readonly collections = ['audit_entries', 'audit_streams'];
-  /** 3: entries name their event, whose values stay in the log alone. */
-  readonly version = 3;
-  readonly eventTypes = [
-    ...USER_EVENT_TYPES,
-    ...ORGANISATION_EVENT_TYPES,
-    ...ASSISTANT_EVENT_TYPES,
-    ...ASSISTANT_PUBLICATION_EVENT_TYPES,
-    ...TOOL_EVENT_TYPES,
-    ...PHONE_NUMBER_EVENT_TYPES,
-    ...CAMPAIGN_EVENT_TYPES,
-    ...LEAD_EVENT_TYPES,
-    ...LEAD_IMPORT_EVENT_TYPES,
-    ...CALL_EVENT_TYPES,
-    ...DO_NOT_CALL_EVENT_TYPES,
-    ...WEBHOOK_EVENT_TYPES,
-  ];
+  readonly collections = AUDIT_COLLECTIONS;
+  /** 3: entries name their event, whose values stay in the log alone; 4: a stream's first event names its owner, stamped or not. */
+  readonly version = 4;
+  readonly eventTypes = AUDITED_EVENT_TYPES;
   readonly entries: Collection<AuditEntry>;
   private readonly owners: Collection<StreamOwner>;
 
@@ -82,18 +41,34 @@ export class AuditProjection implements ReadModelProjection {
     this.owners = store.collection<StreamOwner>('audit_streams');
   }
 
+  /**
+   * Filed as the embedded log files it (sqlite-audit-columns.ts): by the command runner's stamp;
+   * without one, by the organisation its data names, else its stream's first event's.
+   */
   async apply(event: RecordedEvent): Promise<void> {
-    const stamped = organisationOf(event.metadata);
-    if (stamped !== undefined) return this.write(event, stamped);
-    let organisation_id = organisationNamed(event);
-    const keepsOwner = event.revision === 0 && STREAMS_WITH_UNNAMED_EVENTS.some((kind) => event.stream.startsWith(kind));
-    if (organisation_id !== undefined && keepsOwner) await this.owners.upsert(event.stream, { stream: event.stream, organisation_id }, event.position);
-    organisation_id ??= (await this.owners.get(event.stream))?.organisation_id;
+    const { stream, revision } = event;
+    let organisation_id = organisationOf(event.metadata) ?? organisationNamedByEvent(stream, revision, event.data);
+    if (ownedByFirstEvent(stream)) {
+      if (revision === 0 && organisation_id !== undefined) await this.owners.upsert(stream, { stream, organisation_id }, event.position);
+      if (revision > 0) organisation_id ??= (await this.owners.get(stream))?.organisation_id;
+    }
     if (organisation_id !== undefined) await this.write(event, organisation_id);
   }
 
   private async write(event: RecordedEvent, organisation_id: number): Promise<void> {
     const { position, type, stream, occurredAt: occurred_at } = event;
     await this.entries.add(position, { position, organisation_id, type, stream, actor: actorOf(event.metadata), occurred_at }, position);
+  }
+
+  async page(filter: AuditFilter, skip: number, limit: number): Promise<AuditPage> {
+    const query: Filter = {
+      organisation_id: filter.organisationId,
+      type: filter.type,
+      'actor.type': filter.actorType,
+      'actor.id': filter.actorId,
+      occurred_at: filter.from || filter.to ? { gte: filter.from, lte: filter.to } : undefined,
+    };
+    const [entries, total] = await Promise.all([this.entries.find(query, { sort: [['position', 'desc']], skip, limit }), this.entries.count(query)]);
+    return { entries, total };
   }
 }

@@ -13,6 +13,7 @@ import { PublicTargets } from './outbound/public-targets';
 import { Upcasters } from './event-sourcing/upcasters';
 import { EVENT_STORE, EventStore } from '../shared/ports/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { SqliteAuditTrail } from './event-store/sqlite-audit-trail';
 import { OutboundHttp } from './outbound/outbound-http';
 import { PROJECT_AT_START, ProjectionRunner } from './projections/projection-runner';
 import { BACKGROUND_WORK } from './reactors/reactor';
@@ -39,6 +40,15 @@ export async function openEventStore(config: AppConfig): Promise<EventStore> {
   }
   mkdirSync(config.dataDir, { recursive: true });
   return new SqliteEventStore(eventsFile(config));
+}
+
+/**
+ * docs/teams.md: the embedded log answers the audit trail from an index of its own (opened once
+ * the event store is); a log that keeps none (EventStoreDB) has no opener, and the trail is
+ * projected into the read store.
+ */
+export function logAuditTrail(config: AppConfig): (() => SqliteAuditTrail) | undefined {
+  return config.eventStore === 'embedded' ? () => new SqliteAuditTrail(eventsFile(config)) : undefined;
 }
 
 export async function openReadStore(config: AppConfig): Promise<DocumentStore> {

@@ -9,7 +9,8 @@ import { SYSTEM_ACTOR, currentContext } from '../../shared/event-sourcing/actor'
 import { correlationIdOf } from '../../shared/event-sourcing/correlation';
 import { Decider, DomainEvent, fold } from '../../shared/event-sourcing/decider';
 import { RecentStates } from './recent-states';
-import { lastRevision, organisationNamedBy, streamOrganisation, streamSubject } from './stream-facts';
+import { lastRevision, streamOrganisation, streamSubject } from './stream-facts';
+import { organisationNamedBy } from '../../shared/event-sourcing/unstamped-organisation';
 import { StreamTurns } from './stream-turns';
 import { Upcasters } from './upcasters';
 import { Sealer } from '../../shared/sealing/sealer';

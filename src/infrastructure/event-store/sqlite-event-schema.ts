@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { addAuditColumns } from './sqlite-audit-columns';
 
 /** The embedded event store's tables, and what a store written by an earlier version is brought up to. */
 export function createEventTables(db: Database.Database): void {
@@ -19,6 +20,7 @@ export function createEventTables(db: Database.Database): void {
     CREATE TABLE IF NOT EXISTS stream_starts (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL);
   `);
   addCorrelationColumn(db);
+  addAuditColumns(db);
 }
 
 /** The indexed column behind `readCorrelated`; a store written before it existed gets it filled from the metadata. */

@@ -15,6 +15,7 @@ import {
   SubscribeOptions,
   Subscription,
 } from '../../shared/ports/event-store.port';
+import { auditColumnsOf } from './sqlite-audit-columns';
 import { pullSubscription } from './pull-subscription';
 import { createEventTables } from './sqlite-event-schema';
 import { SqliteGroupCommit } from './sqlite-group-commit';
@@ -64,8 +65,8 @@ export class SqliteEventStore implements EventStore {
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: number | null }>('SELECT max(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare(
-        `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id)
-         VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at, @correlation_id)`,
+        `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id, organisation_id, actor_type, actor_id)
+         VALUES (@id, @stream, @revision, @type, @schema_version, @data, @metadata, @occurred_at, @correlation_id, @organisation_id, @actor_type, @actor_id)`,
       ),
       readStream: this.db
         .prepare<[string, number, string], EventRow>(
@@ -81,6 +82,7 @@ export class SqliteEventStore implements EventStore {
          ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
       ),
     };
+    const auditColumns = auditColumnsOf(this.db);
     this.appendWrite = (stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
       const current = this.statements.streamRevision.get(stream)?.revision ?? null;
       if (expected !== 'any') {
@@ -104,6 +106,7 @@ export class SqliteEventStore implements EventStore {
           metadata: JSON.stringify({ ...event.metadata, occurred_at: occurredAt }),
           occurred_at: occurredAt,
           correlation_id: event.metadata?.$correlationId ?? null,
+          ...auditColumns(stream, revision, event.metadata ?? {}, event.data),
         });
         position = Number(info.lastInsertRowid);
       }
