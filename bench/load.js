@@ -3,6 +3,7 @@ const Database = require('better-sqlite3');
 const { v7: timeOrderedUuid } = require('uuid');
 const { join } = require('node:path');
 const { SqliteEventStore } = require('../dist/infrastructure/event-store/sqlite-event-store');
+const { auditColumnsOf } = require('../dist/infrastructure/event-store/sqlite-audit-columns');
 const { SqliteKeyStore } = require('../dist/infrastructure/sealing/sqlite-key-store');
 const { KEYS_FILE } = require('../dist/infrastructure/sealing/open-sealer');
 const { keyFileKeys } = require('../dist/infrastructure/sealing/data-keys');
@@ -59,9 +60,10 @@ class BulkWriter {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.insert = this.db.prepare(
-      `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at, correlation_id, organisation_id, actor_type, actor_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.auditColumns = auditColumnsOf(this.db);
     this.sequence = this.db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value');
     this.current = this.db.prepare('SELECT value FROM sequences WHERE name = ?');
     this.ids = new Map();
@@ -101,7 +103,21 @@ class BulkWriter {
         ...(about ? { subject: about } : {}),
         ...(correlation ? { $correlationId: correlation } : {}),
       };
-      this.insert.run(timeOrderedUuid(), stream, revision, e.type, e.schemaVersion, JSON.stringify(data), JSON.stringify(metadata), at, correlation);
+      const audit = this.auditColumns(stream, revision, metadata, data);
+      this.insert.run(
+        timeOrderedUuid(),
+        stream,
+        revision,
+        e.type,
+        e.schemaVersion,
+        JSON.stringify(data),
+        JSON.stringify(metadata),
+        at,
+        correlation,
+        audit.organisation_id,
+        audit.actor_type,
+        audit.actor_id,
+      );
     });
     if (++this.pending % 10_000 === 0) this.commit(true);
   }

@@ -6,6 +6,7 @@ const { SqliteKeyStore } = require('../dist/infrastructure/sealing/sqlite-key-st
 const { OpeningEventStore } = require('../dist/infrastructure/sealing/opening-event-store');
 const { keyFileKeys } = require('../dist/infrastructure/sealing/data-keys');
 const { Sealer } = require('../dist/shared/sealing/sealer');
+const { SqliteAuditTrail } = require('../dist/infrastructure/event-store/sqlite-audit-trail');
 const { loadLeads, loadCalls, phone } = require('./load');
 
 // The bench's loaded data is only what the service holds if it is written as the service writes it.
@@ -37,6 +38,11 @@ describe('bench loaders', () => {
       const [initiated, outcome] = await events.readStream('call-1');
       expect(initiated.data.client_phone_number).toBe(phone(0));
       expect(outcome.metadata.subject).toBe(sealer.subjectKeyId(7, phone(0)));
+      // Filed in the log's audit columns as an append files them (docs/teams.md).
+      const trail = new SqliteAuditTrail(join(dataDir, 'events.db'));
+      const audited = await trail.page({ organisationId: 7, types: ['LeadCreated', 'CallInitiated'] }, 0, 10);
+      await trail.close();
+      expect(audited.total).toBe(6);
     } finally {
       await events.close();
       await keys.close();
