@@ -39,10 +39,13 @@ export function addAuditColumns(db: Database.Database): void {
     `);
     fill(db);
   }
+  // One index: each costs an append about 8 µs (bench/README.md), the trail's filters are read
+  // from it without the rows, and an organisation's trail is walked newest first along it.
   db.exec(`
-    CREATE INDEX IF NOT EXISTS events_organisation ON events (organisation_id, position) WHERE organisation_id IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS events_organisation_type ON events (organisation_id, type, position) WHERE organisation_id IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS events_organisation_actor ON events (organisation_id, actor_type, actor_id, position) WHERE organisation_id IS NOT NULL;
+    DROP INDEX IF EXISTS events_organisation;
+    DROP INDEX IF EXISTS events_organisation_type;
+    DROP INDEX IF EXISTS events_organisation_actor;
+    CREATE INDEX IF NOT EXISTS events_audit ON events (organisation_id, position, type, actor_type, actor_id) WHERE organisation_id IS NOT NULL;
   `);
 }
 

@@ -84,7 +84,7 @@ describe('SQLite audit trail over a log written before its columns (docs/teams.m
     }
   });
 
-  it('answers a page through the organisation’s index, never a scan of the log', () => {
+  it('walks the organisation’s index for a page (reading only its rows) and counts its total from the index alone', () => {
     const file = join(made().dir, 'events.db');
     new SqliteEventStore(file).close();
     const db = new Database(file);
@@ -95,12 +95,11 @@ describe('SQLite audit trail over a log written before its columns (docs/teams.m
         .map((row) => (row as { detail: string }).detail)
         .join('; ');
     try {
-      const where = "WHERE organisation_id = 1 AND type IN ('A', 'B')";
-      expect(plan(`SELECT position FROM events ${where} ORDER BY position DESC LIMIT 50`)).toMatch(/USING INDEX events_organisation/);
-      expect(plan(`SELECT count(*) FROM events ${where} AND actor_type = 'user' AND actor_id = 5`)).toMatch(
-        /USING (COVERING )?INDEX events_organisation_actor/,
+      const where = "WHERE organisation_id = 1 AND type IN ('A', 'B') AND actor_type = 'user' AND actor_id = 5";
+      expect(plan(`SELECT position, type, actor_type, actor_id FROM events ${where} ORDER BY position DESC LIMIT 50`)).toMatch(
+        /USING COVERING INDEX events_audit/,
       );
-      expect(plan(`SELECT position FROM events ${where} ORDER BY position DESC`)).not.toMatch(/SCAN events(?! USING)/);
+      expect(plan(`SELECT count(*) FROM events ${where}`)).toMatch(/USING COVERING INDEX events_audit/);
     } finally {
       db.close();
     }
