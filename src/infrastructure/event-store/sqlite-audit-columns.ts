@@ -28,25 +28,26 @@ export function auditColumnsOf(db: Database.Database) {
   };
 }
 
-/** A log written before the columns gets them, each event filed as it would be appended now, in the log's order. */
+/**
+ * A log written before the columns gets them, each event filed as it would be appended now, in
+ * the log's order: in one transaction that holds the write lock from the look at the columns on,
+ * so a start stopped part-way leaves the log as it was, and two processes starting on it at once
+ * upgrade it once.
+ */
 export function addAuditColumns(db: Database.Database): void {
-  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
-  if (!columns.some((c) => c.name === 'organisation_id')) {
+  db.transaction(() => {
+    const columns = db.prepare<[], { name: string }>('PRAGMA table_info(events)').all();
+    if (columns.some((c) => c.name === 'organisation_id')) return;
     db.exec(`
       ALTER TABLE events ADD COLUMN organisation_id INTEGER;
       ALTER TABLE events ADD COLUMN actor_type TEXT;
       ALTER TABLE events ADD COLUMN actor_id INTEGER;
     `);
     fill(db);
-  }
+  }).immediate();
   // One index: each costs an append about 8 µs (bench/README.md), the trail's filters are read
   // from it without the rows, and an organisation's trail is walked newest first along it.
-  db.exec(`
-    DROP INDEX IF EXISTS events_organisation;
-    DROP INDEX IF EXISTS events_organisation_type;
-    DROP INDEX IF EXISTS events_organisation_actor;
-    CREATE INDEX IF NOT EXISTS events_audit ON events (organisation_id, position, type, actor_type, actor_id) WHERE organisation_id IS NOT NULL;
-  `);
+  db.exec('CREATE INDEX IF NOT EXISTS events_audit ON events (organisation_id, position, type, actor_type, actor_id) WHERE organisation_id IS NOT NULL');
 }
 
 const PAGE = 1_000;
@@ -57,13 +58,11 @@ function fill(db: Database.Database): void {
   );
   const set = db.prepare('UPDATE events SET organisation_id = @organisation_id, actor_type = @actor_type, actor_id = @actor_id WHERE position = @position');
   const columnsOf = auditColumnsOf(db);
-  db.transaction(() => {
-    for (let after = 0; ;) {
-      const rows = page.all(after, PAGE);
-      if (!rows.length) return;
-      for (const { position, stream, revision, metadata, data } of rows)
-        set.run({ ...columnsOf(stream, revision, JSON.parse(metadata), JSON.parse(data)), position });
-      after = rows[rows.length - 1].position;
-    }
-  })();
+  for (let after = 0; ;) {
+    const rows = page.all(after, PAGE);
+    if (!rows.length) return;
+    for (const { position, stream, revision, metadata, data } of rows)
+      set.run({ ...columnsOf(stream, revision, JSON.parse(metadata), JSON.parse(data)), position });
+    after = rows[rows.length - 1].position;
+  }
 }

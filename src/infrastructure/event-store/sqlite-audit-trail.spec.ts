@@ -84,6 +84,35 @@ describe('SQLite audit trail over a log written before its columns (docs/teams.m
     }
   });
 
+  it('leaves an earlier log as it was when its upgrade stops part-way, and fills it whole at the next start', async () => {
+    const file = join(made().dir, 'events.db');
+    const earlier = new Database(file);
+    earlier.exec(EARLIER_EVENTS_TABLE);
+    const insert = earlier.prepare(
+      'INSERT INTO events (id, stream, revision, type, schema_version, data, metadata, occurred_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?)',
+    );
+    insert.run('e1', 'campaign-4', 0, 'CampaignCreated', '{}', JSON.stringify({ organisation_id: 9 }), AT);
+    // A row the upgrade cannot read stops it after the first row was filled.
+    insert.run('e2', 'campaign-4', 1, 'CampaignStarted', 'not json', JSON.stringify({ organisation_id: 9 }), AT);
+    earlier.close();
+
+    expect(() => new SqliteEventStore(file)).toThrow();
+    const stopped = new Database(file);
+    const columns = stopped.prepare('PRAGMA table_info(events)').all() as Array<{ name: string }>;
+    expect(columns.map((c) => c.name)).not.toContain('organisation_id');
+    stopped.prepare("UPDATE events SET data = '{}' WHERE id = 'e2'").run();
+    stopped.close();
+
+    const events = new SqliteEventStore(file);
+    const trail = new SqliteAuditTrail(file);
+    try {
+      expect((await trail.page({ organisationId: 9, types: ['CampaignCreated', 'CampaignStarted'] }, 0, 50)).total).toBe(2);
+    } finally {
+      await trail.close();
+      await events.close();
+    }
+  });
+
   it('walks the organisation’s index for a page (reading only its rows) and counts its total from the index alone', () => {
     const file = join(made().dir, 'events.db');
     new SqliteEventStore(file).close();
