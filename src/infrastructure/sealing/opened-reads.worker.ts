@@ -23,7 +23,8 @@ async function serve(setup: OpenedReadsSetup): Promise<void> {
   declareFields(Object.fromEntries(setup.fields) as never);
   const keys = new SqliteKeyStore(setup.keysFile);
   const masters = setup.masters.map((master) => ({ id: master.id, key: Buffer.from(master.key) }));
-  const sealer = new Sealer(keys, masters);
+  // The log read once in order: no value is opened twice here, so none is kept.
+  const sealer = new Sealer(keys, masters, undefined, { keepsOpened: false });
   await sealer.start();
   const events = new OpeningEventStore(new SqliteEventStore(setup.eventsFile), sealer);
   const handle = async (message: { id: number; after: number; max: number } | 'close') => {
