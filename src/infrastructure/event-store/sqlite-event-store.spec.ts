@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventStoreContract } from '../../testing/contracts/event-store.contract';
-import { SqliteEventStore } from './sqlite-event-store';
+import { SqliteEventStore, SqliteEventStoreOptions } from './sqlite-event-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'es-contract-'));
 
@@ -13,9 +13,9 @@ eventStoreContract('embedded SQLite', {
 });
 
 /** A store in a file of its own for the test, closed and removed after it. */
-async function withOwnStore(test: (store: SqliteEventStore) => Promise<void>): Promise<void> {
+async function withOwnStore(test: (store: SqliteEventStore) => Promise<void>, options?: SqliteEventStoreOptions): Promise<void> {
   const own = mkdtempSync(join(tmpdir(), 'es-own-'));
-  const store = new SqliteEventStore(join(own, 'events.db'));
+  const store = new SqliteEventStore(join(own, 'events.db'), options);
   try {
     await test(store);
   } finally {
@@ -98,4 +98,64 @@ describe('embedded SQLite commits shared by many writes', () => {
       expect((await store.readAll(0, 100)).map((e) => e.stream)).toEqual(['order-0']);
       expect(await store.nextId('order')).toBe(1);
     }));
+});
+
+describe('embedded SQLite reads at the head', () => {
+  it('answers from what it appended while no other connection commits, and reads the file once one has', () =>
+    withOwnStore(async (store) => {
+      const file = (store as unknown as { db: Database.Database }).db.name;
+      const fileReads = jest.spyOn(store as unknown as { read: (where: string) => unknown }, 'read');
+      const heads = jest.spyOn((store as unknown as { statements: { head: { get: () => unknown } } }).statements.head, 'get');
+      await store.append('mine-1', [{ type: 'Mine', data: { n: 1 } }], 'no_stream');
+      await store.append('mine-2', [{ type: 'Other', data: { n: 2 } }], 'no_stream');
+      expect((await store.readAll(0, 10, ['Mine'])).map((e) => e.data)).toEqual([{ n: 1 }]);
+      const [first] = await store.readAll(0, 10);
+      expect(first).toEqual((await store.readStream('mine-1'))[0]);
+      expect(await store.headPosition()).toBe(2);
+      expect(fileReads).not.toHaveBeenCalled();
+      expect(heads).not.toHaveBeenCalled();
+
+      const other = new SqliteEventStore(file);
+      await other.append('theirs', [{ type: 'Theirs', data: { n: 3 } }], 'no_stream');
+      await other.close();
+      expect(await store.headPosition()).toBe(3);
+      expect((await store.readAll(1, 10)).map((e) => e.data)).toEqual([{ n: 2 }, { n: 3 }]);
+      expect(fileReads).toHaveBeenCalled();
+      // The next append follows rows this store never held: it starts again from its own.
+      await store.append('mine-1', [{ type: 'Mine', data: { n: 4 } }], 0);
+      expect((await store.readAll(0, 10, ['Mine', 'Theirs'])).map((e) => e.data)).toEqual([{ n: 1 }, { n: 3 }, { n: 4 }]);
+    }));
+
+  it('tells its watchers every type when another process appended before its own commit', () =>
+    withOwnStore(
+      async (store) => {
+        const file = (store as unknown as { db: Database.Database }).db.name;
+        await store.append('mine', [{ type: 'Mine', data: {} }], 'no_stream');
+        const told: Array<readonly string[] | undefined> = [];
+        const unwatch = store.watch((types) => told.push(types));
+        const other = new SqliteEventStore(file);
+        await other.append('theirs', [{ type: 'Theirs', data: {} }], 'no_stream');
+        await other.close();
+        // Committed before the poll could see the other process's event.
+        await store.append('mine', [{ type: 'Mine', data: {} }], 0);
+        await store.append('mine', [{ type: 'Mine', data: {} }], 1);
+        unwatch();
+        // The poll, which would have told them too, does not run in this test.
+        expect(told).toStrictEqual([undefined, ['Mine']]);
+      },
+      { pollIntervalMs: 3_600_000 },
+    ));
+
+  it('tells its watchers of its own appends once: the poll for other processes does not wake them again', () =>
+    withOwnStore(
+      async (store) => {
+        const told: Array<readonly string[] | undefined> = [];
+        const unwatch = store.watch((types) => told.push(types));
+        await store.append('mine', [{ type: 'Mine', data: {} }], 'no_stream');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        unwatch();
+        expect(told).toStrictEqual([['Mine']]);
+      },
+      { pollIntervalMs: 10 },
+    ));
 });

@@ -19,22 +19,8 @@ import { auditColumnsOf } from './sqlite-audit-columns';
 import { pullSubscription } from './pull-subscription';
 import { createEventTables } from './sqlite-event-schema';
 import { SqliteGroupCommit } from './sqlite-group-commit';
-
-/** A stored event as its columns, in `SELECT_EVENTS` order. */
-type EventRow = [
-  position: number,
-  id: string,
-  stream: string,
-  revision: number,
-  type: string,
-  schemaVersion: number,
-  data: string,
-  metadata: string,
-  occurredAt: string,
-];
-
-/** Reads hand back each row as an array (`raw`): an object per row costs a rebuild dearly. */
-const SELECT_EVENTS = 'SELECT position, id, stream, revision, type, schema_version, data, metadata, occurred_at FROM events';
+import { EventRow, SELECT_EVENTS, toRecorded } from './sqlite-event-row';
+import { SqliteRecentEvents } from './sqlite-recent-events';
 
 export interface SqliteEventStoreOptions {
   /** How often to look for events appended by other processes sharing the file. */
@@ -56,6 +42,10 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   private readonly appendWrite;
   private readonly group: SqliteGroupCommit;
+  private readonly recent = new SqliteRecentEvents();
+  /** The rows of the group being committed, in position order, and the commit counter read inside it. */
+  private committing: EventRow[] = [];
+  private versionInCommit = 0;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
@@ -77,13 +67,14 @@ export class SqliteEventStore implements EventStore {
         'INSERT INTO stream_starts (stream, revision) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET revision = max(revision, excluded.revision)',
       ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
+      dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
       nextId: this.db.prepare<[string], { value: number }>(
         `INSERT INTO sequences (name, value) VALUES (?, 1)
          ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
       ),
     };
     const auditColumns = auditColumnsOf(this.db);
-    this.appendWrite = (stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult => {
+    this.appendWrite = (stream: string, events: NewEvent[], expected: ExpectedRevision, rows: EventRow[]): AppendResult => {
       const current = this.statements.streamRevision.get(stream)?.revision ?? null;
       if (expected !== 'any') {
         const matches = expected === 'no_stream' ? current === null : current === expected;
@@ -95,7 +86,7 @@ export class SqliteEventStore implements EventStore {
       for (const event of events) {
         revision += 1;
         const occurredAt = event.metadata?.occurred_at ?? now;
-        const info = this.statements.insert.run({
+        const row = {
           // Time-ordered ids land at the end of the id index instead of on a random page of it.
           id: timeOrderedUuid(),
           stream,
@@ -105,21 +96,51 @@ export class SqliteEventStore implements EventStore {
           data: JSON.stringify(event.data ?? {}),
           metadata: JSON.stringify({ ...event.metadata, occurred_at: occurredAt }),
           occurred_at: occurredAt,
+        };
+        const info = this.statements.insert.run({
+          ...row,
           correlation_id: event.metadata?.$correlationId ?? null,
           ...auditColumns(stream, revision, event.metadata ?? {}, event.data),
         });
         position = Number(info.lastInsertRowid);
+        rows.push([position, row.id, stream, revision, row.type, row.schema_version, row.data, row.metadata, occurredAt]);
       }
       return { revision, position };
     };
-    this.group = new SqliteGroupCommit(this.db, (types) => this.signals.emit('appended', types));
+    this.group = new SqliteGroupCommit(
+      this.db,
+      (types) => this.committed(types),
+      () => (this.versionInCommit = this.statements.dataVersion.get()!),
+    );
   }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const types = events.map((e) => e.type);
+    const rows: EventRow[] = [];
     // One event is one INSERT, after a check that throws before it: a statement alone.
-    return this.group.share(() => this.appendWrite(stream, events, expected), types, events.length === 1);
+    return this.group.share(
+      () => this.appendWrite(stream, events, expected, rows),
+      types,
+      events.length === 1,
+      () => this.committing.push(...rows),
+    );
+  }
+
+  /**
+   * A group committed: its rows kept for the reads at the head, and the watchers told. Positions
+   * not following the last this store knew of mean another process appended in between: then
+   * any type may have come.
+   */
+  private committed(types: string[]): void {
+    const rows = this.committing;
+    this.committing = [];
+    this.recent.committed(rows, this.versionInCommit);
+    if (rows.length === 0) return;
+    const othersBefore = rows[0][0] !== this.lastSeenHead + 1;
+    // The poll looks for other processes' appends: this one's own are told here, once.
+    this.lastSeenHead = rows[rows.length - 1][0];
+    this.signals.emit('appended', othersBefore ? undefined : types);
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<RecordedEvent[]> {
@@ -128,6 +149,8 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
     if (types?.length === 0) return [];
+    const recent = this.recent.after(afterPosition, maxCount, types && new Set(types), this.statements.dataVersion.get()!);
+    if (recent) return recent.map(toRecorded);
     const ofTypes = types ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
     const rows = this.read(`WHERE position > ?${ofTypes} ORDER BY position ${limitClause(maxCount)}`).all(afterPosition, ...(types ?? []));
     return (rows as EventRow[]).map(toRecorded);
@@ -152,7 +175,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async headPosition(): Promise<number> {
-    return this.statements.head.get()?.head ?? 0;
+    return this.recent.head(this.statements.dataVersion.get()!) ?? this.statements.head.get()?.head ?? 0;
   }
 
   subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
@@ -178,6 +201,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.db.open) this.group.commit();
+    this.recent.clear();
     this.stopPolling();
     this.signals.removeAllListeners();
     if (this.db.open) this.db.close();
@@ -202,8 +226,4 @@ export class SqliteEventStore implements EventStore {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = undefined;
   }
-}
-
-function toRecorded([position, id, stream, revision, type, schemaVersion, data, metadata, occurredAt]: EventRow): RecordedEvent {
-  return { id, stream, revision, position, type, schemaVersion, data: JSON.parse(data), metadata: JSON.parse(metadata), occurredAt };
 }

@@ -5,6 +5,8 @@ interface SharedWrite {
   /** One statement: SQLite undoes a failed statement by itself, so it needs no savepoint of its own. */
   oneStatement: boolean;
   types: readonly string[];
+  /** Told once the write is committed, before its caller is answered. */
+  committed?: () => void;
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
 }
@@ -23,13 +25,15 @@ export class SqliteGroupCommit {
 
   constructor(
     private readonly db: Database.Database,
-    /** Told the event types a group committed. */
+    /** Told the event types each group committed (none for a group of other writes). */
     private readonly committed: (types: string[]) => void,
+    /** Run inside each group's transaction, after its writes, before its commit. */
+    lastInTransaction: () => void = () => undefined,
   ) {
     // Called inside `groupTx`, better-sqlite3 runs a transaction function as a savepoint.
     this.inSavepoint = db.transaction((run: () => unknown) => run());
-    this.groupTx = db.transaction((writes: SharedWrite[]) =>
-      writes.map((write) => {
+    this.groupTx = db.transaction((writes: SharedWrite[]) => {
+      const outcomes = writes.map((write) => {
         try {
           return { ok: true as const, value: write.oneStatement ? write.run() : this.inSavepoint(write.run) };
         } catch (error) {
@@ -39,15 +43,17 @@ export class SqliteGroupCommit {
           if (!db.inTransaction) throw error;
           return { ok: false as const, error };
         }
-      }),
-    );
+      });
+      lastInTransaction();
+      return outcomes;
+    });
   }
 
-  share<T>(run: () => T, types: readonly string[], oneStatement: boolean): Promise<T> {
+  share<T>(run: () => T, types: readonly string[], oneStatement: boolean, committed?: () => void): Promise<T> {
     if (!this.db.open) return Promise.reject(new Error('the event store is closed'));
     return new Promise<T>((resolve, reject) => {
       if (this.shared.length === 0) setImmediate(() => this.commit());
-      this.shared.push({ run, oneStatement, types, resolve: resolve as (value: never) => void, reject });
+      this.shared.push({ run, oneStatement, types, committed, resolve: resolve as (value: never) => void, reject });
     });
   }
 
@@ -66,9 +72,10 @@ export class SqliteGroupCommit {
     const types = new Set<string>();
     outcomes.forEach((outcome, i) => {
       if (!outcome.ok) return writes[i].reject(outcome.error);
+      writes[i].committed?.();
       for (const type of writes[i].types) types.add(type);
       writes[i].resolve(outcome.value as never);
     });
-    if (types.size) this.committed([...types]);
+    this.committed([...types]);
   }
 }
