@@ -5,7 +5,9 @@ import { EventRow } from './sqlite-event-row';
  * file: a reactor woken by an append reads the head and the few events after its position, several
  * times a dial attempt, and each read was a read transaction of its own. Whether another
  * connection committed is told by the file's commit counter (`PRAGMA data_version`), read inside
- * this connection's own commit and again at each read: one statement instead of the read.
+ * this connection's own commit and again at each read: one statement instead of the read. A row
+ * kept is the row stored: rows are not rewritten while a service appends (the upgrades of a log
+ * an earlier version wrote run before it starts, and touch only that version's rows).
  */
 export class SqliteRecentEvents {
   private rows: EventRow[] = [];
