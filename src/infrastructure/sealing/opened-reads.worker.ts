@@ -23,8 +23,7 @@ async function serve(setup: OpenedReadsSetup): Promise<void> {
   declareFields(Object.fromEntries(setup.fields) as never);
   const keys = new SqliteKeyStore(setup.keysFile);
   const masters = setup.masters.map((master) => ({ id: master.id, key: Buffer.from(master.key) }));
-  // The log read once in order: no value is opened twice here, so none is kept.
-  const sealer = new Sealer(keys, masters, undefined, { keepsOpened: false });
+  const sealer = new Sealer(keys, masters);
   await sealer.start();
   const events = new OpeningEventStore(new SqliteEventStore(setup.eventsFile), sealer);
   const handle = async (message: { id: number; after: number; max: number } | 'close') => {

@@ -57,24 +57,20 @@ export class Sealer {
    * Values sealed or opened lately, by their sealed text: what is written is read back by every
    * projection and reactor, and a stream again at each command on it (a dial attempt opened about
    * 21 values, each an AES operation). Bounded by their weight too: a value (a lead's variable)
-   * may be a megabyte. None for a reader that meets each value once (a rebuild's read-ahead).
+   * may be a megabyte.
    */
-  private readonly opened: LRUCache<string, { keyId: string; plain: string }> | null;
+  private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({
+    max: 10_000,
+    ttl: SUBJECT_KEY_TTL_MS,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (opened, sealed) => 2 * (sealed.length + opened.plain.length) + 64,
+  });
 
   constructor(
     private readonly store: KeyStore,
     masters: MasterKey[],
     private readonly now: () => Date = () => new Date(),
-    { keepsOpened = true }: { keepsOpened?: boolean } = {},
   ) {
-    this.opened = keepsOpened
-      ? new LRUCache({
-          max: 10_000,
-          ttl: SUBJECT_KEY_TTL_MS,
-          maxSize: 64 * 1024 * 1024,
-          sizeCalculation: (opened, sealed) => 2 * (sealed.length + opened.plain.length) + 64,
-        })
-      : null;
     this.masters = new Map(masters.map((master) => [master.id, master]));
     this.current = masters[0];
   }
@@ -170,13 +166,13 @@ export class Sealer {
     if (!key) return erased;
     const sealed = `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
     // What is written is read back at once by the projections and the reactors.
-    this.opened?.set(sealed, { keyId, plain });
+    this.opened.set(sealed, { keyId, plain });
     return sealed;
   }
 
   /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
-    const known = this.opened?.get(value);
+    const known = this.opened.get(value);
     // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
     if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
@@ -185,7 +181,7 @@ export class Sealer {
     const key = await this.subjectKey(keyId, false);
     if (!key) return undefined;
     const plain = decrypt(key, keyId, sealed).toString('utf8');
-    this.opened?.set(value, { keyId, plain });
+    this.opened.set(value, { keyId, plain });
     return plain;
   }
 
