@@ -34,6 +34,11 @@ export class CallsQueries {
     return this.projection.calls.get(id);
   }
 
+  /** The calls of these ids that the read model holds, in one read. */
+  getMany(ids: readonly number[]): Promise<CallDocument[]> {
+    return this.projection.calls.getMany([...ids]);
+  }
+
   /**
    * Finds a call a runtime reports on, looked for once more after the read models caught up with
    * the event store when missing: a runtime may speak of a call before its dial was projected.

@@ -14,7 +14,9 @@ import { callSlotsStream } from './call-slots.decider';
 
 /** The calls read model as far as the places need it: each call's status. */
 const callsShowing = (statuses: Map<number, string>) =>
-  ({ get: async (id: number) => (statuses.has(id) ? ({ id, status: statuses.get(id) } as CallDocument) : null) }) as unknown as CallsQueries;
+  ({
+    getMany: async (ids: number[]) => ids.flatMap((id) => (statuses.has(id) ? [{ id, status: statuses.get(id) } as CallDocument] : [])),
+  }) as unknown as CallsQueries;
 
 /** docs/real-calls.md: a runtime's places among calls in flight, on a stream read only from its last carry-forward. */
 describe('call slots on the event store', () => {

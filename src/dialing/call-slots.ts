@@ -100,8 +100,8 @@ export class CallSlots {
 
   /** The places whose calls the read model shows ended (an end is never undone). */
   private async ended(held: readonly CallSlot[]): Promise<Map<number, SlotStatus>> {
-    const calls = await Promise.all(held.map((slot) => this.calls.get(slot.call_id)));
-    return new Map(calls.flatMap((call) => (call && isTerminal(call.status) ? [[call.id, 'gone' as const]] : [])));
+    const calls = await this.calls.getMany(held.map((slot) => slot.call_id));
+    return new Map(calls.flatMap((call) => (isTerminal(call.status) ? [[call.id, 'gone' as const]] : [])));
   }
 
   /**

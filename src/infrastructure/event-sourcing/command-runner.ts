@@ -15,7 +15,7 @@ import { StreamTurns } from './stream-turns';
 import { Upcasters } from './upcasters';
 import { Sealer } from '../../shared/sealing/sealer';
 import { withSecretsSealed } from '../../shared/sealing/sealed-fields';
-import { withPersonalSealed } from '../../shared/sealing/personal-fields';
+import { personalSealed } from './personal-sealed';
 
 export interface RunOptions {
   /** Retries after a concurrency conflict; 0 refuses the command on the first conflict. */
@@ -131,34 +131,11 @@ export class CommandRunner {
   }
 
   /**
-   * docs/privacy.md: the events as they are written, each personal value sealed under its
-   * subject's key; the stream's subject is the first any event names, and each event is stamped
-   * with the subject its values are sealed under.
-   */
-  private async personalSealed<Event extends DomainEvent>(
-    events: Event[],
-    organisation: number | undefined,
-    streamSubjectKey: string | undefined,
-    now: Date,
-  ): Promise<{ written: Array<{ event: Event; subject?: string }>; subject?: string }> {
-    const sealer = this.sealer;
-    if (!sealer) return { written: events.map((event) => ({ event, subject: streamSubjectKey })), subject: streamSubjectKey };
-    let subject = streamSubjectKey;
-    const written: Array<{ event: Event; subject?: string }> = [];
-    for (const event of events) {
-      const sealed = await withPersonalSealed(event.type, event.data, organisation, subject, sealer, now);
-      subject ??= sealed.subject;
-      written.push({ event: sealed.data === event.data ? event : ({ ...event, data: sealed.data } as Event), subject: sealed.subject });
-    }
-    return { written, subject };
-  }
-
-  /**
    * The state a command may decide from without reading its stream whole: for a claim, the one
    * remembered caught up with what was appended since (none for a stream expected new); for any
    * other command, the one remembered, or after a conflict the one it decided from, caught up.
    */
-  private async fromMemory<State, Event extends DomainEvent>(
+  private fromMemory<State, Event extends DomainEvent>(
     stream: string,
     decider: Pick<Decider<unknown, State, Event>, 'evolve'>,
     claim: boolean,
@@ -166,7 +143,8 @@ export class CommandRunner {
     stale: { state: State; revision: number; organisationId?: number; subject?: string } | undefined,
   ) {
     if (claim) return newStream ? undefined : this.caughtUp(stream, decider);
-    return this.recent.get<State>(stream, decider) ?? (stale && (await this.catchUp(stream, decider, stale)));
+    // Remembered, the state is answered as it is: no promise to wait on.
+    return this.recent.get<State>(stream, decider) ?? (stale && this.catchUp(stream, decider, stale));
   }
 
   run<Command, State, Event extends DomainEvent>(
@@ -197,7 +175,8 @@ export class CommandRunner {
     // start at every conflict). Trusted as far as a remembered state is: a refusal reads it all.
     let stale: { state: State; revision: number; organisationId?: number; subject?: string } | undefined;
     for (let conflicts = 0; ;) {
-      const remembered = readWhole ? undefined : await this.fromMemory(stream, decider, claim, options.newStream === true, stale);
+      const recalled = readWhole ? undefined : this.fromMemory(stream, decider, claim, options.newStream === true, stale);
+      const remembered = recalled instanceof Promise ? await recalled : recalled;
       stale = undefined;
       const unwritten =
         options.newStream && conflicts === 0 ? { state: decider.initialState, revision: null, organisationId: undefined, subject: undefined } : undefined;
@@ -229,7 +208,8 @@ export class CommandRunner {
         const by = context.actor === SYSTEM_ACTOR ? undefined : context.actor;
         // The request's organisation; for background work, the stream's own or the one its events name.
         const organisation = context.organisationId ?? streamOrganisationId ?? organisationNamedBy(stream, revision, events);
-        const { written, subject } = await this.personalSealed(events, organisation, streamSubjectKey ?? options.subject, now);
+        const sealing = personalSealed(this.sealer, events, organisation, streamSubjectKey ?? options.subject, now);
+        const { written, subject } = sealing instanceof Promise ? await sealing : sealing;
         const appended = await this.store.append(
           stream,
           written.map(({ event: e, subject: about }) => ({

@@ -11,14 +11,12 @@ export class StreamTurns {
   take<R>(stream: string, work: () => Promise<R>): Promise<R> {
     const before = this.last.get(stream);
     const turn = before ? before.then(work) : work();
-    const done = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.last.set(stream, done);
-    void done.then(() => {
+    // Settles once the turn has, whichever way: the stream is let go unless another turn waits.
+    const over = () => {
       if (this.last.get(stream) === done) this.last.delete(stream);
-    });
+    };
+    const done: Promise<void> = turn.then(over, over);
+    this.last.set(stream, done);
     return turn;
   }
 

@@ -92,3 +92,27 @@ describe('pullSubscription wake-ups', () => {
     await sub.stop();
   });
 });
+
+describe('pullSubscription delivery', () => {
+  it('given a handler failing at once or later, then it gets the same event again until it takes it, and none after it before', async () => {
+    const log = memoryLog();
+    for (const type of ['A', 'B', 'C']) log.append(type);
+    const tries: string[] = [];
+    const failures: string[] = [];
+    const failOnce = new Set(['A', 'B']);
+    const handler = (event: RecordedEvent) => {
+      tries.push(event.type);
+      const fail = failOnce.delete(event.type);
+      // A synchronous handler throwing, and an asynchronous one refusing, are both tried again.
+      if (fail && event.type === 'A') throw new Error('A failed');
+      if (fail) return Promise.reject(new Error('B failed'));
+      return event.type === 'C' ? Promise.resolve() : undefined;
+    };
+    const sub = pullSubscription(log.store, 0, handler, { retryDelayMs: 5, onError: (error) => failures.push((error as Error).message) }, 60_000);
+    await settle();
+    expect(tries).toEqual(['A', 'A', 'B', 'B', 'C']);
+    expect(failures).toEqual(['A failed', 'B failed']);
+    expect(sub.position).toBe(3);
+    await sub.stop();
+  });
+});

@@ -74,7 +74,8 @@ export function pullSubscription(
           await yieldToIo();
           lastYield = performance.now();
         }
-        await deliver(event);
+        const delivering = deliver(event);
+        if (delivering) await delivering;
         if (stopped) return;
         position = event.position;
       }

@@ -114,8 +114,8 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     const types = events.map((e) => e.type);
     const rows: EventRow[] = [];
     // One event is one INSERT, after a check that throws before it: a statement alone.

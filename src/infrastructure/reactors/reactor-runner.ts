@@ -101,9 +101,10 @@ export class ReactorRunner implements OnModuleDestroy {
     );
     const subscription = this.events.subscribeToAll(
       checkpoint.position,
-      async (recorded) => {
-        if (reactor.handles?.(recorded) ?? true) await this.handle(reactor, parked, recorded);
-        checkpoint.reached(recorded.position);
+      (recorded) => {
+        // An event the reactor passes over is let go at once: no promise made for it.
+        if (!(reactor.handles?.(recorded) ?? true)) return checkpoint.reached(recorded.position);
+        return this.handle(reactor, parked, recorded).then(() => checkpoint.reached(recorded.position));
       },
       {
         types: reactor.eventTypes,
@@ -125,10 +126,9 @@ export class ReactorRunner implements OnModuleDestroy {
       eventTypes: reactor.eventTypes,
       handles: reactor.handles?.bind(reactor),
       onParked: reactor.onParked?.bind(reactor),
-      react: async (event) => {
-        await this.projections.projected(event.position);
-        await reactor.react(event);
-      },
+      react: (event) =>
+        // Reached already, the event is reacted to at once.
+        event.position <= this.projections.position ? reactor.react(event) : this.projections.projected(event.position).then(() => reactor.react(event)),
     };
   }
 

@@ -68,18 +68,25 @@ export class SqliteCollection<T extends object> implements Collection<T> {
 
   /** Documents returned by `get` inside a batch are shared with it: callers build new ones rather than mutate them. */
   async get(id: DocId): Promise<T | null> {
-    const key = String(id);
-    const batch = this.host.batch();
-    if (!batch) return this.read(key).doc as T | null;
-    const held = batch.held(this.table);
-    let doc = held.get(key);
-    if (!doc || doc.added) held.set(key, (doc = this.lookUp(batch, key, doc)));
-    return doc.doc as T | null;
+    return this.now(String(id));
   }
 
   async getMany(ids: DocId[]): Promise<T[]> {
-    const docs = await Promise.all([...new Set(ids.map(String))].map((id) => this.get(id)));
-    return docs.filter((doc): doc is Awaited<T> => doc !== null);
+    return [...new Set(ids.map(String))].map((id) => this.now(id)).filter((doc): doc is T => doc !== null);
+  }
+
+  /** `get`'s answer without waiting for it (every read here is synchronous): no promise for each document. */
+  private now(key: string): T | null {
+    const batch = this.host.batch();
+    return (batch ? this.heldIn(batch, key) : this.read(key)).doc as T | null;
+  }
+
+  /** The document as `batch` holds it, read into the batch first. */
+  private heldIn(batch: SqliteBatch, key: string): Held {
+    const held = batch.held(this.table);
+    let doc = held.get(key);
+    if (!doc || doc.added) held.set(key, (doc = this.lookUp(batch, key, doc)));
+    return doc;
   }
 
   async find(filter?: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -121,14 +128,13 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async upsert(id: DocId, doc: T, position: number): Promise<boolean> {
-    if (!this.host.batch()) return this.host.inBatch(() => this.upsert(id, doc, position));
+    const batch = this.host.batch();
+    if (!batch) return this.host.inBatch(() => this.upsert(id, doc, position));
     const key = String(id);
-    await this.get(key);
-    const held = this.host.batch()!.held(this.table);
-    const current = held.get(key)!;
+    const current = this.heldIn(batch, key);
     // An absent document has position 0; a deleted one keeps its deletion's.
     if (current.pos >= position && (current.doc !== null || current.pos > 0)) return false;
-    held.set(key, { ...current, doc, pos: position, dirty: true });
+    batch.held(this.table).set(key, { ...current, doc, pos: position, dirty: true });
     return true;
   }
 
@@ -147,13 +153,12 @@ export class SqliteCollection<T extends object> implements Collection<T> {
   }
 
   async delete(id: DocId, position: number): Promise<boolean> {
-    if (!this.host.batch()) return this.host.inBatch(() => this.delete(id, position));
+    const batch = this.host.batch();
+    if (!batch) return this.host.inBatch(() => this.delete(id, position));
     const key = String(id);
-    await this.get(key);
-    const held = this.host.batch()!.held(this.table);
-    const current = held.get(key)!;
+    const current = this.heldIn(batch, key);
     if (current.pos > position) return false;
-    held.set(key, { ...current, doc: null, pos: position, dirty: true });
+    batch.held(this.table).set(key, { ...current, doc: null, pos: position, dirty: true });
     return current.doc !== null;
   }
 

@@ -8,7 +8,8 @@ import {
   SubscribeOptions,
   Subscription,
 } from '../../shared/ports/event-store.port';
-import { SubjectOpening, sealedValuesIn, subjectKeysOf, withPersonalOpened } from '../../shared/sealing/personal-fields';
+import { SubjectOpening, sealedValuesIn, subjectKeysOf, withPersonalOpened, withPersonalOpenedNow } from '../../shared/sealing/personal-fields';
+import { KEY_NOT_HELD } from '../../shared/sealing/sealer';
 
 /** Reads the whole log in order, opened, elsewhere than on this thread (`OpenedReadAhead`). */
 export interface OpenedReads {
@@ -29,18 +30,26 @@ export class OpeningEventStore implements EventStore {
     private readonly ahead?: OpenedReads,
   ) {}
 
-  private async open(event: RecordedEvent, found?: ReadonlySet<string>): Promise<RecordedEvent> {
+  /**
+   * The event opened: at once when every key it needs is held, else once they are read. Each
+   * event read is opened for each reader: most are opened at once, with no promise to wait on.
+   */
+  private open(event: RecordedEvent, found?: ReadonlySet<string>): RecordedEvent | Promise<RecordedEvent> {
     // A reader in the log's order drops an erased key where the erasure stands, before what follows.
     this.opening.forgetErasedIn(event);
-    const data = await withPersonalOpened(event.type, event.data, this.opening, found);
-    return data === event.data ? event : { ...event, data };
+    const now = withPersonalOpenedNow(event.type, event.data, this.opening, found);
+    if (now !== KEY_NOT_HELD) return now === event.data ? event : { ...event, data: now };
+    return withPersonalOpened(event.type, event.data, this.opening, found).then((data) => ({ ...event, data }));
   }
 
   private async openAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const found = events.map((event) => sealedValuesIn(event.type, event.data));
     if (events.length > 1) await this.opening.prefetch(found.flatMap(subjectKeysOf));
     const out: RecordedEvent[] = new Array(events.length);
-    for (let i = 0; i < events.length; i++) out[i] = await this.open(events[i], found[i]);
+    for (let i = 0; i < events.length; i++) {
+      const opened = this.open(events[i], found[i]);
+      out[i] = opened instanceof Promise ? await opened : opened;
+    }
     return out;
   }
 
@@ -64,7 +73,7 @@ export class OpeningEventStore implements EventStore {
 
   async readAt(position: number): Promise<RecordedEvent | null> {
     const event = await this.inner.readAt(position);
-    return event && this.open(event);
+    return event && (await this.open(event));
   }
 
   truncateBefore(stream: string, revision: number): Promise<void> {
@@ -80,7 +89,14 @@ export class OpeningEventStore implements EventStore {
   }
 
   subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {
-    return this.inner.subscribeToAll(afterPosition, async (event) => handler(await this.open(event)), options);
+    return this.inner.subscribeToAll(
+      afterPosition,
+      (event) => {
+        const opened = this.open(event);
+        return opened instanceof Promise ? opened.then(handler) : handler(opened);
+      },
+      options,
+    );
   }
 
   watch(listener: (types?: readonly string[]) => void): () => void {

@@ -1,7 +1,7 @@
 import { declareFields } from '../event-sourcing/event-fields';
 import { DomainEvent } from '../event-sourcing/decider';
-import { ERASED, sealedValuesIn, subjectKeysOf, withPersonalOpened, withPersonalSealed } from './personal-fields';
-import { Sealer } from './sealer';
+import { ERASED, sealedValuesIn, subjectKeysOf, withPersonalOpened, withPersonalOpenedNow, withPersonalSealed, withPersonalSealedNow } from './personal-fields';
+import { KEY_NOT_HELD, Sealer } from './sealer';
 import { sealerForEachTest } from '../../testing/sealer.fixture';
 
 type Met = DomainEvent<
@@ -151,5 +151,43 @@ describe('personal values in the log', () => {
     expect(opened.transcript).not.toBe(sealedTranscript);
     expect(opened.transcript[1]).toBe(sealedTranscript[1]);
     expect(await withPersonalOpened('PersonHeard', heard, sealer)).toBe(heard);
+  });
+
+  it('given a new person, when sealed without waiting: the keys to hold are named and nothing is made; once held, sealed at once', async () => {
+    const added = jest.spyOn(made.keys, 'add');
+    expect(withPersonalSealedNow('PersonMet', met, 9, undefined, sealer, AT)).toEqual({ unheld: new Set([ada(), bob()]) });
+    expect(added).not.toHaveBeenCalled();
+    await sealer.holdKeys([ada(), bob()]);
+    const atOnce = withPersonalSealedNow('PersonMet', met, 9, undefined, sealer, AT) as { data: Met['data']; subject: string };
+    expect(atOnce.subject).toBe(ada());
+    expect(atOnce.data.phone_number.startsWith(`sealed:v1:${ada()}:`)).toBe(true);
+    expect(await withPersonalOpened('PersonMet', atOnce.data, await made.another())).toEqual(met);
+    // A retained value needs its kind's key for the time too; an erased subject's values are not kept.
+    const recorded = { meeting_id: 4, transcript: 'hi', recording_url: 'https://r.example/1' };
+    const unheld = withPersonalSealedNow('PersonRecorded', recorded, 9, ada(), sealer, AT) as { unheld: Set<string> };
+    expect([...unheld.unheld].sort()).toEqual([sealer.retentionKeyId(9, 'recordings', AT), sealer.retentionKeyId(9, 'transcripts', AT)].sort());
+    await sealer.eraseSubject(ada());
+    expect(withPersonalSealedNow('PersonMet', met, 9, undefined, sealer, AT)).toMatchObject({ data: { phone_number: ERASED, variables: { name: ERASED } } });
+  });
+
+  it('given every key held, when read without waiting: opened as a wait would open it; a key not held is said so, and read by the wait', async () => {
+    const first = (await withPersonalSealed('PersonMet', met, 9, undefined, sealer, AT)).data;
+    const second = (await withPersonalSealed('PersonRecorded', { meeting_id: 4, transcript: 'hi', recording_url: 'https://r.example/1' }, 9, ada(), sealer, AT))
+      .data;
+    expect(withPersonalOpenedNow('PersonMet', first, sealer)).toEqual(met);
+    expect(withPersonalOpenedNow('PersonRecorded', second, sealer)).toEqual({ meeting_id: 4, transcript: 'hi', recording_url: 'https://r.example/1' });
+    expect(withPersonalOpenedNow('PersonHeard', { meeting_id: 1, transcript: [], note: 'n' }, sealer)).toEqual({ meeting_id: 1, transcript: [], note: 'n' });
+
+    const reader = await made.another();
+    const read = jest.spyOn(made.keys, 'get');
+    expect(withPersonalOpenedNow('PersonMet', first, reader)).toBe(KEY_NOT_HELD);
+    expect(read).not.toHaveBeenCalled();
+    expect(await withPersonalOpened('PersonMet', first, reader)).toEqual(met);
+    expect(withPersonalOpenedNow('PersonMet', first, reader)).toEqual(met);
+
+    // An erasure this instance knows of reads [erased] at once.
+    await sealer.eraseSubject(ada());
+    reader.forgetErasedIn({ type: 'SubjectErased', data: { subject_key: ada() } });
+    expect(withPersonalOpenedNow('PersonMet', first, reader)).toMatchObject({ phone_number: ERASED, variables: { name: ERASED }, contacts: met.contacts });
   });
 });

@@ -43,6 +43,9 @@ export const isSealed = (value: unknown): value is string => typeof value === 's
 /** The id of the key a sealed value is sealed under. */
 export const sealedKeyId = (value: string): string | undefined => SEALED.exec(value)?.[1];
 
+/** What `Sealer.openHeld` answers for a value whose key this instance does not hold. */
+export const KEY_NOT_HELD = Symbol('key not held');
+
 /**
  * docs/privacy.md: values sealed at rest (AES-256-GCM) under data keys named by id, the data keys
  * kept in the key store wrapped by the master keys (DATA_KEYS or the key file). A sealed value
@@ -162,8 +165,25 @@ export class Sealer {
 
   /** `plain` sealed under a subject's key, made at its first value; an erased subject's value is not kept (`erased`). */
   async sealForSubject(keyId: string, plain: string, erased: string): Promise<string> {
+    const now = this.sealHeld(keyId, plain, erased);
+    if (now !== KEY_NOT_HELD) return now;
     const key = await this.subjectKey(keyId, true);
-    if (!key) return erased;
+    return key ? this.sealing(keyId, key, plain) : erased;
+  }
+
+  /** `sealForSubject` with a key this instance holds, without waiting: KEY_NOT_HELD when the key must be made or read first (`holdKeys`). */
+  sealHeld(keyId: string, plain: string, erased: string): string | typeof KEY_NOT_HELD {
+    const key = this.subjectKeys.get(keyId);
+    if (key === undefined) return KEY_NOT_HELD;
+    return key === ERASED_MARK ? erased : this.sealing(keyId, key, plain);
+  }
+
+  /** Makes ready the subjects' keys values are about to be sealed under: each made at its first value, or the one stored read. */
+  async holdKeys(keyIds: Iterable<string>): Promise<void> {
+    await Promise.all([...keyIds].map((keyId) => this.subjectKey(keyId, true)));
+  }
+
+  private sealing(keyId: string, key: Buffer, plain: string): string {
     const sealed = `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
     // What is written is read back at once by the projections and the reactors.
     this.opened.set(sealed, { keyId, plain });
@@ -172,14 +192,30 @@ export class Sealer {
 
   /** What a subject's sealed value was sealed from; undefined once the subject is erased. */
   async openForSubject(value: string): Promise<string | undefined> {
+    const now = this.openHeld(value);
+    if (now !== KEY_NOT_HELD) return now;
+    const [, keyId, sealed] = SEALED.exec(value)!;
+    const key = await this.subjectKey(keyId, false);
+    return key ? this.opening(value, keyId, key, sealed) : undefined;
+  }
+
+  /**
+   * `openForSubject` from what this instance holds, without waiting: KEY_NOT_HELD when the
+   * value's key must be read from the key store first.
+   */
+  openHeld(value: string): string | undefined | typeof KEY_NOT_HELD {
     const known = this.opened.get(value);
     // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
     if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
     if (!match) return value;
     const [, keyId, sealed] = match;
-    const key = await this.subjectKey(keyId, false);
-    if (!key) return undefined;
+    const key = this.subjectKeys.get(keyId);
+    if (key === undefined) return KEY_NOT_HELD;
+    return key === ERASED_MARK ? undefined : this.opening(value, keyId, key, sealed);
+  }
+
+  private opening(value: string, keyId: string, key: Buffer, sealed: string): string {
     const plain = decrypt(key, keyId, sealed).toString('utf8');
     this.opened.set(value, { keyId, plain });
     return plain;
