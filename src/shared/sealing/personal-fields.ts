@@ -145,16 +145,10 @@ class PersonalSealer {
  * is the number in its `subject` field, else its stream's (`streamSubject`); answered with the data
  * for the stream to remember.
  */
-export async function withPersonalSealed(
-  type: string,
-  data: unknown,
-  organisationId: number | undefined,
-  streamSubject: string | undefined,
-  sealing: SubjectSealing,
-  at: Date,
-): Promise<{ data: unknown; subject: string | undefined }> {
+export async function withPersonalSealed(...args: Parameters<typeof withPersonalSealedNow>): Promise<{ data: unknown; subject: string | undefined }> {
+  const sealing = args[4];
   for (let tries = 0; ; tries++) {
-    const sealed = withPersonalSealedNow(type, data, organisationId, streamSubject, sealing, at);
+    const sealed = withPersonalSealedNow(...args);
     if (!('unheld' in sealed)) return sealed;
     if (tries === 2) throw new Error(`the keys ${[...sealed.unheld].join(', ')} could not be held`);
     await sealing.holdKeys(sealed.unheld);
