@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSealed, Sealer } from '../../src/shared/sealing/sealer';
+import { Sealer } from '../../src/shared/sealing/sealer';
+import { isSealed } from '../../src/shared/sealing/sealed-values';
 import { keyFileKeys } from '../../src/infrastructure/sealing/data-keys';
 import { SqliteKeyStore } from '../../src/infrastructure/sealing/sqlite-key-store';
 import { UsersQueries } from '../../src/users/users.queries';

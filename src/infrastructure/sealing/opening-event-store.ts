@@ -9,7 +9,7 @@ import {
   Subscription,
 } from '../../shared/ports/event-store.port';
 import { SubjectOpening, sealedValuesIn, subjectKeysOf, withPersonalOpened, withPersonalOpenedNow } from '../../shared/sealing/personal-fields';
-import { KEY_NOT_HELD } from '../../shared/sealing/sealer';
+import { KEY_NOT_HELD } from '../../shared/sealing/sealed-values';
 
 /** Reads the whole log in order, opened, elsewhere than on this thread (`OpenedReadAhead`). */
 export interface OpenedReads {

@@ -1,5 +1,6 @@
 import { withPersonalSealed } from '../../shared/sealing/personal-fields';
-import { Sealer, sealedKeyId } from '../../shared/sealing/sealer';
+import { Sealer } from '../../shared/sealing/sealer';
+import { sealedKeyId } from '../../shared/sealing/sealed-values';
 import { EventRewrite, rewrittenOnceWaiting } from './seal-embedded-events';
 
 interface Row {

@@ -1,7 +1,8 @@
 import { declareFields } from '../event-sourcing/event-fields';
 import { DomainEvent } from '../event-sourcing/decider';
 import { ERASED, sealedValuesIn, subjectKeysOf, withPersonalOpened, withPersonalOpenedNow, withPersonalSealed, withPersonalSealedNow } from './personal-fields';
-import { KEY_NOT_HELD, Sealer } from './sealer';
+import { Sealer } from './sealer';
+import { KEY_NOT_HELD } from './sealed-values';
 import { sealerForEachTest } from '../../testing/sealer.fixture';
 
 type Met = DomainEvent<

@@ -1,5 +1,5 @@
 import { FieldDeclaration, FieldKind, RetainedKind, fieldsOf } from '../event-sourcing/event-fields';
-import { KEY_NOT_HELD, isSealed, sealedKeyId } from './sealer';
+import { KEY_NOT_HELD, isSealed, sealedKeyId } from './sealed-values';
 
 /** What a personal value reads as once its subject is erased (docs/privacy.md). */
 export const ERASED = '[erased]';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config-error';
 import { MasterKey } from './sealer';
-import { Sealer, isSealed } from './sealer';
+import { Sealer } from './sealer';
+import { isSealed } from './sealed-values';
 import { SqliteKeyStore } from '../../infrastructure/sealing/sqlite-key-store';
 
 const master = (id: string): MasterKey => ({ id, key: randomBytes(32) });

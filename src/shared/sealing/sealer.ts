@@ -3,9 +3,8 @@ import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../config-error';
 import { KeyStore, StoredDataKey } from '../ports/key-store.port';
 import { decrypt, encrypt, random } from './aes-gcm';
+import { KEY_NOT_HELD, SEALED, SEALED_PREFIX, SUBJECT_KEY, bucketStart, isSealed, isSpanKeyWithin, retentionKeyIdAt } from './sealed-values';
 
-const PREFIX = 'sealed:v1:';
-const SEALED = /^sealed:v1:([A-Za-z0-9_-]+):([A-Za-z0-9_-]+)$/;
 const SECRETS_KEY = 'dk_secrets';
 
 /** A key that wraps the data keys (docs/privacy.md): 32 bytes, named by id. */
@@ -26,25 +25,6 @@ const ERASED_MARK = Buffer.alloc(0);
 const ERASED_KEY = 'erased';
 /** The purpose of a subject's key (a person's, or a span of retained values). */
 const SUBJECT_PURPOSE = 'subject';
-/** A data subject's key id: `ds_` and a keyed hash of the organisation and the number. */
-export const SUBJECT_KEY = /^d[sr]_[A-Za-z0-9_-]+$/;
-/** Retained values are sealed under one key per organisation, kind and ten minutes (docs/privacy.md). */
-export const RETENTION_BUCKET_MS = 10 * 60_000;
-
-/** What the key ids of an organisation's retained values of a kind begin with; the bucket's start follows, as YYYYMMDDhhmm. */
-const retentionKeyPrefix = (organisationId: number, kind: string) => `dr_${organisationId}_${kind}_`;
-
-/** The key id of an organisation's retained values of a kind written in the bucket starting at `bucketStart` (ms). */
-export const retentionKeyIdAt = (organisationId: number, kind: string, bucketStart: number) =>
-  `${retentionKeyPrefix(organisationId, kind)}${new Date(bucketStart).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
-
-export const isSealed = (value: unknown): value is string => typeof value === 'string' && value.startsWith(PREFIX);
-
-/** The id of the key a sealed value is sealed under. */
-export const sealedKeyId = (value: string): string | undefined => SEALED.exec(value)?.[1];
-
-/** What `Sealer.openHeld` answers for a value whose key this instance does not hold. */
-export const KEY_NOT_HELD = Symbol('key not held');
 
 /**
  * docs/privacy.md: values sealed at rest (AES-256-GCM) under data keys named by id, the data keys
@@ -103,7 +83,7 @@ export class Sealer {
   }
 
   retentionKeyId(organisationId: number, kind: string, at: Date): string {
-    return retentionKeyIdAt(organisationId, kind, at.getTime() - (at.getTime() % RETENTION_BUCKET_MS));
+    return retentionKeyIdAt(organisationId, kind, bucketStart(at));
   }
 
   /** A keyed hash of `text` (144 bits, base64url): names what holds a number without its digits. */
@@ -184,7 +164,7 @@ export class Sealer {
   }
 
   private sealing(keyId: string, key: Buffer, plain: string): string {
-    const sealed = `${PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
+    const sealed = `${SEALED_PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
     // What is written is read back at once by the projections and the reactors.
     this.opened.set(sealed, { keyId, plain });
     return sealed;
@@ -252,11 +232,7 @@ export class Sealer {
 
   /** The organisation's span keys of a kind starting within `[from, end)` (epoch ms), remembered as destroyed. */
   private forgetSpans(organisationId: number, kind: string, from: number, end: number): void {
-    const prefix = retentionKeyPrefix(organisationId, kind);
-    const [first, last] = [retentionKeyIdAt(organisationId, kind, from), retentionKeyIdAt(organisationId, kind, end)];
-    for (const keyId of [...this.subjectKeys.keys()]) {
-      if (keyId.startsWith(prefix) && keyId.length === first.length && keyId >= first && keyId < last) this.subjectKeys.set(keyId, ERASED_MARK);
-    }
+    for (const keyId of [...this.subjectKeys.keys()]) if (isSpanKeyWithin(keyId, organisationId, kind, from, end)) this.subjectKeys.set(keyId, ERASED_MARK);
   }
 
   /**
@@ -284,7 +260,7 @@ export class Sealer {
   /** `plain` sealed under the secrets' data key; a value sealed already is left as it is. */
   seal(plain: string): string {
     if (isSealed(plain)) return plain;
-    return `${PREFIX}${SECRETS_KEY}:${encrypt(this.dataKeys.get(SECRETS_KEY)!, SECRETS_KEY, Buffer.from(plain, 'utf8'))}`;
+    return `${SEALED_PREFIX}${SECRETS_KEY}:${encrypt(this.dataKeys.get(SECRETS_KEY)!, SECRETS_KEY, Buffer.from(plain, 'utf8'))}`;
   }
 
   /** What `value` was sealed from; a value never sealed is answered as it is. */
