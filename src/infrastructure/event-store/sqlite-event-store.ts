@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { limitClause } from '../sqlite/limit-clause';
 import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
+import { dataVersion, freshDataVersion } from '../sqlite/data-version';
 import { EventEmitter } from 'node:events';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { ConcurrencyError } from '../../shared/ports/event-store.errors';
@@ -67,7 +68,6 @@ export class SqliteEventStore implements EventStore {
         'INSERT INTO stream_starts (stream, revision) VALUES (?, ?) ON CONFLICT (stream) DO UPDATE SET revision = max(revision, excluded.revision)',
       ),
       head: this.db.prepare<[], { head: number | null }>('SELECT max(position) AS head FROM events'),
-      dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
       nextId: this.db.prepare<[string], { value: number }>(
         `INSERT INTO sequences (name, value) VALUES (?, 1)
          ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value`,
@@ -110,7 +110,7 @@ export class SqliteEventStore implements EventStore {
     this.group = new SqliteGroupCommit(
       this.db,
       (types) => this.committed(types),
-      () => (this.versionInCommit = this.statements.dataVersion.get()!),
+      () => (this.versionInCommit = freshDataVersion(this.db)),
     );
   }
 
@@ -149,7 +149,7 @@ export class SqliteEventStore implements EventStore {
 
   async readAll(afterPosition: number, maxCount: number, types?: readonly string[]): Promise<RecordedEvent[]> {
     if (types?.length === 0) return [];
-    const recent = this.recent.after(afterPosition, maxCount, types && new Set(types), this.statements.dataVersion.get()!);
+    const recent = this.recent.after(afterPosition, maxCount, types && new Set(types), dataVersion(this.db));
     if (recent) return recent.map(toRecorded);
     const ofTypes = types ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
     const rows = this.read(`WHERE position > ?${ofTypes} ORDER BY position ${limitClause(maxCount)}`).all(afterPosition, ...(types ?? []));
@@ -175,7 +175,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async headPosition(): Promise<number> {
-    return this.recent.head(this.statements.dataVersion.get()!) ?? this.statements.head.get()?.head ?? 0;
+    return this.recent.head(dataVersion(this.db)) ?? this.statements.head.get()?.head ?? 0;
   }
 
   subscribeToAll(afterPosition: number, handler: EventHandler, options?: SubscribeOptions): Subscription {

@@ -1,5 +1,3 @@
-import Database from 'better-sqlite3';
-import { prepared } from '../sqlite/prepared';
 import { Bind } from './sqlite-sql';
 
 /** A document as a batch holds it: read once, changed in memory, written when the batch commits. */
@@ -29,26 +27,6 @@ export class OtherWriterCommitted extends Error {
   constructor() {
     super('another connection committed to the read store during the batch');
   }
-}
-
-/** Commit counters read in the code running now, by connection: forgotten before anything else can run. */
-let seen = new Map<Database.Database, number>();
-
-/**
- * A connection's commit counter: it moves whenever another connection commits to the file. Read
- * once until the promises due now have run (a request reads several documents back to back): no
- * other connection's news reaches this code before they have, and the next read asks again.
- */
-export function dataVersion(db: Database.Database): number {
-  return seen.get(db) ?? freshDataVersion(db);
-}
-
-/** The counter read now, whatever was read before: a commit's check that no other connection wrote. */
-export function freshDataVersion(db: Database.Database): number {
-  const version = prepared(db, 'PRAGMA data_version').pluck().get() as number;
-  if (seen.size === 0) queueMicrotask(() => (seen = new Map()));
-  seen.set(db, version);
-  return version;
 }
 
 /**

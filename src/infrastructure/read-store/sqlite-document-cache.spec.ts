@@ -24,6 +24,12 @@ async function counting(text: string, work: (count: () => number) => Promise<voi
   }
 }
 
+/**
+ * Waits for the next callback of the event loop: another process's commit is news that reaches
+ * a process only through one (a request, a response, a timer's poll).
+ */
+const nextCallback = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('embedded SQLite documents kept parsed', () => {
   it('answers the same frozen document to every reader until the store writes it again', async () => {
     const store = new SqliteDocumentStore(join(dir, 'frozen.db'));
@@ -50,12 +56,14 @@ describe('embedded SQLite documents kept parsed', () => {
     const other = new Database(file);
     other.prepare(`UPDATE rm_docs SET doc = '{"id":1,"v":2}', pos = 2 WHERE id = '1'`).run();
     other.close();
+    await nextCallback();
     expect(await docs.get(1)).toEqual({ id: 1, v: 2 });
     expect(await docs.find({})).toEqual([{ id: 1, v: 2 }]);
     // A rebuild's switch writes documents again at the positions they had: a list reads them anew too.
     const rebuilt = new Database(file);
     rebuilt.prepare(`UPDATE rm_docs SET doc = '{"id":1,"v":3}' WHERE id = '1'`).run();
     rebuilt.close();
+    await nextCallback();
     expect(await docs.find({})).toEqual([{ id: 1, v: 3 }]);
     await store.close();
   });
@@ -80,6 +88,7 @@ describe('embedded SQLite documents kept parsed', () => {
     const other = new Database(join(dir, 'kept.db'));
     other.prepare(`INSERT INTO rm_docs (id, pos, doc) VALUES ('2', 3, '{"id":2,"tags":[]}')`).run();
     other.close();
+    await nextCallback();
     expect(await docs.get(2)).toEqual({ id: 2, tags: [] });
     await store.close();
   });
@@ -97,17 +106,43 @@ describe('embedded SQLite documents kept parsed', () => {
     await store.close();
   });
 
-  it('reads the commit counter once while the promises due now run, and again after', async () => {
+  it('reads the commit counter once for a callback and every promise it leaves due, and again in the next callback', async () => {
     const store = new SqliteDocumentStore(join(dir, 'counter.db'));
     const docs = store.collection<{ id: number }>('docs');
     await docs.upsert(1, { id: 1 }, 1);
+    await nextCallback();
     await counting('PRAGMA data_version', async (reads) => {
       await Promise.all([docs.get(1), docs.get(1), docs.get(2), docs.find({})]);
+      // Steps one after another, as a request's are: each a promise of its own.
+      await docs.get(1);
+      await Promise.resolve();
+      await docs.get(2);
       expect(reads()).toBe(1);
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextCallback();
       await docs.get(1);
       expect(reads()).toBe(2);
     });
+    await store.close();
+  });
+
+  it('reads documents at least as new as a checkpoint just read, even in the callback that read others before it moved', async () => {
+    const file = join(dir, 'checkpoint.db');
+    const store = new SqliteDocumentStore(file);
+    const docs = store.collection<{ id: number; v: number }>('docs');
+    await docs.upsert(1, { id: 1, v: 1 }, 1);
+    await nextCallback();
+    expect(await docs.get(1)).toEqual({ id: 1, v: 1 });
+    // Another process projects the next event: the document and the checkpoint in one commit.
+    const other = new Database(file);
+    other.transaction(() => {
+      other.prepare(`UPDATE rm_docs SET doc = '{"id":1,"v":2}', pos = 2 WHERE id = '1'`).run();
+      other.prepare(`INSERT INTO checkpoints (name, position) VALUES ('docs', 2) ON CONFLICT (name) DO UPDATE SET position = 2`).run();
+    })();
+    other.close();
+    // Still in the callback that read the document: a reader waiting for position 2 sees it and reads on.
+    expect(await docs.get(1)).toEqual({ id: 1, v: 1 });
+    expect(await store.getCheckpoint('docs')).toBe(2);
+    expect(await docs.get(1)).toEqual({ id: 1, v: 2 });
     await store.close();
   });
 

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { roughSize } from '../../shared/rough-size';
-import { Held, dataVersion } from './sqlite-batch';
+import { Held } from './sqlite-batch';
+import { dataVersion } from '../sqlite/data-version';
 
 const keyOf = (table: string, key: string) => `${table}\u0000${key}`;
 

@@ -3,7 +3,8 @@ import { openSqlite } from '../sqlite/open-sqlite';
 import { prepared } from '../sqlite/prepared';
 import { Collection, CollectionOptions, DocumentStore, IndexSpec } from '../../shared/ports/document-store.port';
 import { RunningCounts } from './running-counts';
-import { OtherWriterCommitted, SqliteBatch, Statement, Writes, dataVersion, freshDataVersion } from './sqlite-batch';
+import { OtherWriterCommitted, SqliteBatch, Statement, Writes } from './sqlite-batch';
+import { dataVersion, freshDataVersion } from '../sqlite/data-version';
 import { RebuildWriter } from './sqlite-rebuild-writer';
 import { SqliteBatchScope } from './sqlite-batch-scope';
 import { SqliteCollection } from './sqlite-collection';
@@ -98,7 +99,12 @@ export class SqliteDocumentStore implements DocumentStore {
   async getCheckpoint(name: string): Promise<number> {
     const set = this.batch?.checkpoints.get(name) ?? this.rebuild?.checkpoints.get(name);
     if (set !== undefined) return set;
-    return (prepared(this.db, 'SELECT position FROM checkpoints WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
+    const position = (prepared(this.db, 'SELECT position FROM checkpoints WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
+    // Outside a batch, a checkpoint read tells a waiting reader what it may read now: the
+    // documents it reads next must be as new as it, even those kept from before another
+    // connection's commit that moved it. (A batch's commit checks the counter itself.)
+    if (!this.batch) freshDataVersion(this.db);
+    return position;
   }
 
   async setCheckpoint(name: string, position: number): Promise<void> {

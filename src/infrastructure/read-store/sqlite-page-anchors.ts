@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { limitClause } from '../sqlite/limit-clause';
 import { prepared } from '../sqlite/prepared';
-import { dataVersion, freshDataVersion } from './sqlite-batch';
+import { dataVersion, freshDataVersion } from '../sqlite/data-version';
 import { Bind } from './sqlite-sql';
 
 /** The lists asked for whose anchors are kept, and how many anchors each. */
