@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { CallingWindow, WEEKDAYS, isInsideCallingWindow, nextCallingInstant } from './calling-window';
 
 const weekdays = WEEKDAYS.slice(0, 5);
@@ -62,5 +63,56 @@ describe('calling window', () => {
 
   it('never opens without a calling day', () => {
     expect(nextCallingInstant(window('UTC', '09:00', '17:00', []), new Date('2025-01-14T10:00:00Z'))).toBeNull();
+  });
+
+  it('reads a local day once and answers its instants by arithmetic, as the zone conversion would, also on days the clocks change', () => {
+    // Zones with whole-hour, half-hour (Lord Howe) and 45-minute offsets and changes, and Santiago's at midnight.
+    const zones = ['America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham', 'America/Santiago', 'Asia/Kathmandu'];
+    // Hours clear of the changes (between midnight and 03:00), where a wall time read at once is the window's own.
+    const windows = (zone: string) => [
+      window(zone),
+      window(zone, '00:00', '24:00', [...WEEKDAYS]),
+      window(zone, '20:00', '24:00', ['fri', 'sun']),
+      window(zone, '08:30', '12:15', ['mon', 'tue', 'wed', 'thu', 'fri', 'sat']),
+      window(zone, '09:00', '17:00', [...WEEKDAYS]),
+    ];
+    const insideByItsWallClock = (w: CallingWindow, t: number) => {
+      const local = DateTime.fromMillis(t, { zone: w.timezone });
+      const time = local.toFormat('HH:mm');
+      return (
+        w.calling_days.includes(WEEKDAYS[local.weekday - 1]) && time >= w.calling_hours.start && (w.calling_hours.end === '24:00' || time < w.calling_hours.end)
+      );
+    };
+    // Before a calling day's window opens, on a day without a change: the opening, by the zone conversion.
+    const laterToday = (w: CallingWindow, t: number) => {
+      const local = DateTime.fromMillis(t, { zone: w.timezone });
+      const [hour, minute] = w.calling_hours.start.split(':').map(Number);
+      const steady = local.startOf('day').offset === local.startOf('day').plus({ days: 1 }).offset;
+      const calling = w.calling_days.includes(WEEKDAYS[local.weekday - 1]);
+      return steady && calling && local.toFormat('HH:mm') < w.calling_hours.start
+        ? local.set({ hour, minute, second: 0, millisecond: 0 }).toMillis()
+        : undefined;
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const yearStart = Date.UTC(2025, 0, 1);
+    const differing: string[] = [];
+    for (const zone of zones) {
+      const instants: number[] = [];
+      // Every quarter of an hour of the days the clocks change, the days before and after them, and instants all year.
+      for (let day = DateTime.fromMillis(yearStart, { zone }).startOf('day'); day.year === 2025; day = day.plus({ days: 1 })) {
+        if (day.offset === day.plus({ days: 1 }).offset) continue;
+        for (let t = day.minus({ days: 1 }).toMillis(); t < day.plus({ days: 2 }).toMillis(); t += 15 * 60_000) instants.push(t);
+      }
+      for (let i = 0; i < 500; i++) instants.push(yearStart + Math.floor(random() * 365 * 24 * 60) * 60_000);
+      for (const w of windows(zone)) {
+        for (const t of instants) {
+          if (isInsideCallingWindow(w, new Date(t)) !== insideByItsWallClock(w, t)) differing.push(`${zone} ${new Date(t).toISOString()} inside`);
+          const opening = laterToday(w, t);
+          if (opening !== undefined && nextCallingInstant(w, new Date(t))?.getTime() !== opening) differing.push(`${zone} ${new Date(t).toISOString()} opens`);
+        }
+      }
+    }
+    expect(differing).toEqual([]);
   });
 });

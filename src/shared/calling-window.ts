@@ -19,21 +19,46 @@ function windowOn(day: DateTime, hours: CallingWindow['calling_hours']): [DateTi
   return [at(hours.start), at(hours.end)];
 }
 
-/** Whether a zone's clocks keep one offset all through a local day: then its wall times are its instants. */
-const steadyDays = new Map<string, boolean>();
-function isSteadyDay(local: DateTime): boolean {
-  const key = `${local.zoneName}|${local.year}|${local.ordinal}`;
-  let steady = steadyDays.get(key);
-  if (steady === undefined) {
-    const day = local.startOf('day');
-    steady = day.offset === day.plus({ days: 1 }).offset;
-    if (steadyDays.size > 50_000) steadyDays.clear();
-    steadyDays.set(key, steady);
-  }
-  return steady;
+/** A zone's local day as instants, and whether its clocks keep one offset all through it: then its wall times are its instants. */
+interface LocalDay {
+  start: number;
+  /** The wall time its first instant reads, in minutes: midnight, unless the clocks skip it. */
+  startMinutes: number;
+  end: number;
+  weekday: Weekday;
+  steady: boolean;
 }
 
-const wallTime = (local: DateTime) => `${String(local.hour).padStart(2, '0')}:${String(local.minute).padStart(2, '0')}`;
+/** By zone, the local day last asked about: a dialer asks about the same few days all day long. */
+const lastDays = new Map<string, LocalDay>();
+
+function localDayOf(zone: string, t: number): LocalDay | null {
+  const kept = lastDays.get(zone);
+  if (kept && t >= kept.start && t < kept.end) return kept;
+  const local = DateTime.fromMillis(t, { zone });
+  if (!local.isValid) return null;
+  const start = local.startOf('day');
+  const next = start.plus({ days: 1 });
+  const day = {
+    start: start.toMillis(),
+    startMinutes: start.hour * 60 + start.minute,
+    end: next.startOf('day').toMillis(),
+    weekday: WEEKDAYS[local.weekday - 1],
+    steady: start.offset === next.offset,
+  };
+  if (lastDays.size > 10_000) lastDays.clear();
+  lastDays.set(zone, day);
+  return day;
+}
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** The wall time (`HH:MM`) at `t` on a steady local day: its first wall time and the minutes since. */
+function wallTimeOn(day: LocalDay, t: number): string {
+  const minutes = day.startMinutes + Math.floor((t - day.start) / 60_000);
+  return `${twoDigits(Math.floor(minutes / 60))}:${twoDigits(minutes % 60)}`;
+}
 
 /**
  * The earliest instant at or after `from` inside the calling window, or null when the
@@ -42,14 +67,19 @@ const wallTime = (local: DateTime) => `${String(local.hour).padStart(2, '0')}:${
  * is pushed forward by the gap (02:30 reads as 03:30), as Temporal's "compatible" rule does.
  */
 export function nextCallingInstant(window: CallingWindow, from: Date): Date | null {
-  const start = DateTime.fromJSDate(from, { zone: window.timezone });
   // The usual case, inside the window on a day without a clock change, read off the wall clock
-  // (a dialer asks this for every claim; the walk below costs several zone conversions).
-  if (window.calling_days.includes(WEEKDAYS[start.weekday - 1]) && isSteadyDay(start)) {
-    const time = wallTime(start);
+  // of a day known already (a dialer asks this for every claim and dial; the walk below costs
+  // several zone conversions, and even one costs more than the rest of this answer).
+  const t = from.getTime();
+  const today = localDayOf(window.timezone, t);
+  if (today?.steady && window.calling_days.includes(today.weekday)) {
+    const time = wallTimeOn(today, t);
     const { start: open, end: close } = window.calling_hours;
     if (time >= open && (close === '24:00' || time < close)) return from;
+    // Before the opening of a window later today: its wall time is an instant of the same offset.
+    if (time < open && open < close) return new Date(today.start + (minutesOf(open) - today.startMinutes) * 60_000);
   }
+  const start = DateTime.fromJSDate(from, { zone: window.timezone });
   for (let offset = 0; offset <= 7; offset++) {
     const day = start.plus({ days: offset }).startOf('day');
     if (!window.calling_days.includes(WEEKDAYS[day.weekday - 1])) continue;
