@@ -25,7 +25,7 @@ const inLog = (dir: string, text: string) => readdirSync(dir).filter((file) => f
 
 /** `value` with each subject-sealed string opened, again while it was sealed twice. */
 async function opened(value: unknown, sealer: Sealer): Promise<unknown> {
-  if (typeof value === 'string' && /^sealed:v1:d[sr]_/.test(value)) return opened(JSON.parse((await sealer.openForSubject(value))!), sealer);
+  if (typeof value === 'string' && /^sealed:v2:d[sr]_/.test(value)) return opened(JSON.parse((await sealer.openForSubject(value))!), sealer);
   if (Array.isArray(value)) return Promise.all(value.map((item) => opened(item, sealer)));
   if (value !== null && typeof value === 'object')
     return Object.fromEntries(await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await opened(v, sealer)])));
@@ -47,7 +47,7 @@ async function storeSealer(dataDir: string): Promise<{ sealer: Sealer; close(): 
 async function asTheEarlierBuildWroteIt(dataDir: string, organisationId: number, campaignId: number): Promise<void> {
   const { sealer, close } = await storeSealer(dataDir);
   const events = new Database(join(dataDir, 'events.db'));
-  const rows = events.prepare("SELECT position, data, metadata FROM events WHERE data LIKE '%sealed:v1:d%' OR metadata LIKE '%\"subject\"%'").all() as Array<{
+  const rows = events.prepare("SELECT position, data, metadata FROM events WHERE data LIKE '%sealed:v_:d%' OR metadata LIKE '%\"subject\"%'").all() as Array<{
     position: number;
     data: string;
     metadata: string;

@@ -29,7 +29,7 @@ describe("the upgrade that seals earlier do-not-call listings' reasons", () => {
     const store = new SqliteEventStore(file);
     const [first, second] = await store.readAll(0, 10);
     await store.close();
-    expect(first.data.reason).toMatch(new RegExp(`^sealed:v1:${subject}:`));
+    expect(first.data.reason).toMatch(new RegExp(`^sealed:v2:${subject}:`));
     expect(await sealer.openForSubject(first.data.reason)).toBe(JSON.stringify(REASON));
     expect(first.data.phone_numbers).toEqual([number]);
     expect(first.metadata.subject).toBe(subject);

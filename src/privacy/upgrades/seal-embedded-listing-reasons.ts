@@ -23,7 +23,7 @@ export function sealEmbeddedListingReasons(file: string, sealer: Sealer): Promis
     const rows = db
       .prepare(
         `SELECT position, stream, data, metadata, occurred_at FROM events
-         WHERE type = 'NumbersAddedToDoNotCall' AND json_extract(data, '$.reason') NOT GLOB 'sealed:v1:*'`,
+         WHERE type = 'NumbersAddedToDoNotCall' AND json_extract(data, '$.reason') NOT GLOB 'sealed:v[12]:*'`,
       )
       .all() as Row[];
     const rewrites: EventRewrite[] = [];

@@ -53,7 +53,7 @@ describe('the upgrade that seals what users’ systems answered about a person',
     const store = new SqliteEventStore(file);
     const [request, answer, campaignRequest, campaignAnswer] = await store.readAll(0, 10);
     await store.close();
-    expect(answer.data.body.note).toMatch(new RegExp(`^sealed:v1:${subject}:`));
+    expect(answer.data.body.note).toMatch(new RegExp(`^sealed:v2:${subject}:`));
     expect(await sealer.openForSubject(answer.data.body.note)).toBe(JSON.stringify(NOTE));
     expect(request.data.payload.call).toEqual({ id: 4, client_phone_number: number });
     expect([request.metadata.subject, answer.metadata.subject]).toEqual([subject, subject]);

@@ -28,7 +28,7 @@ declareFields<Met | Heard | Recorded | Sent>({
 const AT = new Date('2026-03-02T10:04:00Z');
 
 /** The value as JSON with its sealed values cut out: random ciphertext may spell a short name by chance. */
-const plainParts = (value: unknown) => JSON.stringify(value).replace(/sealed:v1:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/g, 'sealed');
+const plainParts = (value: unknown) => JSON.stringify(value).replace(/sealed:v[12]:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+/g, 'sealed');
 
 const met: Met['data'] = {
   meeting_id: 4,
@@ -53,9 +53,9 @@ describe('personal values in the log', () => {
     expect(plainParts(sealed)).not.toMatch(/Ada|Bob|4155550|:36[,}]/);
     expect(sealed).toMatchObject({ meeting_id: 4, room: 'blue', contacts: [{ id: 'c1' }] });
     expect(Object.keys(sealed.variables)).toEqual(['name', 'age', 'vip']);
-    expect(sealed.phone_number.startsWith(`sealed:v1:${ada()}:`)).toBe(true);
-    expect((sealed.variables.age as string).startsWith(`sealed:v1:${ada()}:`)).toBe(true);
-    expect(sealed.contacts[0].name.startsWith(`sealed:v1:${bob()}:`)).toBe(true);
+    expect(sealed.phone_number.startsWith(`sealed:v2:${ada()}:`)).toBe(true);
+    expect((sealed.variables.age as string).startsWith(`sealed:v2:${ada()}:`)).toBe(true);
+    expect(sealed.contacts[0].name.startsWith(`sealed:v2:${bob()}:`)).toBe(true);
     expect(await withPersonalOpened('PersonMet', sealed, sealer)).toEqual(met);
   });
 
@@ -161,7 +161,7 @@ describe('personal values in the log', () => {
     await sealer.holdKeys([ada(), bob()]);
     const atOnce = withPersonalSealedNow('PersonMet', met, 9, undefined, sealer, AT) as { data: Met['data']; subject: string };
     expect(atOnce.subject).toBe(ada());
-    expect(atOnce.data.phone_number.startsWith(`sealed:v1:${ada()}:`)).toBe(true);
+    expect(atOnce.data.phone_number.startsWith(`sealed:v2:${ada()}:`)).toBe(true);
     expect(await withPersonalOpened('PersonMet', atOnce.data, await made.another())).toEqual(met);
     // A retained value needs its kind's key for the time too; an erased subject's values are not kept.
     const recorded = { meeting_id: 4, transcript: 'hi', recording_url: 'https://r.example/1' };

@@ -7,7 +7,7 @@ export const ERASED = '[erased]';
 const E164 = /^\+[1-9]\d{6,14}$/;
 /** The fields that name the person a record is about (a lead, a contact, a call). */
 const NUMBER_FIELDS = ['phone_number', 'client_phone_number'];
-const SUBJECT_SEALED = /^sealed:v1:d[sr]_/;
+const SUBJECT_SEALED = /^sealed:v[12]:d[sr]_/;
 const NAMED_NUMBER = /\+[1-9]\d{6,14}/;
 
 /** What sealing personal values needs of the sealer: a number's key id and sealing under it. */

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,8 @@ import { ConfigError } from '../config-error';
 import { MasterKey } from './sealer';
 import { Sealer } from './sealer';
 import { isSealed } from './sealed-values';
+import * as aesGcm from './aes-gcm';
+import * as xchacha from './xchacha20-poly1305';
 import { SqliteKeyStore } from '../../infrastructure/sealing/sqlite-key-store';
 
 const master = (id: string): MasterKey => ({ id, key: randomBytes(32) });
@@ -85,7 +86,7 @@ describe('Sealer', () => {
     expect(b.subjectKeyId(7, '+14155550100')).toBe(id);
     expect(a.subjectKeyId(8, '+14155550100')).not.toBe(id);
     const sealed = await a.sealForSubject(id, '"Ada"', 'gone');
-    expect(sealed.startsWith(`sealed:v1:${id}:`)).toBe(true);
+    expect(sealed.startsWith(`sealed:v2:${id}:`)).toBe(true);
     expect(await b.openForSubject(sealed)).toBe('"Ada"');
     expect((await keys.get(id))?.purpose).toBe('subject');
 
@@ -99,25 +100,25 @@ describe('Sealer', () => {
     expect(await c.openForSubject(sealed)).toBeUndefined();
   });
 
-  it('opens what it sealed or opened lately without AES while the key is held, and not once the key is erased here or elsewhere', async () => {
+  it('opens what it sealed or opened lately without a cipher while the key is held, and not once the key is erased here or elsewhere', async () => {
     const k1 = master('k1');
     const sealer = await started(k1);
     const [here, elsewhere, kept] = ['+14155550100', '+14155550101', '+14155550102'].map((n) => sealer.subjectKeyId(1, n));
     const values = await Promise.all([here, elsewhere, kept].map((id) => sealer.sealForSubject(id, '"Ada"', 'gone')));
     const reader = await started(k1);
-    const aes = jest.spyOn(crypto, 'createDecipheriv');
+    const cipher = jest.spyOn(xchacha, 'decrypt');
     for (const value of values) expect(await sealer.openForSubject(value)).toBe('"Ada"');
-    expect(aes).not.toHaveBeenCalled();
+    expect(cipher).not.toHaveBeenCalled();
     for (const value of values) expect(await reader.openForSubject(value)).toBe('"Ada"');
-    const opened = aes.mock.calls.length;
+    const opened = cipher.mock.calls.length;
     expect(opened).toBeGreaterThan(0);
     for (const value of values) expect(await reader.openForSubject(value)).toBe('"Ada"');
-    expect(aes).toHaveBeenCalledTimes(opened);
+    expect(cipher).toHaveBeenCalledTimes(opened);
 
     await sealer.eraseSubject(here);
     sealer.forgetErasedIn({ type: 'SubjectErased', data: { subject_key: elsewhere } });
     expect(await Promise.all(values.map((value) => sealer.openForSubject(value)))).toEqual([undefined, undefined, '"Ada"']);
-    aes.mockRestore();
+    cipher.mockRestore();
   });
 
   it('keeps what it opened lately within its bytes: megabyte values sealed one after another do not all stay', async () => {
@@ -125,12 +126,45 @@ describe('Sealer', () => {
     const id = sealer.subjectKeyId(1, '+14155550100');
     const values: string[] = [];
     for (let i = 0; i < 20; i++) values.push(await sealer.sealForSubject(id, `${i}`.padEnd(1024 * 1024, 'x'), 'gone'));
-    const aes = jest.spyOn(crypto, 'createDecipheriv');
+    const cipher = jest.spyOn(xchacha, 'decrypt');
     expect((await sealer.openForSubject(values[19]))?.startsWith('19')).toBe(true);
-    expect(aes).not.toHaveBeenCalled();
+    expect(cipher).not.toHaveBeenCalled();
     expect((await sealer.openForSubject(values[0]))?.startsWith('0')).toBe(true);
-    expect(aes).toHaveBeenCalledTimes(1);
-    aes.mockRestore();
+    expect(cipher).toHaveBeenCalledTimes(1);
+    cipher.mockRestore();
+  });
+
+  it("opens a subject's values and key as the build before v2 wrote them (AES-256-GCM), and rotation wraps that key by the subjects' cipher", async () => {
+    const k1 = master('k1');
+    const earlier = await started(k1);
+    const id = earlier.subjectKeyId(1, '+14155550100');
+    const key = randomBytes(32);
+    await keys.add({ id, master_id: 'k1', wrapped: aesGcm.encrypt(k1.key, id, key), purpose: 'subject', created_at: '2026-11-01T00:00:00.000Z' });
+    const written = `sealed:v1:${id}:${aesGcm.encrypt(key, id, Buffer.from('"Ada"'))}`;
+    const reader = await started(k1);
+    expect(await reader.openForSubject(written)).toBe('"Ada"');
+    // Its later values are sealed by the subjects' cipher under the same key.
+    const later = await reader.sealForSubject(id, '"Ada Lovelace"', 'gone');
+    expect(later.startsWith(`sealed:v2:${id}:`)).toBe(true);
+    expect(xchacha.decrypt(key, id, later.split(':')[3]).toString()).toBe('"Ada Lovelace"');
+
+    const k2 = master('k2');
+    expect(await (await started(k2, k1)).rotate()).toBe(3);
+    expect((await keys.get(id))?.wrapped.startsWith('x:')).toBe(true);
+    expect((await keys.get('dk_secrets'))?.wrapped.startsWith('x:')).toBe(false);
+    const rotated = await started(k2);
+    expect(await rotated.openForSubject(written)).toBe('"Ada"');
+    expect(await rotated.openForSubject(later)).toBe('"Ada Lovelace"');
+  });
+
+  it("refuses a subject's value changed by one character, or moved under another subject's key id (the id is bound in)", async () => {
+    const sealer = await started(master('k1'));
+    const [ada, bob] = ['+14155550100', '+14155550101'].map((n) => sealer.subjectKeyId(1, n));
+    const sealed = await sealer.sealForSubject(ada, '"Ada"', 'gone');
+    await sealer.sealForSubject(bob, '"Bob"', 'gone');
+    const last = sealed.at(-2) === 'A' ? 'B' : 'A';
+    await expect(sealer.openForSubject(`${sealed.slice(0, -2)}${last}${sealed.at(-1)}`)).rejects.toThrow();
+    await expect(sealer.openForSubject(sealed.replace(ada, bob))).rejects.toThrow();
   });
 
   it('unwraps at start only the keys it always needs, not one per subject', async () => {

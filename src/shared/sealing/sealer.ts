@@ -2,16 +2,25 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../config-error';
 import { KeyStore, StoredDataKey } from '../ports/key-store.port';
-import { decrypt, encrypt, random } from './aes-gcm';
-import { KEY_NOT_HELD, SEALED, SEALED_PREFIX, SUBJECT_KEY, bucketStart, isSealed, isSpanKeyWithin, retentionKeyIdAt } from './sealed-values';
+import * as aesGcm from './aes-gcm';
+import { random } from './aes-gcm';
+import {
+  KEY_NOT_HELD,
+  SEALED,
+  SEALED_PREFIX,
+  SUBJECT_KEY,
+  SUBJECT_SEALED_PREFIX,
+  bucketStart,
+  isSealed,
+  isSpanKeyWithin,
+  retentionKeyIdAt,
+} from './sealed-values';
+import * as xchacha from './xchacha20-poly1305';
+import { MasterKey, MasterKeys } from './master-keys';
 
 const SECRETS_KEY = 'dk_secrets';
 
-/** A key that wraps the data keys (docs/privacy.md): 32 bytes, named by id. */
-export interface MasterKey {
-  id: string;
-  key: Buffer;
-}
+export type { MasterKey } from './master-keys';
 
 /** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
 const INDEX_KEY = 'dk_index';
@@ -26,20 +35,25 @@ const ERASED_KEY = 'erased';
 /** The purpose of a subject's key (a person's, or a span of retained values). */
 const SUBJECT_PURPOSE = 'subject';
 
+/** A sealed value's text opened under `key`, by the cipher its version names. */
+const openedText = (version: string, key: Buffer, keyId: string, sealed: string): Buffer =>
+  version === '2' ? xchacha.decrypt(key, keyId, sealed) : aesGcm.decrypt(key, keyId, sealed);
+
 /**
- * docs/privacy.md: values sealed at rest (AES-256-GCM) under data keys named by id, the data keys
- * kept in the key store wrapped by the master keys (DATA_KEYS or the key file). A sealed value
- * reads `sealed:v1:<data key id>:<iv|ciphertext|tag>`.
+ * docs/privacy.md: values sealed at rest under data keys named by id, the data keys kept in the
+ * key store wrapped by the master keys (DATA_KEYS or the key file). A secret reads
+ * `sealed:v1:<data key id>:<iv|ciphertext|tag>` (AES-256-GCM), a person's value
+ * `sealed:v2:<subject key id>:<nonce|ciphertext|tag>` (XChaCha20-Poly1305; v1 before this version, still opened).
  */
 export class Sealer {
   private readonly dataKeys = new Map<string, Buffer>();
   /** Subjects' keys, one per number called: only the recently used are kept unwrapped, and not for long (null: erased). */
   private readonly subjectKeys = new LRUCache<string, Buffer>({ max: 50_000, ttl: SUBJECT_KEY_TTL_MS });
-  private readonly masters: Map<string, MasterKey>;
+  private readonly masters: MasterKeys;
   /**
    * Values sealed or opened lately, by their sealed text: what is written is read back by every
    * projection and reactor, and a stream again at each command on it (a dial attempt opened about
-   * 21 values, each an AES operation). Bounded by their weight too: a value (a lead's variable)
+   * 21 values, each a cipher's work). Bounded by their weight too: a value (a lead's variable)
    * may be a megabyte.
    */
   private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({
@@ -54,11 +68,8 @@ export class Sealer {
     masters: MasterKey[],
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.masters = new Map(masters.map((master) => [master.id, master]));
-    this.current = masters[0];
+    this.masters = new MasterKeys(masters);
   }
-
-  private readonly current: MasterKey;
 
   /**
    * Unwraps every data key, and makes the secrets' own at first start. A key wrapped under a
@@ -164,7 +175,7 @@ export class Sealer {
   }
 
   private sealing(keyId: string, key: Buffer, plain: string): string {
-    const sealed = `${SEALED_PREFIX}${keyId}:${encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
+    const sealed = `${SUBJECT_SEALED_PREFIX}${keyId}:${xchacha.encrypt(key, keyId, Buffer.from(plain, 'utf8'))}`;
     // What is written is read back at once by the projections and the reactors.
     this.opened.set(sealed, { keyId, plain });
     return sealed;
@@ -174,9 +185,9 @@ export class Sealer {
   async openForSubject(value: string): Promise<string | undefined> {
     const now = this.openHeld(value);
     if (now !== KEY_NOT_HELD) return now;
-    const [, keyId, sealed] = SEALED.exec(value)!;
+    const [, version, keyId, sealed] = SEALED.exec(value)!;
     const key = await this.subjectKey(keyId, false);
-    return key ? this.opening(value, keyId, key, sealed) : undefined;
+    return key ? this.opening(value, version, keyId, key, sealed) : undefined;
   }
 
   /**
@@ -189,14 +200,14 @@ export class Sealer {
     if (known !== undefined && this.holds(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
     if (!match) return value;
-    const [, keyId, sealed] = match;
+    const [, version, keyId, sealed] = match;
     const key = this.subjectKeys.get(keyId);
     if (key === undefined) return KEY_NOT_HELD;
-    return key === ERASED_MARK ? undefined : this.opening(value, keyId, key, sealed);
+    return key === ERASED_MARK ? undefined : this.opening(value, version, keyId, key, sealed);
   }
 
-  private opening(value: string, keyId: string, key: Buffer, sealed: string): string {
-    const plain = decrypt(key, keyId, sealed).toString('utf8');
+  private opening(value: string, version: string, keyId: string, key: Buffer, sealed: string): string {
+    const plain = openedText(version, key, keyId, sealed).toString('utf8');
     this.opened.set(value, { keyId, plain });
     return plain;
   }
@@ -254,45 +265,44 @@ export class Sealer {
   }
 
   private wrapped(id: string, key: Buffer, purpose: string): StoredDataKey {
-    return { id, master_id: this.current.id, wrapped: encrypt(this.current.key, id, key), purpose, created_at: this.now().toISOString() };
+    const wrapped = this.masters.wrap(id, key, purpose === SUBJECT_PURPOSE);
+    return { id, master_id: this.masters.currentId, wrapped, purpose, created_at: this.now().toISOString() };
   }
 
   /** `plain` sealed under the secrets' data key; a value sealed already is left as it is. */
   seal(plain: string): string {
     if (isSealed(plain)) return plain;
-    return `${SEALED_PREFIX}${SECRETS_KEY}:${encrypt(this.dataKeys.get(SECRETS_KEY)!, SECRETS_KEY, Buffer.from(plain, 'utf8'))}`;
+    return `${SEALED_PREFIX}${SECRETS_KEY}:${aesGcm.encrypt(this.dataKeys.get(SECRETS_KEY)!, SECRETS_KEY, Buffer.from(plain, 'utf8'))}`;
   }
 
   /** What `value` was sealed from; a value never sealed is answered as it is. */
   async open(value: string): Promise<string> {
     const match = SEALED.exec(value);
     if (!match) return value;
-    const [, keyId, sealed] = match;
+    const [, version, keyId, sealed] = match;
     // A data key another instance made after this one started.
     if (!this.dataKeys.has(keyId)) {
       const stored = await this.store.get(keyId);
       if (!stored) throw new Error(`Data key ${keyId} is not in the key store`);
       this.unwrap(stored);
     }
-    return decrypt(this.dataKeys.get(keyId)!, keyId, sealed).toString('utf8');
+    return openedText(version, this.dataKeys.get(keyId)!, keyId, sealed).toString('utf8');
   }
 
   /** `keys:rotate`: every data key wrapped again under the current master key; how many were. */
   async rotate(): Promise<number> {
     let rewrapped = 0;
     for (const key of await this.store.all()) {
-      if (key.master_id === this.current.id || key.purpose === ERASED_KEY) continue;
+      if (key.master_id === this.masters.currentId || key.purpose === ERASED_KEY) continue;
       const plain = this.unwrap(key);
-      await this.store.replace({ ...key, master_id: this.current.id, wrapped: encrypt(this.current.key, key.id, plain) });
+      await this.store.replace({ ...key, master_id: this.masters.currentId, wrapped: this.masters.wrap(key.id, plain, key.purpose === SUBJECT_PURPOSE) });
       rewrapped++;
     }
     return rewrapped;
   }
 
   private unwrap(key: StoredDataKey): Buffer {
-    const master = this.masters.get(key.master_id);
-    if (!master) throw new ConfigError([`DATA_KEYS has no key "${key.master_id}", which data key ${key.id} is sealed under`]);
-    const plain = decrypt(master.key, key.id, key.wrapped);
+    const plain = this.masters.unwrap(key.id, key.master_id, key.wrapped);
     if (SUBJECT_KEY.test(key.id)) this.subjectKeys.set(key.id, plain);
     else this.dataKeys.set(key.id, plain);
     return plain;
