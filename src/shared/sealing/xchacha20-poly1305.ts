@@ -1,4 +1,4 @@
-import sodium from 'sodium-native';
+import { crypto_aead_xchacha20poly1305_ietf_decrypt, crypto_aead_xchacha20poly1305_ietf_encrypt } from 'sodium-native';
 import { random } from './aes-gcm';
 
 const NONCE = 24;
@@ -13,7 +13,7 @@ const TAG = 16;
 export function encrypt(key: Buffer, keyId: string, plain: Buffer): string {
   const out = Buffer.allocUnsafe(NONCE + plain.length + TAG);
   random(NONCE).copy(out, 0);
-  sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(out.subarray(NONCE), plain, Buffer.from(keyId), null, out.subarray(0, NONCE), key);
+  crypto_aead_xchacha20poly1305_ietf_encrypt(out.subarray(NONCE), plain, Buffer.from(keyId), null, out.subarray(0, NONCE), key);
   return out.toString('base64url');
 }
 
@@ -22,6 +22,6 @@ export function decrypt(key: Buffer, keyId: string, sealed: string): Buffer {
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length < NONCE + TAG) throw new Error('A sealed value is too short');
   const plain = Buffer.allocUnsafe(bytes.length - NONCE - TAG);
-  sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(plain, null, bytes.subarray(NONCE), Buffer.from(keyId), bytes.subarray(0, NONCE), key);
+  crypto_aead_xchacha20poly1305_ietf_decrypt(plain, null, bytes.subarray(NONCE), Buffer.from(keyId), bytes.subarray(0, NONCE), key);
   return plain;
 }
