@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { SqliteKeyStore } from '../infrastructure/sealing/sqlite-key-store';
-import { MasterKey, Sealer } from '../shared/sealing/sealer';
+import { MasterKey } from '../shared/sealing/master-keys';
+import { Sealer } from '../shared/sealing/sealer';
 import { madeInTempDirForEachTest } from './temp-dir';
 
 interface MadeSealer {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseDataKeys } from '../sealing/data-keys';
-import { MasterKey } from '../../shared/sealing/sealer';
+import { MasterKey } from '../../shared/sealing/master-keys';
 import { ConfigError } from '../../shared/config-error';
 import { EnvReader } from './env-reader';
 

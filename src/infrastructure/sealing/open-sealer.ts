@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { ConfigError } from '../../shared/config-error';
 import { keyFileKeys } from './data-keys';
-import { MasterKey } from '../../shared/sealing/sealer';
+import { MasterKey } from '../../shared/sealing/master-keys';
 import { KeyStore } from '../../shared/ports/key-store.port';
 import { Sealer } from '../../shared/sealing/sealer';
 import { SqliteKeyStore } from './sqlite-key-store';

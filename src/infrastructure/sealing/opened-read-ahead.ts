@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { declaredEventTypes, fieldsOf } from '../../shared/event-sourcing/event-fields';
 import { RecordedEvent } from '../../shared/ports/event-store.port';
-import { MasterKey } from '../../shared/sealing/sealer';
+import { MasterKey } from '../../shared/sealing/master-keys';
 import type { OpenedReadsSetup } from './opened-reads.worker';
 
 /** The thread's script, as the build compiles it (under ts-jest there is none: reads stay on the main thread). */

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { declareFields, FieldDeclaration } from '../../shared/event-sourcing/event-fields';
-import { MasterKey, Sealer } from '../../shared/sealing/sealer';
+import { MasterKey } from '../../shared/sealing/master-keys';
+import { Sealer } from '../../shared/sealing/sealer';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { OpeningEventStore } from './opening-event-store';
 import { SqliteKeyStore } from './sqlite-key-store';

@@ -1,4 +1,4 @@
-/** A data key as stored: wrapped (AES-256-GCM) by the master key `master_id` (docs/privacy.md). */
+/** A data key as stored: wrapped by the master key `master_id` (AES-256-GCM; a subject's key XChaCha20-Poly1305, `x:`; docs/privacy.md). */
 export interface StoredDataKey {
   id: string;
   master_id: string;

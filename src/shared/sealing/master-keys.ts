@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { ConfigError } from '../config-error';
+import { StoredDataKey } from '../ports/key-store.port';
 import * as aesGcm from './aes-gcm';
 import * as xchacha from './xchacha20-poly1305';
 
@@ -8,6 +9,9 @@ export interface MasterKey {
   id: string;
   key: Buffer;
 }
+
+/** The purpose of a subject's key in the key store (a person's, or a span of retained values). */
+export const SUBJECT_PURPOSE = 'subject';
 
 /** How a key wrapped by XChaCha20-Poly1305 begins; one wrapped by AES-256-GCM (every key before v2) has no prefix. */
 const WRAPPED_V2 = 'x:';
@@ -33,10 +37,15 @@ export class MasterKeys {
     return this.byId.has(masterId);
   }
 
-  /** `key` wrapped under the current master key: `forSubject` by the subjects' cipher. */
-  wrap(id: string, key: Buffer, forSubject: boolean): string {
+  /** `key` wrapped under the current master key: a subject's by the subjects' cipher. */
+  wrap(id: string, key: Buffer, purpose: string): string {
     const { master, forSubjects } = this.byId.get(this.currentId)!;
-    return forSubject ? `${WRAPPED_V2}${xchacha.encrypt(forSubjects, id, key)}` : aesGcm.encrypt(master.key, id, key);
+    return purpose === SUBJECT_PURPOSE ? `${WRAPPED_V2}${xchacha.encrypt(forSubjects, id, key)}` : aesGcm.encrypt(master.key, id, key);
+  }
+
+  /** A new data key as the key store keeps it. */
+  stored(id: string, key: Buffer, purpose: string, at: Date): StoredDataKey {
+    return { id, master_id: this.currentId, wrapped: this.wrap(id, key, purpose), purpose, created_at: at.toISOString() };
   }
 
   /** The data key `id` wrapped as `wrapped` under the master key `masterId`; a master key not given stops the start, naming it. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config-error';
-import { MasterKey } from './sealer';
+import { MasterKey } from './master-keys';
 import { Sealer } from './sealer';
 import { isSealed } from './sealed-values';
 import * as aesGcm from './aes-gcm';
@@ -157,7 +157,7 @@ describe('Sealer', () => {
     expect(await rotated.openForSubject(later)).toBe('"Ada Lovelace"');
   });
 
-  it("refuses a subject's value changed by one character, or moved under another subject's key id (the id is bound in)", async () => {
+  it("refuses a subject's value changed by one character, or moved under another subject's key id", async () => {
     const sealer = await started(master('k1'));
     const [ada, bob] = ['+14155550100', '+14155550101'].map((n) => sealer.subjectKeyId(1, n));
     const sealed = await sealer.sealForSubject(ada, '"Ada"', 'gone');

@@ -3,37 +3,14 @@ import { LRUCache } from 'lru-cache';
 import { ConfigError } from '../config-error';
 import { KeyStore, StoredDataKey } from '../ports/key-store.port';
 import * as aesGcm from './aes-gcm';
-import { random } from './aes-gcm';
-import {
-  KEY_NOT_HELD,
-  SEALED,
-  SEALED_PREFIX,
-  SUBJECT_KEY,
-  SUBJECT_SEALED_PREFIX,
-  bucketStart,
-  isSealed,
-  isSpanKeyWithin,
-  retentionKeyIdAt,
-} from './sealed-values';
+import { KEY_NOT_HELD, SEALED, SEALED_PREFIX, SUBJECT_SEALED_PREFIX, bucketStart, isSealed, retentionKeyIdAt } from './sealed-values';
 import * as xchacha from './xchacha20-poly1305';
-import { MasterKey, MasterKeys } from './master-keys';
+import { MasterKey, MasterKeys, SUBJECT_PURPOSE } from './master-keys';
+import { ERASED_PURPOSE, SUBJECT_KEY_TTL_MS, SubjectKeys } from './subject-keys';
 
 const SECRETS_KEY = 'dk_secrets';
-
-export type { MasterKey } from './master-keys';
-
 /** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
 const INDEX_KEY = 'dk_index';
-/**
- * How long an instance keeps a subject's key unwrapped. Another instance's erasure is dropped here
- * as soon as this one sees it in the log (`forgetErasedIn`); this bounds it should that feed stall.
- */
-export const SUBJECT_KEY_TTL_MS = 60_000;
-/** The purpose of an erased subject's tombstone in the key store. */
-const ERASED_MARK = Buffer.alloc(0);
-const ERASED_KEY = 'erased';
-/** The purpose of a subject's key (a person's, or a span of retained values). */
-const SUBJECT_PURPOSE = 'subject';
 
 /** A sealed value's text opened under `key`, by the cipher its version names. */
 const openedText = (version: string, key: Buffer, keyId: string, sealed: string): Buffer =>
@@ -47,8 +24,7 @@ const openedText = (version: string, key: Buffer, keyId: string, sealed: string)
  */
 export class Sealer {
   private readonly dataKeys = new Map<string, Buffer>();
-  /** Subjects' keys, one per number called: only the recently used are kept unwrapped, and not for long (null: erased). */
-  private readonly subjectKeys = new LRUCache<string, Buffer>({ max: 50_000, ttl: SUBJECT_KEY_TTL_MS });
+  private readonly subjectKeys: SubjectKeys;
   private readonly masters: MasterKeys;
   /**
    * Values sealed or opened lately, by their sealed text: what is written is read back by every
@@ -69,6 +45,7 @@ export class Sealer {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.masters = new MasterKeys(masters);
+    this.subjectKeys = new SubjectKeys(store, this.masters, now);
   }
 
   /**
@@ -79,7 +56,7 @@ export class Sealer {
     const missing = (await this.store.masterIds()).filter((id) => !this.masters.has(id));
     if (missing.length) throw new ConfigError(missing.map((id) => `DATA_KEYS has no key "${id}", which data keys in the key store are sealed under`));
     // Subjects' keys (one per person called) are unwrapped when first used, not at each start.
-    for (const key of await this.store.allBut([SUBJECT_PURPOSE, ERASED_KEY])) this.unwrap(key);
+    for (const key of await this.store.allBut([SUBJECT_PURPOSE, ERASED_PURPOSE])) this.unwrap(key);
     if (!this.dataKeys.has(SECRETS_KEY)) await this.create(SECRETS_KEY, 'secrets');
     if (!this.dataKeys.has(INDEX_KEY)) await this.create(INDEX_KEY, 'index');
   }
@@ -110,68 +87,32 @@ export class Sealer {
   /** A number's hash is asked for several times as its lead is made and dialed. */
   private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
 
-  /** A subject's key: made at its first value; null once the subject is erased (or the span's key destroyed). */
-  private async subjectKey(keyId: string, make: boolean): Promise<Buffer | null> {
-    const known = this.subjectKeys.get(keyId);
-    if (known !== undefined) return known === ERASED_MARK ? null : known;
-    if (make) {
-      // Added unless another writer's is stored already (or a tombstone): the stored one answers.
-      const key = Buffer.from(random(32));
-      const mine = this.wrapped(keyId, key, SUBJECT_PURPOSE);
-      const stored = await this.store.add(mine);
-      if (stored.wrapped === mine.wrapped) {
-        this.subjectKeys.set(keyId, key);
-        return key;
-      }
-      return this.known(keyId, stored);
-    }
-    const stored = await this.store.get(keyId);
-    if (stored) return this.known(keyId, stored);
-    this.subjectKeys.set(keyId, ERASED_MARK);
-    return null;
-  }
-
-  private known(keyId: string, stored: StoredDataKey): Buffer | null {
-    // A read that began before this instance erased the subject answers the key it found: erased stays erased.
-    if (stored.purpose === ERASED_KEY || this.subjectKeys.get(keyId) === ERASED_MARK) {
-      this.subjectKeys.set(keyId, ERASED_MARK);
-      return null;
-    }
-    return this.unwrap(stored);
-  }
-
   /**
    * Unwraps at once the subjects' keys not held yet among `keyIds` (the keys a batch of events read
    * is sealed under): one read of the key store instead of one per key.
    */
-  async prefetch(keyIds: Iterable<string>): Promise<void> {
-    const missing = [...new Set(keyIds)].filter((id) => SUBJECT_KEY.test(id) && !this.subjectKeys.has(id));
-    if (missing.length === 0) return;
-    const found = await this.store.getMany(missing);
-    for (const stored of found) this.known(stored.id, stored);
-    // A value is sealed only under a key stored first: one named by a value and not stored was destroyed (a past span's).
-    const stored = new Set(found.map((key) => key.id));
-    for (const id of missing) if (!stored.has(id)) this.subjectKeys.set(id, ERASED_MARK);
+  prefetch(keyIds: Iterable<string>): Promise<void> {
+    return this.subjectKeys.prefetch(keyIds);
   }
 
   /** `plain` sealed under a subject's key, made at its first value; an erased subject's value is not kept (`erased`). */
   async sealForSubject(keyId: string, plain: string, erased: string): Promise<string> {
     const now = this.sealHeld(keyId, plain, erased);
     if (now !== KEY_NOT_HELD) return now;
-    const key = await this.subjectKey(keyId, true);
+    const key = await this.subjectKeys.key(keyId, true);
     return key ? this.sealing(keyId, key, plain) : erased;
   }
 
   /** `sealForSubject` with a key this instance holds, without waiting: KEY_NOT_HELD when the key must be made or read first (`holdKeys`). */
   sealHeld(keyId: string, plain: string, erased: string): string | typeof KEY_NOT_HELD {
-    const key = this.subjectKeys.get(keyId);
+    const key = this.subjectKeys.heldNow(keyId);
     if (key === undefined) return KEY_NOT_HELD;
-    return key === ERASED_MARK ? erased : this.sealing(keyId, key, plain);
+    return key === null ? erased : this.sealing(keyId, key, plain);
   }
 
   /** Makes ready the subjects' keys values are about to be sealed under: each made at its first value, or the one stored read. */
   async holdKeys(keyIds: Iterable<string>): Promise<void> {
-    await Promise.all([...keyIds].map((keyId) => this.subjectKey(keyId, true)));
+    await Promise.all([...keyIds].map((keyId) => this.subjectKeys.key(keyId, true)));
   }
 
   private sealing(keyId: string, key: Buffer, plain: string): string {
@@ -186,7 +127,7 @@ export class Sealer {
     const now = this.openHeld(value);
     if (now !== KEY_NOT_HELD) return now;
     const [, version, keyId, sealed] = SEALED.exec(value)!;
-    const key = await this.subjectKey(keyId, false);
+    const key = await this.subjectKeys.key(keyId, false);
     return key ? this.opening(value, version, keyId, key, sealed) : undefined;
   }
 
@@ -197,13 +138,13 @@ export class Sealer {
   openHeld(value: string): string | undefined | typeof KEY_NOT_HELD {
     const known = this.opened.get(value);
     // Answered only while its key is held: an erasure, or the key let go, ends it with the key.
-    if (known !== undefined && this.holds(known.keyId)) return known.plain;
+    if (known !== undefined && this.subjectKeys.heldNow(known.keyId)) return known.plain;
     const match = SEALED.exec(value);
     if (!match) return value;
     const [, version, keyId, sealed] = match;
-    const key = this.subjectKeys.get(keyId);
+    const key = this.subjectKeys.heldNow(keyId);
     if (key === undefined) return KEY_NOT_HELD;
-    return key === ERASED_MARK ? undefined : this.opening(value, version, keyId, key, sealed);
+    return key === null ? undefined : this.opening(value, version, keyId, key, sealed);
   }
 
   private opening(value: string, version: string, keyId: string, key: Buffer, sealed: string): string {
@@ -212,61 +153,24 @@ export class Sealer {
     return plain;
   }
 
-  private holds(keyId: string): boolean {
-    const key = this.subjectKeys.get(keyId);
-    return key !== undefined && key !== ERASED_MARK;
+  /** Erasure: the subject's key destroyed, a tombstone in its place (`SubjectKeys.erase`). */
+  eraseSubject(keyId: string): Promise<void> {
+    return this.subjectKeys.erase(keyId);
   }
 
-  /**
-   * Erasure: the subject's key destroyed, a tombstone in its place, so every value sealed under
-   * it is unreadable for good and none is sealed again. Other instances keep a key they hold
-   * for at most SUBJECT_KEY_TTL_MS.
-   */
-  async eraseSubject(keyId: string): Promise<void> {
-    await this.store.erase(keyId, this.now().toISOString());
-    this.subjectKeys.set(keyId, ERASED_MARK);
-  }
-
-  /**
-   * Another instance's erasure or retention sweep, seen in the log: the keys it destroyed are
-   * dropped from this instance's memory (erased stays erased), so none of their values is opened
-   * here again. Keys never held here are read from the key store, where they are gone already.
-   */
+  /** Another instance's erasure or retention sweep, seen in the log: its keys let go here (`SubjectKeys.forgetErasedIn`). */
   forgetErasedIn(event: { type: string; data: unknown }): void {
-    if (event.type === 'SubjectErased') {
-      this.subjectKeys.set((event.data as { subject_key: string }).subject_key, ERASED_MARK);
-    } else if (event.type === 'RetainedValuesErased') {
-      const { user_id, kind, from, until } = event.data as { user_id: number; kind: string; from: string; until: string };
-      this.forgetSpans(user_id, kind, Date.parse(from), Date.parse(until));
-    }
+    this.subjectKeys.forgetErasedIn(event);
   }
 
-  /** The organisation's span keys of a kind starting within `[from, end)` (epoch ms), remembered as destroyed. */
-  private forgetSpans(organisationId: number, kind: string, from: number, end: number): void {
-    for (const keyId of [...this.subjectKeys.keys()]) if (isSpanKeyWithin(keyId, organisationId, kind, from, end)) this.subjectKeys.set(keyId, ERASED_MARK);
-  }
-
-  /**
-   * Retention: the keys of an organisation's spans of retained values of a kind starting within
-   * `[from, end)` (epoch ms) destroyed in one write of the key store, however long the range (a
-   * first sweep spans the organisation's whole history); none is sealed under again (the spans are
-   * past). Answers how many were held. Other instances keep them for at most SUBJECT_KEY_TTL_MS.
-   */
-  async destroyRetentionKeys(organisationId: number, kind: string, from: number, end: number): Promise<number> {
-    // Span keys are named by their start in a fixed width after a prefix of their organisation and kind: the range's keys, and no other, lie between its two names.
-    const destroyed = await this.store.destroyBetween(retentionKeyIdAt(organisationId, kind, from), retentionKeyIdAt(organisationId, kind, end));
-    this.forgetSpans(organisationId, kind, from, end);
-    return destroyed;
+  /** Retention: an organisation's span keys of a kind within `[from, end)` destroyed (`SubjectKeys.destroyRetentionKeys`). */
+  destroyRetentionKeys(organisationId: number, kind: string, from: number, end: number): Promise<number> {
+    return this.subjectKeys.destroyRetentionKeys(organisationId, kind, from, end);
   }
 
   /** A new data key (or the one another instance stored under that id first). */
   async create(id: string, purpose: string): Promise<void> {
-    this.unwrap(await this.store.add(this.wrapped(id, randomBytes(32), purpose)));
-  }
-
-  private wrapped(id: string, key: Buffer, purpose: string): StoredDataKey {
-    const wrapped = this.masters.wrap(id, key, purpose === SUBJECT_PURPOSE);
-    return { id, master_id: this.masters.currentId, wrapped, purpose, created_at: this.now().toISOString() };
+    this.unwrap(await this.store.add(this.masters.stored(id, randomBytes(32), purpose, this.now())));
   }
 
   /** `plain` sealed under the secrets' data key; a value sealed already is left as it is. */
@@ -293,18 +197,16 @@ export class Sealer {
   async rotate(): Promise<number> {
     let rewrapped = 0;
     for (const key of await this.store.all()) {
-      if (key.master_id === this.masters.currentId || key.purpose === ERASED_KEY) continue;
-      const plain = this.unwrap(key);
-      await this.store.replace({ ...key, master_id: this.masters.currentId, wrapped: this.masters.wrap(key.id, plain, key.purpose === SUBJECT_PURPOSE) });
+      if (key.master_id === this.masters.currentId || key.purpose === ERASED_PURPOSE) continue;
+      const plain = this.masters.unwrap(key.id, key.master_id, key.wrapped);
+      await this.store.replace({ ...key, master_id: this.masters.currentId, wrapped: this.masters.wrap(key.id, plain, key.purpose) });
       rewrapped++;
     }
     return rewrapped;
   }
 
-  private unwrap(key: StoredDataKey): Buffer {
-    const plain = this.masters.unwrap(key.id, key.master_id, key.wrapped);
-    if (SUBJECT_KEY.test(key.id)) this.subjectKeys.set(key.id, plain);
-    else this.dataKeys.set(key.id, plain);
-    return plain;
+  /** A shared data key (the secrets', the keyed hashes') unwrapped and held. */
+  private unwrap(key: StoredDataKey): void {
+    this.dataKeys.set(key.id, this.masters.unwrap(key.id, key.master_id, key.wrapped));
   }
 }
