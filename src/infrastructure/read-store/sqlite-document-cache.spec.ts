@@ -155,6 +155,24 @@ describe('embedded SQLite documents kept parsed', () => {
     expect(await docs.get(1)).toBeNull();
     await store.close();
   });
+  it("keeps a thousand campaigns' report documents while each campaign's turn brings five documents read once", () => {
+    const db = new Database(':memory:');
+    const cache = new SqliteDocumentCache(() => db);
+    const read = jest.fn(() => ({ doc: { id: 1 }, stored: null, pos: 1, dirty: false }));
+    let readOnce = 0;
+    // Each turn: the campaign's two reports, then its lead, call and numbers, never read again.
+    const turns = () => {
+      for (let campaign = 0; campaign < 1_000; campaign++) {
+        for (const report of ['rm_lead_report', 'rm_call_report']) cache.get(report, String(campaign), read, 0);
+        for (const table of ['rm_leads', 'rm_calls', 'rm_do_not_call', 'rm_do_not_call', 'rm_leads']) cache.get(table, String(readOnce++), read, 0);
+      }
+    };
+    turns();
+    read.mockClear();
+    turns();
+    expect(read).toHaveBeenCalledTimes(5_000);
+    db.close();
+  });
   it('keeps no more than the bytes it may hold: the least recently read documents go first, and none larger than them all stays', () => {
     const db = new Database(':memory:');
     const cache = new SqliteDocumentCache(() => db, 10_000);

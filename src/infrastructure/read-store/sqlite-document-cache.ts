@@ -15,6 +15,13 @@ function freezeDeep<T>(value: T): T {
 }
 
 /**
+ * How many documents are kept. Each dial attempt reads its campaign's two report documents
+ * besides its lead, call and numbers: with 1,000 campaigns dialing, 4,096 dropped both before
+ * the campaign's next turn, and each was read and parsed again (bench/README.md).
+ */
+const KEPT_DOCUMENTS = 16_384;
+
+/**
  * Stored documents kept parsed: every request reads a few (its token, user, campaign,
  * assistant) between the writes of many others. A document this store writes is kept as its
  * commit left it, and every one is forgotten when another connection has committed to the file.
@@ -29,7 +36,7 @@ export class SqliteDocumentCache {
     private readonly db: () => Database.Database,
     maxBytes = 128 * 1024 * 1024,
   ) {
-    this.rows = new LRUCache({ max: 4096, maxSize: maxBytes, sizeCalculation: (held) => roughSize(held.doc) });
+    this.rows = new LRUCache({ max: KEPT_DOCUMENTS, maxSize: maxBytes, sizeCalculation: (held) => roughSize(held.doc) });
   }
 
   /** `version`: the file's commit counter when the caller knows it already (a batch read it when it began). */
