@@ -113,7 +113,7 @@ export class SubjectKeys {
    * Retention: the keys of an organisation's spans of retained values of a kind starting within
    * `[from, end)` (epoch ms) destroyed in one write of the key store, however long the range (a
    * first sweep spans the organisation's whole history); none is sealed under again (the spans are
-   * past). Answers how many were held. Other instances keep them for at most SUBJECT_KEY_TTL_MS.
+   * past). Answers how many the key store held. Other instances keep them for at most SUBJECT_KEY_TTL_MS.
    */
   async destroyRetentionKeys(organisationId: number, kind: string, from: number, end: number): Promise<number> {
     // Span keys are named by their start in a fixed width after a prefix of their organisation and kind: the range's keys, and no other, lie between its two names.
