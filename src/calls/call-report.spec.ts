@@ -1,5 +1,5 @@
 import { callSpec } from '../testing/call.fixture';
-import { AT, projectionSpec } from '../testing/projection-spec';
+import { AT, NEXT_BATCH, projectionSpec } from '../testing/projection-spec';
 import { OUTCOME_VALUES_PER_DAY } from './call-report';
 import { CallsProjection } from './calls.projection';
 
@@ -58,6 +58,26 @@ describe("the campaign report's counters (docs/reports.md)", () => {
         data: { call_id: 1, user_id: 1, campaign_id: 3, lead_id: null, variables: { booked: true, topic: 'x'.repeat(101) } },
       })
       .then([bucket({ calls: 1, 's:completed': 1, ended: 1, reached: 1, 'o:booked\u001ftrue': 1 })]));
+
+  it('keeps each hour of the day apart, those before ten and those after, across batches', () => {
+    const at = (hour: string) => `${DAY}T${hour}:15:00.000Z`;
+    return report
+      .given(
+        { ...spec(1), occurredAt: at('09') },
+        NEXT_BATCH,
+        { ...spec(2), occurredAt: at('14') },
+        { ...ended(2, 'completed', { answered_by: 'human' }), occurredAt: at('14') },
+        NEXT_BATCH,
+        { ...spec(3), occurredAt: at('00') },
+        { ...spec(4), occurredAt: at('23') },
+      )
+      .then([
+        {
+          ...bucket({ calls: 4, 's:initiated': 3, 's:completed': 1, ended: 1, reached: 1 }),
+          hours: { '00': { calls: 1 }, '09': { calls: 1 }, '14': { calls: 1, reached: 1 }, '23': { calls: 1 } },
+        },
+      ]);
+  });
 
   it(`counts at most ${OUTCOME_VALUES_PER_DAY} values of a field in a day`, () => {
     const calls = Array.from({ length: OUTCOME_VALUES_PER_DAY + 2 }, (_, i) => [
