@@ -39,10 +39,15 @@ export class Sealer {
     sizeCalculation: (opened, sealed) => 2 * (sealed.length + opened.plain.length) + 64,
   });
 
+  /**
+   * `remembersOpened` false: values opened are not remembered, for a reader of the whole log
+   * once (a rebuild's reading thread), whose every value is read once and would only churn them.
+   */
   constructor(
     private readonly store: KeyStore,
     masters: MasterKey[],
     private readonly now: () => Date = () => new Date(),
+    private readonly remembersOpened = true,
   ) {
     this.masters = new MasterKeys(masters);
     this.subjectKeys = new SubjectKeys(store, this.masters, now);
@@ -149,7 +154,7 @@ export class Sealer {
 
   private opening(value: string, version: string, keyId: string, key: Buffer, sealed: string): string {
     const plain = openedText(version, key, keyId, sealed).toString('utf8');
-    this.opened.set(value, { keyId, plain });
+    if (this.remembersOpened) this.opened.set(value, { keyId, plain });
     return plain;
   }
 
