@@ -121,6 +121,21 @@ describe('Sealer', () => {
     cipher.mockRestore();
   });
 
+  it('made for one reading of the whole log, opens each value by its cipher each time it is asked and remembers none', async () => {
+    const k1 = master('k1');
+    const sealer = await started(k1);
+    const value = await sealer.sealForSubject(sealer.subjectKeyId(1, '+14155550100'), '"Ada"', 'gone');
+    const once = new Sealer(keys, [k1], () => new Date(), false);
+    await once.start();
+    const cipher = jest.spyOn(xchacha, 'decrypt');
+    expect(await once.openForSubject(value)).toBe('"Ada"');
+    // The first also unwrapped the subject's key, by the same cipher.
+    const first = cipher.mock.calls.length;
+    expect(await once.openForSubject(value)).toBe('"Ada"');
+    expect(cipher).toHaveBeenCalledTimes(first + 1);
+    cipher.mockRestore();
+  });
+
   it('keeps what it opened lately within its bytes: megabyte values sealed one after another do not all stay', async () => {
     const sealer = await started(master('k1'));
     const id = sealer.subjectKeyId(1, '+14155550100');
