@@ -86,7 +86,8 @@ export class LeadsProjection implements ReadModelProjection {
     const event = recorded as unknown as LeadEvent;
     if (event.type === 'LeadCreated') {
       const created = createdLead(event.data, recorded.occurredAt);
-      await this.leads.upsert(event.data.lead_id, created, recorded.position);
+      // A lead's first event: its id never held a document, and is not read to find out.
+      await this.leads.add(event.data.lead_id, created, recorded.position);
       await this.report.move(null, created, recorded.position);
       return;
     }

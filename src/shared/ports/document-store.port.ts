@@ -72,8 +72,9 @@ export interface Collection<T extends object> {
   /** Stores the document unless the stored one, or its deletion, came from the same or a later position. */
   upsert(id: DocId, doc: T, position: number): Promise<boolean>;
   /**
-   * Stores an entry written once and never changed (a trail's): unless its id holds a document
-   * already, or held one since deleted, which then stays as it is.
+   * Stores a document its id never held (a trail's entry, the document an entity's first event
+   * makes), without reading first: unless its id holds a document already, or held one since
+   * deleted, which then stays as it is.
    */
   add(id: DocId, doc: T, position: number): Promise<void>;
   /**
