@@ -23,15 +23,21 @@ export interface DoNotCallEntry {
 
 export const entryId = (organisationId: number, numberKey: string) => `${organisationId}:${numberKey}`;
 
+/** An organisation one of whose numbers was listed by an erasure: its other numbers need not be looked up for one. */
+export interface ErasedInOrganisation {
+  user_id: number;
+}
+
 @Projection()
 @Injectable()
 export class DoNotCallProjection implements ReadModelProjection {
   readonly name = 'do_not_call';
-  /** 2: entries named by the number's keyed hash. */
-  readonly version = 2;
-  readonly collections = ['do_not_call'];
+  /** 2: entries named by the number's keyed hash; 3: the organisations with an erasure's listing. */
+  readonly version = 3;
+  readonly collections = ['do_not_call', 'do_not_call_erasures'];
   readonly eventTypes = [...DO_NOT_CALL_EVENT_TYPES, ...SUBJECT_ERASED_TYPES];
   readonly entries: Collection<DoNotCallEntry>;
+  readonly erasures: Collection<ErasedInOrganisation>;
 
   constructor(
     @Inject(READ_STORE) store: DocumentStore,
@@ -40,6 +46,7 @@ export class DoNotCallProjection implements ReadModelProjection {
     this.entries = store.collection<DoNotCallEntry>('do_not_call', {
       indexes: [{ fields: ['user_id', 'listed_at_position'] }, { fields: ['user_id', 'phone_number'] }],
     });
+    this.erasures = store.collection<ErasedInOrganisation>('do_not_call_erasures');
   }
 
   async apply(recorded: RecordedEvent): Promise<void> {
@@ -59,6 +66,7 @@ export class DoNotCallProjection implements ReadModelProjection {
         const entry = { user_id, phone_number, number_key, reason, source, created_at, listed_at_position: recorded.position };
         await this.entries.upsert(entryId(user_id, number_key), entry, recorded.position);
       }
+      if (source === 'erasure') await this.erasures.add(user_id, { user_id }, recorded.position);
     } else {
       await this.entries.delete(entryId(event.data.user_id, this.keyOf(recorded.stream, event.data.user_id, event.data.phone_number)), recorded.position);
     }

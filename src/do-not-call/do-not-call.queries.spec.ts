@@ -83,4 +83,32 @@ describe('the do-not-call numbers among a campaign’s', () => {
     expect(lookups.length).toBe(2);
     expect(lookups.every(({ filter, whole }) => filter.user_id === 1 && typeof filter.phone_number === 'object' && !whole)).toBe(true);
   });
+
+  it('answers the numbers an erasure listed, and reads no entry for an organisation that never erased anyone', async () => {
+    const listing = (user_id: number, phone_numbers: string[], source: string, position: number) => ({
+      id: `e${position}`,
+      stream: `dnc-${user_id}`,
+      revision: 0,
+      position,
+      type: 'NumbersAddedToDoNotCall',
+      schemaVersion: 1,
+      data: { user_id, phone_numbers, reason: null, source },
+      metadata: {},
+      occurredAt: AT,
+    });
+    await store.exclusive('projections', async () => {
+      await projection.apply(listing(1, [number(1)], 'erasure', 1));
+      await projection.apply(listing(1, [number(2)], 'user', 2));
+      await projection.apply(listing(2, [number(3)], 'erasure', 3));
+      await projection.apply(listing(3, [number(4)], 'user', 4));
+    });
+    const entryReads: unknown[] = [];
+    const get = projection.entries.get.bind(projection.entries);
+    projection.entries.get = (id) => (entryReads.push(id), get(id));
+    expect(await queries.erased(1, [number(1), number(2), number(3)])).toEqual([number(1)]);
+    expect(await queries.erased(2, [number(1), number(3)])).toEqual([number(3)]);
+    entryReads.length = 0;
+    expect(await queries.erased(3, [number(4), number(1)])).toEqual([]);
+    expect(entryReads).toEqual([]);
+  });
 });
