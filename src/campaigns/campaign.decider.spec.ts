@@ -15,7 +15,7 @@ const start = (leadsToCall = 1): Extract<CampaignCommand, { type: 'StartCampaign
 const stop: CampaignCommand = { type: 'StopCampaign', id: 1, organisationId: 2 };
 
 describe('campaign decider', () => {
-  it('creates a draft with the default scheduling settings', () => {
+  it("creates a draft with the default scheduling settings, its leads' numbers reserved from the start", () => {
     const events = given([]).when({
       type: 'CreateCampaign',
       id: 1,
@@ -24,7 +24,7 @@ describe('campaign decider', () => {
       assistantCanCall: true,
       inputErrors: {},
     })();
-    expect(events).toEqual([created]);
+    expect(events).toEqual([{ ...created, data: { ...created.data, numbers_reserved: true } }]);
     expect(fold(campaignDecider, events)).toMatchObject({ status: 'draft' });
   });
 

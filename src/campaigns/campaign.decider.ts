@@ -79,7 +79,7 @@ export const campaignDecider: Decider<CampaignCommand, CampaignState, CampaignEv
         if (state.exists) throw new DomainError('conflict', 'Campaign already exists');
         const settings = withBreakerDefaults({ ...CAMPAIGN_DEFAULTS, ...command.settings });
         checkSettings(settings, command.settings, command.assistantCanCall, command.inputErrors);
-        return [{ type: 'CampaignCreated', data: { ...ids, settings } }];
+        return [{ type: 'CampaignCreated', data: { ...ids, settings, numbers_reserved: true } }];
       }
       case 'UpdateCampaign':
         if (!ownedLive(state, command.organisationId)) throw notFound();

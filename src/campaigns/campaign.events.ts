@@ -53,7 +53,11 @@ export const CAMPAIGN_DEFAULTS: Omit<CampaignSettings, 'name' | 'assistant_id'> 
 };
 
 type Ids = { campaign_id: number; user_id: number };
-export type CampaignCreated = DomainEvent<'CampaignCreated', Ids & { settings: CampaignSettings }>;
+/**
+ * `numbers_reserved`: each of its leads' numbers is held in the campaign's reservation streams
+ * from the first (absent in campaigns made before those streams, whose leads may hold one unlisted).
+ */
+export type CampaignCreated = DomainEvent<'CampaignCreated', Ids & { settings: CampaignSettings; numbers_reserved?: true }>;
 export type CampaignUpdated = DomainEvent<'CampaignUpdated', Ids & { changes: Partial<CampaignSettings> }>;
 export type CampaignStarted = DomainEvent<'CampaignStarted', Ids>;
 export type StopReason = 'user' | 'failure-rate';
@@ -68,7 +72,7 @@ export type CampaignEvent =
   CampaignCreated | CampaignUpdated | CampaignStarted | CampaignStopped | CampaignCompleted | CampaignDialingFailed | CampaignDialingRecovered;
 
 export const CAMPAIGN_EVENT_TYPES = declareFields<CampaignEvent>({
-  CampaignCreated: { campaign_id: 'plain', user_id: 'plain', settings: 'plain' },
+  CampaignCreated: { campaign_id: 'plain', user_id: 'plain', settings: 'plain', numbers_reserved: 'plain' },
   CampaignUpdated: { campaign_id: 'plain', user_id: 'plain', changes: 'plain' },
   CampaignStarted: { campaign_id: 'plain', user_id: 'plain' },
   CampaignStopped: { campaign_id: 'plain', user_id: 'plain', reason: 'plain', failed: 'plain', window: 'plain' },

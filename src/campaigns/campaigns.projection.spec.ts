@@ -16,6 +16,11 @@ describe('campaigns projection', () => {
 
   it('keeps a campaign as created, a draft', () => given(created).then([{ ...base, status: 'draft', updated_at: isoMicros(AT) }]));
 
+  it("keeps whether its leads' numbers were reserved from its start (not said by campaigns made before)", () =>
+    given({ ...created, data: { ...created.data, numbers_reserved: true } }).then([
+      { ...base, status: 'draft', numbers_reserved: true, updated_at: isoMicros(AT) },
+    ]));
+
   it('follows its settings and status', () =>
     given(created, { type: 'CampaignUpdated', data: { ...ids, changes: { max_retries: 1 } } }, { type: 'CampaignStarted', data: ids, occurredAt: later }).then([
       { ...base, max_retries: 1, status: 'in-progress', stopped_reason: null, started_at: later, updated_at: isoMicros(later) },

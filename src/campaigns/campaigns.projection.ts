@@ -13,6 +13,8 @@ export interface CampaignDocument extends CampaignSettings {
   last_error?: { message: string; at: string } | null;
   /** Why it is stopped (absent in older documents: the user); null while not stopped. */
   stopped_reason?: StopReason | null;
+  /** Whether each of its leads' numbers is in its reservation streams (see CampaignCreated); absent in older campaigns. */
+  numbers_reserved?: true;
   /** When it was last started: its failure breaker judges the calls since. */
   started_at?: string | null;
   created_at: string;
@@ -43,8 +45,9 @@ export class CampaignsProjection implements ReadModelProjection {
     const event = recorded as RecordedEvent & CampaignEvent;
     const at = isoMicros(recorded.occurredAt);
     if (event.type === 'CampaignCreated') {
-      const { campaign_id: id, user_id, settings } = event.data;
-      await this.campaigns.upsert(id, { id, user_id, status: 'draft', ...settings, created_at: at, updated_at: at }, recorded.position);
+      const { campaign_id: id, user_id, settings, numbers_reserved } = event.data;
+      const reserved = numbers_reserved ? { numbers_reserved } : {};
+      await this.campaigns.upsert(id, { id, user_id, status: 'draft', ...settings, ...reserved, created_at: at, updated_at: at }, recorded.position);
       return;
     }
     const current = await this.campaigns.get(event.data.campaign_id);

@@ -39,8 +39,9 @@ export class LeadNumbers {
 
   /**
    * Takes the number for a lead about to be created: refused (docs/api.md's 422) when a live lead holds it,
-   * unless allowed. `live`: the campaign's live leads with the number, when the caller read them
-   * already (an import, for a batch of rows at once).
+   * unless allowed. `live`: the campaign's live leads with the number, when the caller knows them
+   * already (an import read them for a batch of rows at once; a campaign whose numbers were all
+   * reserved from its start has none outside the stream).
    */
   async take(organisationId: number, campaignId: number, e164: string, leadId: number, allowDuplicate: boolean, live?: number[]): Promise<void> {
     // docs/privacy.md: a number whose person was erased is never taken again.

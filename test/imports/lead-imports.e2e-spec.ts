@@ -1,4 +1,5 @@
 import { EVENT_STORE, EventStore } from '../../src/shared/ports/event-store.port';
+import { CampaignCreated, campaignStream } from '../../src/campaigns/campaign.events';
 import { CommandRunner } from '../../src/infrastructure/event-sourcing/command-runner';
 import { ProjectionRunner } from '../../src/infrastructure/projections/projection-runner';
 import { leadImportDecider } from '../../src/lead-imports/lead-import.decider';
@@ -105,18 +106,25 @@ describe('lead import', () => {
   });
 
   it('refuses the number of a lead stored before numbers had reservation streams, in a file as in a single create', async () => {
-    // Such a lead has its LeadCreated and no `lead_number-…` stream: its number is found in the read model.
+    // Such a lead has its LeadCreated and no `lead_number-…` stream: its number is found in the read
+    // model. Its campaign, made before those streams too, does not say its numbers were all reserved.
     const store = t.app.get<EventStore>(EVENT_STORE);
+    const [made] = await store.readStream(campaignStream(campaign));
+    const older = await store.nextId('campaign');
+    const { numbers_reserved, ...before } = made.data as CampaignCreated['data'];
+    expect(numbers_reserved).toBe(true);
+    await store.append(campaignStream(older), [{ type: 'CampaignCreated', data: { ...before, campaign_id: older } }], 'no_stream');
     const id = await store.nextId('lead');
-    const data = { lead_id: id, user_id: userId, campaign_id: campaign, phone_number: '+12015550977', variables: {}, secondary_contacts: [] };
+    const data = { lead_id: id, user_id: userId, campaign_id: older, phone_number: '+12015550977', variables: {}, secondary_contacts: [] };
     await store.append(`lead-${id}`, [{ type: 'LeadCreated', data }], 'no_stream');
     await t.app.get(ProjectionRunner).catchUp();
-    const single = await t.request('POST', '/api/user/lead', { token, body: { campaign_id: campaign, phone_number: '+12015550977' } });
+    const single = await t.request('POST', '/api/user/lead', { token, body: { campaign_id: older, phone_number: '+12015550977' } });
     expect(single.body).toEqual({
       message: 'The phone number has already been taken for this campaign.',
       errors: { phone_number: ['The phone number has already been taken for this campaign.'] },
     });
-    const imported = ((await (await upload('phone_number\n+12015550978\n+12015550977\n', 'text/csv')).json()) as { data: { id: number } }).data.id;
+    const path = `/api/user/campaigns/${older}/leads/import`;
+    const imported = ((await (await upload('phone_number\n+12015550978\n+12015550977\n', 'text/csv', path)).json()) as { data: { id: number } }).data.id;
     expect(await finished(imported)).toMatchObject({
       rows: 2,
       accepted: 1,

@@ -47,7 +47,8 @@ export class LeadCreation {
       const { state } = await this.runner.load(leadStream(imported.leadId), leadDecider);
       if (state.exists) return { position: null, created: null, occurredAt: new Date().toISOString() };
     }
-    const campaignOwned = body.campaign_id !== undefined && (await this.campaigns.owned(organisationId, body.campaign_id)) !== null;
+    const campaign = body.campaign_id === undefined ? null : await this.campaigns.owned(organisationId, body.campaign_id);
+    const campaignOwned = campaign !== null;
     const phoneNumber = toE164(body.phone_number);
     const allowDuplicate = body.allow_dupplicate === true;
     // A request refused for its own fields also names a duplicate, as Laravel answers every
@@ -59,7 +60,9 @@ export class LeadCreation {
     const refusal = creationRefusal(request);
     if (refusal) throw refusal;
     const id = imported?.leadId ?? chosenId ?? (await this.events.nextId('lead'));
-    await this.numbers.take(organisationId, body.campaign_id!, phoneNumber!, id, allowDuplicate, imported?.live);
+    // A campaign whose leads' numbers were all reserved from its start has none to look up besides.
+    const live = imported?.live ?? (campaign?.numbers_reserved ? [] : undefined);
+    await this.numbers.take(organisationId, body.campaign_id!, phoneNumber!, id, allowDuplicate, live);
     return this.numbers.creating(body.campaign_id!, phoneNumber!, id, () => this.append(organisationId, id, body, phoneNumber!, request));
   }
 
