@@ -95,10 +95,14 @@ describe('rate limit per token', () => {
   });
   afterAll(() => t.close());
 
-  it('answers 429 Too Many Attempts. with Retry-After once a token used its minute, and counts tokens apart', async () => {
+  it('counts down in X-RateLimit headers, answers 429 Too Many Attempts. with Retry-After once a token used its minute, and counts tokens apart', async () => {
     const a = await t.createUser();
     const b = await t.createUser();
-    for (let i = 0; i < 3; i++) expect((await t.request('GET', '/api/user/me', { token: a.token })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const allowed = await t.request('GET', '/api/user/me', { token: a.token });
+      expect(allowed.status).toBe(200);
+      expect([allowed.headers.get('x-ratelimit-limit'), allowed.headers.get('x-ratelimit-remaining')]).toEqual(['3', String(2 - i)]);
+    }
     const limited = await t.request('GET', '/api/user/me', { token: a.token });
     expect(limited).toMatchObject({ status: 429, body: { message: 'Too Many Attempts.' } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
