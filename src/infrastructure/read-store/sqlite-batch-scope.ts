@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ContextSlot, disableContextSlots } from '../../shared/context-slot';
 import { SqliteBatch } from './sqlite-batch';
 
 /**
@@ -9,17 +9,18 @@ import { SqliteBatch } from './sqlite-batch';
  *
  * During a refill (a rebuild) the batch is kept in a field instead: a refill's batches are never
  * made again (their commits go to its writer), so a write from elsewhere that joins one lands in
- * the same new file it would have reached alone. The storage is switched off meanwhile, and with
- * no other in use Node's promise hooks go off with it: about an eighth of a rebuild's time
- * (bench/README.md).
+ * the same new file it would have reached alone. The context slots are switched off meanwhile, and
+ * Node's promise hooks with them: about an eighth of a rebuild's time (bench/README.md). Only the
+ * rebuild command refills: a process answering requests never does (its callers would read as
+ * no one meanwhile).
  */
 export class SqliteBatchScope {
-  private readonly running = new AsyncLocalStorage<SqliteBatch>();
+  private readonly running = new ContextSlot<SqliteBatch>('read store batch');
   private refilling: SqliteBatch | null = null;
 
   /** The batch the caller's own work runs in, if any. */
   current(): SqliteBatch | null {
-    return this.running.getStore() ?? this.refilling;
+    return this.running.get() ?? this.refilling;
   }
 
   /** Runs `work` as `batch`'s; `refill`: a refill's batch, kept in the field. */
@@ -33,8 +34,8 @@ export class SqliteBatchScope {
     }
   }
 
-  /** A refill begins: the storage is off until the next batch outside a refill. */
+  /** A refill begins: the slots are off until the next `run` outside a refill. */
   refillBegins(): void {
-    this.running.disable();
+    disableContextSlots();
   }
 }

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ContextSlot } from '../context-slot';
 
 /** docs/teams.md: who an event was written for. Background work is `system`. */
 export interface Actor {
@@ -17,7 +17,7 @@ export interface RequestContext {
   actor: Actor;
 }
 
-const contexts = new AsyncLocalStorage<RequestContext>();
+const contexts = new ContextSlot<RequestContext>('request context');
 const NO_CONTEXT: RequestContext = { organisationId: null, actor: SYSTEM_ACTOR };
 
 /** A request's context: `system` until its caller is authenticated and named by `actFor`. */
@@ -27,7 +27,7 @@ class RequestScope implements RequestContext {
 }
 
 /** The context of the work being done: no organisation and `system` outside any. */
-export const currentContext = (): RequestContext => contexts.getStore() ?? NO_CONTEXT;
+export const currentContext = (): RequestContext => contexts.get() ?? NO_CONTEXT;
 
 /** The actor of the request being handled, `system` outside any request. */
 export const currentActor = (): Actor => currentContext().actor;
@@ -44,7 +44,7 @@ export const inRequestScope = <T>(work: () => T): T => contexts.run(new RequestS
  * system instead would record a caller's actions as nobody's: that is an error.
  */
 export function actFor(context: RequestContext): void {
-  const scope = contexts.getStore();
+  const scope = contexts.get();
   if (!(scope instanceof RequestScope)) throw new Error('No request is being handled here: its caller cannot be named');
   scope.organisationId = context.organisationId;
   scope.actor = context.actor;
