@@ -26,7 +26,7 @@ export function personalSealed<Event extends DomainEvent>(
   const sealed: Sealed<Event> = { written: [], subject: streamSubjectKey };
   for (const event of events) {
     const atOnce = withPersonalSealedNow(event.type, event.data, organisation, sealed.subject, sealer, now);
-    if ('unheld' in atOnce) return sealedOnceHeld(sealer, events, organisation, streamSubjectKey, now);
+    if ('unheld' in atOnce) return sealedOnceHeld(sealer, events, organisation, streamSubjectKey, now, atOnce.unheld);
     add(sealed, event, atOnce);
   }
   return sealed;
@@ -38,7 +38,10 @@ async function sealedOnceHeld<Event extends DomainEvent>(
   organisation: number | undefined,
   streamSubjectKey: string | undefined,
   now: Date,
+  unheld: ReadonlySet<string>,
 ): Promise<Sealed<Event>> {
+  // The keys the look at once found missing, made ready first: sealing again before would only find them missing again.
+  await sealer.holdKeys(unheld);
   const sealed: Sealed<Event> = { written: [], subject: streamSubjectKey };
   for (const event of events) add(sealed, event, await withPersonalSealed(event.type, event.data, organisation, sealed.subject, sealer, now));
   return sealed;
