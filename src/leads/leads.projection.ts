@@ -45,7 +45,7 @@ export interface LeadDocument {
 }
 
 /** The fields derived from the others: what the dialer's index and counts read. */
-const withDialing = (doc: Omit<LeadDocument, 'dial_due_at' | 'in_flight'>): LeadDocument =>
+const withDialing = (doc: LeadDocument): LeadDocument =>
   ({
     ...doc,
     in_flight: doc.in_flight_call_id !== null,
@@ -137,7 +137,11 @@ export function createdLead(data: LeadCreated['data'], occurredAt: string): Lead
     deleted: false,
     attempts: 0,
     in_flight_call_id: null,
+    // Set by withDialing. Present already, as in every stored document: V8 copies an object that
+    // gains properties on the way (here two) about twenty times slower than one that keeps its own.
+    in_flight: false,
     next_due_at: Date.parse(occurredAt),
+    dial_due_at: null,
     created_at: at,
     updated_at: at,
   });
@@ -198,7 +202,8 @@ function evolveDocument(doc: LeadDocument, event: LeadEvent, at: string, atMs: n
 
 /** A lead as the API shows it (docs/api.md). */
 export function leadView(doc: LeadDocument, campaign: { id: number; name: string } | null) {
-  return { ...leadFields(doc), campaign: campaignOfLead(campaign) };
+  // Added to the fields as made, not to a copy of them: V8's copy that gains a property is the slow one.
+  return Object.assign(leadFields(doc), { campaign: campaignOfLead(campaign) });
 }
 
 /** The campaign as a lead shows it; the lead's own fields are stored as its view, this is added when sent. */

@@ -86,6 +86,9 @@ export class SqliteEventStore implements EventStore {
       for (const event of events) {
         revision += 1;
         const occurredAt = event.metadata?.occurred_at ?? now;
+        const audit = auditColumns(stream, revision, event.metadata ?? {}, event.data);
+        // Every field named, not a copy of `row` given more: V8 copies an object that gains
+        // properties about twenty times slower (3 µs an event).
         const row = {
           // Time-ordered ids land at the end of the id index instead of on a random page of it.
           id: timeOrderedUuid(),
@@ -96,12 +99,12 @@ export class SqliteEventStore implements EventStore {
           data: JSON.stringify(event.data ?? {}),
           metadata: JSON.stringify({ ...event.metadata, occurred_at: occurredAt }),
           occurred_at: occurredAt,
-        };
-        const info = this.statements.insert.run({
-          ...row,
           correlation_id: event.metadata?.$correlationId ?? null,
-          ...auditColumns(stream, revision, event.metadata ?? {}, event.data),
-        });
+          organisation_id: audit.organisation_id,
+          actor_type: audit.actor_type,
+          actor_id: audit.actor_id,
+        };
+        const info = this.statements.insert.run(row);
         position = Number(info.lastInsertRowid);
         rows.push([position, row.id, stream, revision, row.type, row.schema_version, row.data, row.metadata, occurredAt]);
       }
