@@ -6,7 +6,7 @@ import * as aesGcm from './aes-gcm';
 import { KEY_NOT_HELD, SEALED, SEALED_PREFIX, SUBJECT_SEALED_PREFIX, bucketStart, isSealed, retentionKeyIdAt } from './sealed-values';
 import * as xchacha from './xchacha20-poly1305';
 import { MasterKey, MasterKeys, SUBJECT_PURPOSE } from './master-keys';
-import { ERASED_PURPOSE, SUBJECT_KEY_TTL_MS, SUBJECT_KEY_TTL_RESOLUTION_MS, SubjectKeys } from './subject-keys';
+import { ERASED_PURPOSE, SUBJECT_KEY_TTL_MS, SubjectKeys } from './subject-keys';
 
 const SECRETS_KEY = 'dk_secrets';
 /** Keys the keyed hashes of numbers (subject key ids, stream names): never destroyed. */
@@ -35,7 +35,6 @@ export class Sealer {
   private readonly opened = new LRUCache<string, { keyId: string; plain: string }>({
     max: 10_000,
     ttl: SUBJECT_KEY_TTL_MS,
-    ttlResolution: SUBJECT_KEY_TTL_RESOLUTION_MS,
     maxSize: 64 * 1024 * 1024,
     sizeCalculation: (opened, sealed) => 2 * (sealed.length + opened.plain.length) + 64,
   });

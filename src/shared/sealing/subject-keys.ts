@@ -9,11 +9,6 @@ import { SUBJECT_KEY, isSpanKeyWithin, retentionKeyIdAt } from './sealed-values'
  * as soon as this one sees it in the log (`forgetErasedIn`); this bounds it should that feed stall.
  */
 export const SUBJECT_KEY_TTL_MS = 60_000;
-/**
- * How finely the caches kept for SUBJECT_KEY_TTL_MS tell time: lru-cache reads the clock once per
- * resolution and sets a timer to forget it, at its default of 1 ms a timer every busy millisecond.
- */
-export const SUBJECT_KEY_TTL_RESOLUTION_MS = 1000;
 /** The purpose of an erased subject's tombstone in the key store. */
 export const ERASED_PURPOSE = 'erased';
 /** Held for an erased subject (or a destroyed span): known gone, not read again. */
@@ -25,7 +20,7 @@ const ERASED_MARK = Buffer.alloc(0);
  * erasure or a retention sweep. Only the recently used are kept unwrapped, and not for long.
  */
 export class SubjectKeys {
-  private readonly held = new LRUCache<string, Buffer>({ max: 50_000, ttl: SUBJECT_KEY_TTL_MS, ttlResolution: SUBJECT_KEY_TTL_RESOLUTION_MS });
+  private readonly held = new LRUCache<string, Buffer>({ max: 50_000, ttl: SUBJECT_KEY_TTL_MS });
 
   constructor(
     private readonly store: KeyStore,
