@@ -244,14 +244,11 @@ export class ProjectionRunner implements OnApplicationBootstrap {
     const startedAt = performance.now();
     const ms = this.waiters.requestWaits ? LINGER_MS : BACKGROUND_LINGER_MS;
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      // Once: every request waiting after the first would only set the same timer again.
-      if (ms !== LINGER_MS)
-        this.shortenLinger = () => {
-          this.shortenLinger = undefined;
-          clearTimeout(timer);
-          setTimeout(resolve, Math.max(0, startedAt + LINGER_MS - performance.now()));
-        };
+      let timer = setTimeout(resolve, ms);
+      this.shortenLinger = () => {
+        clearTimeout(timer);
+        timer = setTimeout(resolve, Math.max(0, startedAt + LINGER_MS - performance.now()));
+      };
     }).finally(() => (this.shortenLinger = undefined));
   }
 

@@ -1,8 +1,6 @@
 interface Waiter {
   position: number;
   background: boolean;
-  /** performance.now() past which it is answered false. */
-  deadline: number;
   resolve: (ok: boolean) => void;
 }
 
@@ -13,9 +11,6 @@ interface Waiter {
 export class ProjectionWaiters {
   private waiters: Waiter[] = [];
   private reached = 0;
-  /** One timer, for the earliest deadline: nearly every wait is answered long before its own. */
-  private timer?: NodeJS.Timeout;
-  private timerAt = Infinity;
 
   /** The position every projection has applied up to. */
   get position(): number {
@@ -30,38 +25,20 @@ export class ProjectionWaiters {
   wait(position: number, timeoutMs: number, background: boolean): Promise<boolean> {
     if (position <= this.reached) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const deadline = performance.now() + timeoutMs;
-      this.waiters.push({ position, background, deadline, resolve });
-      if (deadline < this.timerAt) this.armFor(deadline);
+      const waiter: Waiter = {
+        position,
+        background,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
     });
-  }
-
-  private armFor(deadline: number): void {
-    clearTimeout(this.timer);
-    this.timerAt = deadline;
-    this.timer = setTimeout(() => this.expire(), Math.max(0, deadline - performance.now()));
-  }
-
-  /** The waits whose time ran out are answered false; the timer is set for the next deadline. */
-  private expire(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    const now = performance.now();
-    const expired = this.waiters.filter((w) => w.deadline <= now);
-    this.waiters = this.waiters.filter((w) => w.deadline > now);
-    for (const waiter of expired) waiter.resolve(false);
-    this.rearm();
-  }
-
-  private rearm(): void {
-    if (this.waiters.length === 0) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.timerAt = Infinity;
-      return;
-    }
-    const next = Math.min(...this.waiters.map((w) => w.deadline));
-    if (next !== this.timerAt) this.armFor(next);
   }
 
   /** A rebuild projects from the first event again: nothing counts as reached before it gets there. */
@@ -76,12 +53,10 @@ export class ProjectionWaiters {
     if (!ready.length) return;
     this.waiters = this.waiters.filter((w) => w.position > this.reached);
     for (const waiter of ready) waiter.resolve(true);
-    this.rearm();
   }
 
   /** The projections stopped: every wait is answered with whether it was reached. */
   end(): void {
     for (const waiter of this.waiters.splice(0)) waiter.resolve(waiter.position <= this.reached);
-    this.rearm();
   }
 }
