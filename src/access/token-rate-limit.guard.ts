@@ -8,29 +8,6 @@ import { AuthenticatedRequest } from './bearer-auth.guard';
  */
 @Injectable()
 export class TokenRateLimitGuard extends ThrottlerGuard {
-  /**
-   * The module's limits as configured: no route sets its own (no `@Throttle` or `@SkipThrottle`
-   * in this service), so the library's six look-ups of route metadata a request are skipped;
-   * counting, headers and the 429 stay its own.
-   */
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    for (const throttler of this.throttlers) {
-      const limit = throttler.limit as number;
-      const ttl = throttler.ttl as number;
-      const blockDuration = (throttler.blockDuration as number | undefined) ?? ttl;
-      await this.handleRequest({
-        context,
-        limit,
-        ttl,
-        blockDuration,
-        throttler,
-        getTracker: this.commonOptions.getTracker!,
-        generateKey: this.commonOptions.generateKey!,
-      });
-    }
-    return true;
-  }
-
   protected override async getTracker(req: Record<string, any>): Promise<string> {
     return (req as AuthenticatedRequest).tokenHash ?? String(req.ip);
   }
